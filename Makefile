@@ -1,0 +1,174 @@
+# pmtools — GNU Makefile.
+#
+#   make            build lib/libpmr.a and the programs in cmd/
+#   make check      install missing Debian packages (make deps), build, run
+#                   every test layer (unit, bats, man EXAMPLES, examples/)
+#   make check SAN=1   the same under AddressSanitizer + UBSan
+#   make demo       the main job on a bundled trace
+#   make bench      benchmarks, printing figures
+#   make fuzz       each libFuzzer target for FUZZ_SECONDS [60]
+#   make lint-man   mandoc -Tlint on every man page; fails on any message
+#   make install / uninstall   honour PREFIX, BINDIR, MANDIR, DESTDIR
+#
+# Build products live beside their sources (cmd/NAME, lib/libpmr.a,
+# tests/unit/test_*); a SAN=1 build uses the suffix .san so that both
+# builds can coexist.
+
+PREFIX ?= /usr/local
+prefix ?= $(PREFIX)
+BINDIR ?= $(prefix)/bin
+LIBEXECDIR ?= $(prefix)/lib/pmtools
+MANDIR ?= $(prefix)/share/man
+DESTDIR ?=
+
+CC ?= cc
+CFLAGS ?= -O2 -g -Wall -Wextra
+PKG_CONFIG ?= pkg-config
+PKGS = libzstd liblzma zlib libelf capstone libzip
+
+# Warnings are errors in CI (CI=true) or with WERROR=1.
+ifeq ($(CI),true)
+WERROR ?= 1
+endif
+ifeq ($(WERROR),1)
+WFLAGS = -Werror
+endif
+
+ifeq ($(SAN),1)
+S = .san
+SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+endif
+
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+ifeq ($(PKG_LIBS),)
+PKG_LIBS = -lzstd -llzma -lz -lelf -lcapstone -lzip
+endif
+
+ALL_CPPFLAGS = -Ilib -D_GNU_SOURCE $(PKG_CFLAGS) $(CPPFLAGS)
+ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WFLAGS) $(SANFLAGS)
+ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+ALL_LIBS = $(PKG_LIBS) -lm $(LIBS)
+
+LIB_SRCS := $(sort $(wildcard lib/*.c))
+LIB_OBJS := $(LIB_SRCS:.c=$(S).o)
+LIB_HDRS := $(wildcard lib/*.h)
+LIBPMR := lib/libpmr$(S).a
+
+PROGS := $(basename $(notdir $(wildcard cmd/*.c)))
+PROG_BINS := $(addprefix cmd/,$(addsuffix $(S),$(PROGS)))
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:.c=$(S))
+MANPAGES := $(sort $(wildcard man/*.[1-9]))
+BENCH_SRCS := $(wildcard tests/bench/*.c)
+BENCH_BINS := $(BENCH_SRCS:.c=$(S))
+
+# Debian packages the project needs, installed by "make deps" when missing.
+DEB_PKGS = gcc make pkg-config libzstd-dev liblzma-dev zlib1g-dev \
+	libelf-dev libcapstone-dev libzip-dev zstd xz-utils gzip bats mandoc \
+	qemu-user gnuplot-nox clang valgrind
+
+.PHONY: all check test unit bats lint-man regen clean distclean deps demo \
+	bench fuzz install uninstall
+
+all: $(LIBPMR) $(PROG_BINS) $(UNIT_BINS)
+
+lib/%$(S).o: lib/%.c $(LIB_HDRS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIBPMR): $(LIB_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+cmd/%$(S): cmd/%.c $(LIBPMR) $(LIB_HDRS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBPMR) $(ALL_LIBS)
+
+tests/bench/%$(S): tests/bench/%.c $(LIBPMR) $(LIB_HDRS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBPMR) $(ALL_LIBS)
+
+tests/unit/%$(S): tests/unit/%.c tests/unit/unit.h $(LIBPMR) $(LIB_HDRS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBPMR) $(ALL_LIBS)
+
+# deps: install what is missing (root, or sudo when available).
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+		grep -q '^install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "make deps: installing$$missing"; \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
+			--no-install-recommends $$missing; \
+	fi
+
+# check: every test layer, through one prove run so that CI reads one
+# summary.  A skipped test is a failure.
+PROVE_JOBS ?= 2
+check: deps
+	$(MAKE) all lint-man
+	@$(MAKE) --no-print-directory test
+
+test: all
+	@rm -f tests/.prove.log
+	@PM_SUFFIX=$(S) PM_TOP=$(CURDIR) prove -j$(PROVE_JOBS) \
+		--exec tests/run-test $(UNIT_SRCS) $(sort $(wildcard tests/*.bats)) \
+		2>&1 | tee tests/.prove.log; \
+	status=$${PIPESTATUS[0]}; \
+	if grep -E '^ok .*# (skip|SKIP)' tests/.prove.log >/dev/null || \
+	   grep -E 'skipped: [1-9]' tests/.prove.log >/dev/null; then \
+		echo "make check: skipped tests count as failures"; exit 1; \
+	fi; \
+	rm -f tests/.prove.log; exit $$status
+SHELL = /bin/bash
+
+lint-man: deps
+	@tests/lint-man $(MANPAGES)
+
+regen: all
+	PM_SUFFIX=$(S) PM_TOP=$(CURDIR) tests/regen
+
+demo: deps all
+	@bash examples/demo.sh
+
+bench: all $(BENCH_BINS)
+	@for b in tests/bench/*.sh; do PM_TOP=$(CURDIR) bash $$b || exit 1; done
+
+FUZZ_SECONDS ?= 60
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+fuzz: deps
+	@mkdir -p tests/fuzz/corpus
+	@for f in $(FUZZ_SRCS); do \
+		n=$$(basename $$f .c); \
+		clang -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined \
+			$(ALL_CPPFLAGS) -o tests/fuzz/$$n $$f $(LIB_SRCS) \
+			$(ALL_LIBS) || exit 1; \
+		mkdir -p tests/fuzz/corpus/$$n; \
+		echo "fuzz: $$n for $(FUZZ_SECONDS) s"; \
+		tests/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) \
+			-artifact_prefix=tests/fuzz/$$n- \
+			-max_len=65536 tests/fuzz/corpus/$$n tests/data || exit 1; \
+	done
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
+	install -m 755 $(PROG_BINS) $(DESTDIR)$(BINDIR)/
+	for m in $(MANPAGES); do \
+		s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/; \
+	done
+
+uninstall:
+	for p in $(PROGS); do rm -f $(DESTDIR)$(BINDIR)/$$p; done
+	for m in $(notdir $(MANPAGES)); do \
+		s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$$m; \
+	done
+
+clean:
+	rm -f lib/*.o lib/*.a $(addprefix cmd/,$(PROGS)) \
+		$(addprefix cmd/,$(addsuffix .san,$(PROGS))) \
+		$(UNIT_SRCS:.c=) $(UNIT_SRCS:.c=.san) tests/.prove.log \
+		$(BENCH_SRCS:.c=) $(BENCH_SRCS:.c=.san)
+	rm -rf tests/fuzz/fuzz_reader tests/fuzz/corpus

@@ -1,0 +1,502 @@
+/*
+ * writer.c: writes pmr record streams (man/pmr.5).
+ *
+ * Records are encoded into a buffer of at most PMR_FRAME_RAW bytes (a single
+ * larger record gets a buffer of its own), which is written with one
+ * write(2) for raw output or compressed into one zstd frame with its
+ * checksum for compressed output.  Frames therefore always hold whole
+ * records, so a frame boundary is a record boundary (a future seek table or
+ * parallel reader can rely on it), and "zstd -dc" of the output gives the
+ * raw stream.  A named output file is created under a temporary name in the
+ * same directory and renamed into place only after END has been written
+ * and the file closed; an unfinished temporary file is removed by
+ * pmr_writer_abort(), by a failing pmr_writer_close(), and at exit().
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "pmr_internal.h"
+
+const unsigned char *pmr_magic(void);
+
+struct pmr_writer {
+	int fd;
+	char *path;		/* final name, NULL for stdout */
+	char *tmp;		/* temporary name while writing */
+	ZSTD_CCtx *cc;		/* NULL for raw output */
+	unsigned char *buf;	/* pending records */
+	size_t len, cap;
+	unsigned char *zbuf;
+	size_t zcap;
+	uint64_t nrec, outbytes;
+	unsigned char *prov;	/* queued PROV payload */
+	uint32_t provlen;
+	int err;
+	char msg[320];
+	struct pmr_writer *next;	/* list of writers with temp files */
+};
+
+static struct pmr_writer *tmplist;
+static int atexit_done;
+
+static void
+cleanup_at_exit(void)
+{
+	struct pmr_writer *w;
+
+	for (w = tmplist; w != NULL; w = w->next)
+		if (w->tmp != NULL)
+			unlink(w->tmp);
+}
+
+static void
+tmplist_remove(struct pmr_writer *w)
+{
+	struct pmr_writer **pp;
+
+	for (pp = &tmplist; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == w) {
+			*pp = w->next;
+			break;
+		}
+}
+
+static int
+fail(struct pmr_writer *w, int code, const char *fmt, ...) PMR_FORMAT(3, 4);
+
+static int
+fail(struct pmr_writer *w, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+	va_end(ap);
+	if (w->err == 0)
+		w->err = code;
+	return code;
+}
+
+static int
+write_all(struct pmr_writer *w, const unsigned char *p, size_t n)
+{
+	ssize_t k;
+
+	while (n > 0) {
+		k = write(w->fd, p, n);
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return fail(w, PMR_EIO, "write error: %s",
+			    strerror(errno));
+		}
+		p += k;
+		n -= (size_t)k;
+		w->outbytes += (uint64_t)k;
+	}
+	return PMR_OK;
+}
+
+/* Writes the pending records out: raw, or as one zstd frame. */
+static int
+flush(struct pmr_writer *w)
+{
+	size_t z;
+	int ret;
+
+	if (w->err)
+		return w->err;
+	if (w->len == 0)
+		return PMR_OK;
+	if (w->cc == NULL)
+		ret = write_all(w, w->buf, w->len);
+	else {
+		size_t need = ZSTD_compressBound(w->len);
+
+		if (need > w->zcap) {
+			unsigned char *p = realloc(w->zbuf, need);
+
+			if (p == NULL)
+				return fail(w, PMR_ENOMEM, "out of memory");
+			w->zbuf = p;
+			w->zcap = need;
+		}
+		z = ZSTD_compress2(w->cc, w->zbuf, w->zcap, w->buf, w->len);
+		if (ZSTD_isError(z))
+			return fail(w, PMR_EIO, "zstd: %s",
+			    ZSTD_getErrorName(z));
+		ret = write_all(w, w->zbuf, z);
+	}
+	w->len = 0;
+	return ret;
+}
+
+/* Makes room for n more bytes in the record buffer. */
+static int
+room(struct pmr_writer *w, size_t n)
+{
+	int ret;
+
+	if (w->len + n > PMR_FRAME_RAW && w->len > 0)
+		if ((ret = flush(w)) != PMR_OK)
+			return ret;
+	if (w->len + n > w->cap) {
+		unsigned char *p = realloc(w->buf, w->len + n);
+
+		if (p == NULL)
+			return fail(w, PMR_ENOMEM, "out of memory");
+		w->buf = p;
+		w->cap = w->len + n;
+	}
+	return PMR_OK;
+}
+
+static const char *
+basename_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static int
+ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+
+	return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+/* Creates the temporary file next to path.  Returns the fd or -1. */
+static int
+open_tmp(struct pmr_writer *w, const char *path)
+{
+	const char *base = basename_of(path);
+	size_t dirlen = (size_t)(base - path);
+	mode_t um;
+	int fd;
+
+	w->tmp = malloc(strlen(path) + 16);
+	if (w->tmp == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	sprintf(w->tmp, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
+	if ((fd = mkstemp(w->tmp)) < 0) {
+		free(w->tmp);
+		w->tmp = NULL;
+		return -1;
+	}
+	um = umask(0);
+	umask(um);
+	(void)fchmod(fd, 0666 & ~um);
+	if (!atexit_done) {
+		atexit(cleanup_at_exit);
+		atexit_done = 1;
+	}
+	w->next = tmplist;
+	tmplist = w;
+	return fd;
+}
+
+static void
+writer_free(struct pmr_writer *w)
+{
+	tmplist_remove(w);
+	ZSTD_freeCCtx(w->cc);
+	free(w->buf);
+	free(w->zbuf);
+	free(w->prov);
+	free(w->path);
+	free(w->tmp);
+	free(w);
+}
+
+struct pmr_writer *
+pmr_writer_open(const char *path, const struct pmr_wopts *o, int *err)
+{
+	struct pmr_writer *w;
+	const char *creator = o && o->creator ? o->creator : "libpmr";
+	size_t clen = strlen(creator);
+	int compress = o ? o->compress : -1;
+	int level = o && o->level ? o->level : 3;
+	unsigned char *p;
+
+	if (clen > 1024) {
+		*err = PMR_EINVAL;
+		return NULL;
+	}
+	if ((w = calloc(1, sizeof(*w))) == NULL) {
+		*err = PMR_ENOMEM;
+		return NULL;
+	}
+	w->fd = STDOUT_FILENO;
+	if (path != NULL && strcmp(path, "-") == 0)
+		path = NULL;
+	if (compress < 0)
+		compress = path != NULL && ends_with(path, ".zst");
+	if (compress) {
+		if ((w->cc = ZSTD_createCCtx()) == NULL)
+			goto nomem;
+		if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cc,
+		    ZSTD_c_compressionLevel, level)) ||
+		    ZSTD_isError(ZSTD_CCtx_setParameter(w->cc,
+		    ZSTD_c_checksumFlag, 1))) {
+			*err = PMR_EINVAL;
+			writer_free(w);
+			return NULL;
+		}
+	}
+	w->cap = PMR_FRAME_RAW + 4096;
+	if ((w->buf = malloc(w->cap)) == NULL)
+		goto nomem;
+	if (path != NULL) {
+		if ((w->path = strdup(path)) == NULL)
+			goto nomem;
+		if ((w->fd = open_tmp(w, path)) < 0) {
+			*err = PMR_EIO;
+			writer_free(w);
+			return NULL;
+		}
+	}
+	/* The stream header: magic, length, then the HEADER fields. */
+	p = w->buf;
+	memcpy(p, pmr_magic(), 8);
+	pmr_put32(p + 8, (uint32_t)(16 + clen));
+	pmr_put16(p + 12, PMR_VERSION_MINOR);
+	pmr_put16(p + 14, 0);
+	pmr_put32(p + 16, o ? o->must_flags : 0);
+	pmr_put32(p + 20, 0);
+	pmr_put32(p + 24, (uint32_t)clen);
+	memcpy(p + 28, creator, clen);
+	w->len = 28 + clen;
+	return w;
+nomem:
+	*err = PMR_ENOMEM;
+	writer_free(w);
+	return NULL;
+}
+
+/* Appends s to the command line at *pp, quoted for a POSIX shell when it
+ * holds anything but plain characters. */
+static char *
+quote_arg(char *d, const char *s)
+{
+	const char *q;
+	int plain = *s != '\0';
+
+	for (q = s; *q; q++)
+		if (!(isalnum((unsigned char)*q) || strchr("%+,-./:=@_^", *q)))
+			plain = 0;
+	if (plain)
+		return stpcpy(d, s);
+	*d++ = '\'';
+	for (q = s; *q; q++) {
+		if (*q == '\'')
+			d = stpcpy(d, "'\\''");
+		else
+			*d++ = *q;
+	}
+	*d++ = '\'';
+	return d;
+}
+
+int
+pmr_writer_prov(struct pmr_writer *w, const char *prog, int argc,
+    char *const argv[], uint64_t seed, int seed_set)
+{
+	struct pmr_prov pv;
+	size_t n = 1, plen;
+	char *cmd, *d;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		n += strlen(argv[i]) * 4 + 3;
+	if (n > PMR_REC_MAX / 2)
+		return fail(w, PMR_EINVAL, "command line too long");
+	if ((cmd = malloc(n)) == NULL)
+		return fail(w, PMR_ENOMEM, "out of memory");
+	d = cmd;
+	for (i = 0; i < argc; i++) {
+		if (i > 0)
+			*d++ = ' ';
+		d = quote_arg(d, argv[i]);
+	}
+	*d = '\0';
+	pv.seed = seed;
+	pv.flags = seed_set ? 1 : 0;
+	pv.prog.p = (const unsigned char *)prog;
+	pv.prog.n = (uint32_t)strlen(prog);
+	pv.version.p = (const unsigned char *)PMTOOLS_VERSION;
+	pv.version.n = (uint32_t)strlen(PMTOOLS_VERSION);
+	pv.cmdline.p = (const unsigned char *)cmd;
+	pv.cmdline.n = (uint32_t)(d - cmd);
+	plen = pmr_fields_size(pmr_rtype_find(PMR_REC_PROV), &pv);
+	free(w->prov);
+	if ((w->prov = malloc(plen)) == NULL) {
+		free(cmd);
+		return fail(w, PMR_ENOMEM, "out of memory");
+	}
+	pmr_fields_encode(pmr_rtype_find(PMR_REC_PROV), &pv, w->prov);
+	w->provlen = (uint32_t)plen;
+	free(cmd);
+	return PMR_OK;
+}
+
+static unsigned char *
+reserve(struct pmr_writer *w, uint32_t type, uint32_t len)
+{
+	unsigned char *p;
+
+	if (w->err)
+		return NULL;
+	if (type == PMR_REC_HEADER || type == PMR_REC_END ||
+	    len > PMR_REC_MAX - 8) {
+		fail(w, PMR_EINVAL, "cannot write a record of type %u and "
+		    "%u bytes", type, len);
+		return NULL;
+	}
+	if (room(w, 8 + (size_t)len) != PMR_OK)
+		return NULL;
+	p = w->buf + w->len;
+	pmr_put32(p, type);
+	pmr_put32(p + 4, 8 + len);
+	w->len += 8 + (size_t)len;
+	w->nrec++;
+	return p + 8;
+}
+
+/* Writes the queued PROV record if the next record is not PROV. */
+static int
+flush_prov(struct pmr_writer *w, uint32_t type)
+{
+	unsigned char *p;
+	uint32_t n = w->provlen;
+
+	if (w->prov == NULL || type == PMR_REC_PROV)
+		return PMR_OK;
+	w->provlen = 0;
+	if ((p = reserve(w, PMR_REC_PROV, n)) == NULL) {
+		free(w->prov);
+		w->prov = NULL;
+		return w->err;
+	}
+	memcpy(p, w->prov, n);
+	free(w->prov);
+	w->prov = NULL;
+	return PMR_OK;
+}
+
+unsigned char *
+pmr_write_reserve(struct pmr_writer *w, uint32_t type, uint32_t len)
+{
+	if (w->prov != NULL && flush_prov(w, type) != PMR_OK)
+		return NULL;
+	return reserve(w, type, len);
+}
+
+int
+pmr_write_raw(struct pmr_writer *w, uint32_t type, const void *p,
+    uint32_t len)
+{
+	unsigned char *d = pmr_write_reserve(w, type, len);
+
+	if (d == NULL)
+		return w->err;
+	if (len > 0)
+		memcpy(d, p, len);
+	return PMR_OK;
+}
+
+int
+pmr_write(struct pmr_writer *w, uint32_t type, const void *in)
+{
+	const struct pmr_rtype *t = pmr_rtype_find(type);
+	size_t n;
+	unsigned char *d;
+
+	if (t == NULL)
+		return fail(w, PMR_EINVAL, "unknown record type %u", type);
+	n = pmr_fields_size(t, in);
+	if (n > PMR_REC_MAX - 8)
+		return fail(w, PMR_EINVAL, "record too large");
+	if ((d = pmr_write_reserve(w, type, (uint32_t)n)) == NULL)
+		return w->err;
+	pmr_fields_encode(t, in, d);
+	return PMR_OK;
+}
+
+uint64_t
+pmr_writer_count(const struct pmr_writer *w)
+{
+	return w->nrec;
+}
+
+uint64_t
+pmr_writer_outbytes(const struct pmr_writer *w)
+{
+	return w->outbytes;
+}
+
+const char *
+pmr_writer_errmsg(const struct pmr_writer *w)
+{
+	return w->msg;
+}
+
+int
+pmr_writer_close(struct pmr_writer *w, char *errbuf, size_t errlen)
+{
+	unsigned char *p;
+	uint64_t n;
+	int ret = PMR_OK;
+
+	if (w->prov != NULL)
+		ret = flush_prov(w, 0);
+	n = w->nrec;
+	if (ret == PMR_OK && w->err == PMR_OK && room(w, 16) == PMR_OK) {
+		p = w->buf + w->len;
+		pmr_put32(p, PMR_REC_END);
+		pmr_put32(p + 4, 16);
+		pmr_put64(p + 8, n);
+		w->len += 16;
+	}
+	if (w->err == PMR_OK)
+		flush(w);
+	if (w->path != NULL) {
+		if (close(w->fd) != 0)
+			fail(w, PMR_EIO, "close: %s", strerror(errno));
+		if (w->err == PMR_OK && rename(w->tmp, w->path) != 0)
+			fail(w, PMR_EIO, "cannot rename to '%s': %s", w->path,
+			    strerror(errno));
+		if (w->err == PMR_OK) {
+			free(w->tmp);
+			w->tmp = NULL;
+		} else
+			unlink(w->tmp);
+	}
+	ret = w->err;
+	if (ret != PMR_OK && errbuf != NULL && errlen > 0)
+		snprintf(errbuf, errlen, "%s", w->msg);
+	writer_free(w);
+	return ret;
+}
+
+void
+pmr_writer_abort(struct pmr_writer *w)
+{
+	if (w == NULL)
+		return;
+	if (w->path != NULL) {
+		close(w->fd);
+		unlink(w->tmp);
+	}
+	writer_free(w);
+}

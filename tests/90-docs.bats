@@ -1,0 +1,67 @@
+#!/usr/bin/env bats
+# Documentation that runs: every man page's EXAMPLES and every
+# examples/*.sh, in a scratch directory that sees the source tree's
+# tests/, traces/ and examples/ and has the programs on PATH.
+
+load test_helper
+
+setup() {
+	pm_path
+	cd "$BATS_TEST_TMPDIR"
+	ln -s "$TOP/tests" tests
+	ln -s "$TOP/traces" traces
+	ln -s "$TOP/examples" examples
+}
+
+run_examples() {
+	local page=$1 line n=0
+	while IFS= read -r line; do
+		n=$((n + 1))
+		run --separate-stderr bash -o pipefail -c "$line"
+		if [ "$status" -ne 0 ]; then
+			echo "$page: example failed (status $status): $line"
+			echo "$stderr"
+			return 1
+		fi
+	done < <("$TOP/tests/man-examples" "$page")
+	[ "$n" -gt 0 ] || { echo "$page: no EXAMPLES"; return 1; }
+}
+
+@test "every man page has runnable EXAMPLES" {
+	local p
+	for p in "$TOP"/man/*.[1-9]; do
+		case $p in *.5) continue ;; esac	# file formats: no commands
+		run_examples "$p"
+	done
+}
+
+@test "man pages are lint-clean" {
+	run -0 "$TOP/tests/lint-man" "$TOP"/man/*.[1-9]
+}
+
+@test "every program in cmd/ has a man page" {
+	local c p
+	for c in "$TOP"/cmd/*.c; do
+		p=$(basename "$c" .c)
+		[ -e "$TOP/man/$p.1" ] || { echo "no man/$p.1"; return 1; }
+	done
+}
+
+@test "every examples/*.sh runs" {
+	local e n=0
+	for e in "$TOP"/examples/*.sh; do
+		[ -e "$e" ] || continue
+		n=$((n + 1))
+		run --separate-stderr bash "$e"
+		[ "$status" -eq 0 ] || { echo "$e failed: $stderr"; return 1; }
+	done
+	[ "$n" -gt 0 ]
+}
+
+@test "README names only options that --help lists" {
+	run -0 "$PMVIEW" --help
+	local opt
+	for opt in $(grep -o 'pmview [^`]*' "$TOP/README.md" | grep -o -- '--[a-z-]*' | sort -u); do
+		[[ $output == *"$opt"* ]] || { echo "README uses $opt"; return 1; }
+	done
+}

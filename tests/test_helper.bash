@@ -1,0 +1,51 @@
+# test_helper.bash: loaded by every tests/*.bats file.
+#
+# Sets $TOP (the source tree), $SHARED (../shared beside it, where the
+# external traces live) and one variable per program, overridable from the
+# environment as in ": ${CUT=cut}", so the suite can run against installed
+# binaries: PMVIEW=/usr/local/bin/pmview bats tests/10-pmview.bats.
+bats_require_minimum_version 1.5.0
+
+TOP=${PM_TOP:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}
+SHARED=${PM_SHARED:-$TOP/../shared}
+S=${PM_SUFFIX:-}
+: "${PMVIEW:=$TOP/cmd/pmview$S}"
+: "${PMTRACE:=$TOP/cmd/pmtrace$S}"
+: "${PMSIM:=$TOP/cmd/pmsim$S}"
+: "${PAIRS:=$TOP/cmd/pairs$S}"
+: "${PMPROF:=$TOP/cmd/pmprof$S}"
+: "${MHASH:=$TOP/cmd/mhash$S}"
+: "${SHOTGUN:=$TOP/cmd/shotgun$S}"
+: "${ICOST:=$TOP/cmd/icost$S}"
+DATA=$TOP/tests/data
+export TOP SHARED DATA PMVIEW PMTRACE PMSIM PAIRS PMPROF MHASH SHOTGUN ICOST
+
+# Puts the programs on PATH under their plain names (for man EXAMPLES and
+# examples/*.sh, which call "pmview", not a path).
+pm_path() {
+	local d=$BATS_TEST_TMPDIR/bin p
+	mkdir -p "$d"
+	for p in pmview pmtrace pmsim pairs pmprof mhash shotgun icost; do
+		[ -x "$TOP/cmd/$p$S" ] && ln -sf "$TOP/cmd/$p$S" "$d/$p"
+	done
+	PATH=$d:$PATH
+}
+
+# Fails the test with a message when the file $1 differs from $2.
+assert_same() {
+	if ! diff -u "$2" "$1"; then
+		echo "output differs from $2 (make regen rewrites it)" >&2
+		return 1
+	fi
+}
+
+# Checks that the last "run" printed exactly one line on stderr.
+assert_one_line_stderr() {
+	local n
+	n=$(printf '%s\n' "$stderr" | grep -c .)
+	if [ "$n" != 1 ]; then
+		echo "expected one line on stderr, got $n:" >&2
+		printf '%s\n' "$stderr" >&2
+		return 1
+	fi
+}
