@@ -11,8 +11,9 @@
 #   make install / uninstall   honour PREFIX, BINDIR, MANDIR, DESTDIR
 #
 # Build products live beside their sources (cmd/NAME, lib/libpmr.a,
-# tests/unit/test_*); a SAN=1 build uses the suffix .san so that both
-# builds can coexist.
+# tests/unit/test_*); a SAN=1 build puts objects under the suffix .san and
+# programs in san/ subdirectories (cmd/san/NAME), so that both builds
+# coexist and the programs keep their names in messages.
 
 PREFIX ?= /usr/local
 prefix ?= $(PREFIX)
@@ -36,6 +37,7 @@ endif
 
 ifeq ($(SAN),1)
 S = .san
+D = san/
 SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 endif
@@ -57,12 +59,12 @@ LIB_HDRS := $(wildcard lib/*.h)
 LIBPMR := lib/libpmr$(S).a
 
 PROGS := $(basename $(notdir $(wildcard cmd/*.c)))
-PROG_BINS := $(addprefix cmd/,$(addsuffix $(S),$(PROGS)))
+PROG_BINS := $(addprefix cmd/$(D),$(PROGS))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
-UNIT_BINS := $(UNIT_SRCS:.c=$(S))
+UNIT_BINS := $(addprefix tests/unit/$(D),$(basename $(notdir $(UNIT_SRCS))))
 MANPAGES := $(sort $(wildcard man/*.[1-9]))
 BENCH_SRCS := $(wildcard tests/bench/*.c)
-BENCH_BINS := $(BENCH_SRCS:.c=$(S))
+BENCH_BINS := $(addprefix tests/bench/$(D),$(basename $(notdir $(BENCH_SRCS))))
 
 # Debian packages the project needs, installed by "make deps" when missing.
 DEB_PKGS = gcc make pkg-config libzstd-dev liblzma-dev zlib1g-dev \
@@ -81,13 +83,16 @@ $(LIBPMR): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-cmd/%$(S): cmd/%.c $(LIBPMR) $(LIB_HDRS)
+cmd/$(D)%: cmd/%.c $(LIBPMR) $(LIB_HDRS)
+	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBPMR) $(ALL_LIBS)
 
-tests/bench/%$(S): tests/bench/%.c $(LIBPMR) $(LIB_HDRS)
+tests/bench/$(D)%: tests/bench/%.c $(LIBPMR) $(LIB_HDRS)
+	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBPMR) $(ALL_LIBS)
 
-tests/unit/%$(S): tests/unit/%.c tests/unit/unit.h $(LIBPMR) $(LIB_HDRS)
+tests/unit/$(D)%: tests/unit/%.c tests/unit/unit.h $(LIBPMR) $(LIB_HDRS)
+	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBPMR) $(ALL_LIBS)
 
 # deps: install what is missing (root, or sudo when available).
@@ -113,7 +118,7 @@ check: deps
 
 test: all
 	@rm -f tests/.prove.log
-	@PM_SUFFIX=$(S) PM_TOP=$(CURDIR) prove -j$(PROVE_JOBS) \
+	@PM_SAN=$(SAN) PM_TOP=$(CURDIR) prove -j$(PROVE_JOBS) \
 		--exec tests/run-test $(UNIT_SRCS) $(sort $(wildcard tests/*.bats)) \
 		2>&1 | tee tests/.prove.log; \
 	status=$${PIPESTATUS[0]}; \
@@ -128,7 +133,7 @@ lint-man: deps
 	@tests/lint-man $(MANPAGES)
 
 regen: all
-	PM_SUFFIX=$(S) PM_TOP=$(CURDIR) tests/regen
+	PM_SAN=$(SAN) PM_TOP=$(CURDIR) tests/regen
 
 demo: deps all
 	@bash examples/demo.sh
@@ -168,7 +173,6 @@ uninstall:
 
 clean:
 	rm -f lib/*.o lib/*.a $(addprefix cmd/,$(PROGS)) \
-		$(addprefix cmd/,$(addsuffix .san,$(PROGS))) \
-		$(UNIT_SRCS:.c=) $(UNIT_SRCS:.c=.san) tests/.prove.log \
-		$(BENCH_SRCS:.c=) $(BENCH_SRCS:.c=.san)
+		$(UNIT_SRCS:.c=) tests/.prove.log $(BENCH_SRCS:.c=)
+	rm -rf cmd/san tests/unit/san tests/bench/san
 	rm -rf tests/fuzz/fuzz_reader tests/fuzz/corpus

@@ -8,17 +8,19 @@ bats_require_minimum_version 1.5.0
 
 TOP=${PM_TOP:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}
 SHARED=${PM_SHARED:-$TOP/../shared}
-S=${PM_SUFFIX:-}
-: "${PMVIEW:=$TOP/cmd/pmview$S}"
-: "${PMTRACE:=$TOP/cmd/pmtrace$S}"
-: "${PMSIM:=$TOP/cmd/pmsim$S}"
-: "${PAIRS:=$TOP/cmd/pairs$S}"
-: "${PMPROF:=$TOP/cmd/pmprof$S}"
-: "${MHASH:=$TOP/cmd/mhash$S}"
-: "${SHOTGUN:=$TOP/cmd/shotgun$S}"
-: "${ICOST:=$TOP/cmd/icost$S}"
+# Programs of a SAN=1 build live in cmd/san/.
+BIN=$TOP/cmd
+[ "${PM_SAN:-}" = 1 ] && BIN=$TOP/cmd/san
+: "${PMVIEW:=$BIN/pmview}"
+: "${PMTRACE:=$BIN/pmtrace}"
+: "${PMSIM:=$BIN/pmsim}"
+: "${PAIRS:=$BIN/pairs}"
+: "${PMPROF:=$BIN/pmprof}"
+: "${MHASH:=$BIN/mhash}"
+: "${SHOTGUN:=$BIN/shotgun}"
+: "${ICOST:=$BIN/icost}"
 DATA=$TOP/tests/data
-export TOP SHARED DATA PMVIEW PMTRACE PMSIM PAIRS PMPROF MHASH SHOTGUN ICOST
+export TOP SHARED DATA BIN PMVIEW PMTRACE PMSIM PAIRS PMPROF MHASH SHOTGUN ICOST
 
 # Puts the programs on PATH under their plain names (for man EXAMPLES and
 # examples/*.sh, which call "pmview", not a path).
@@ -26,7 +28,7 @@ pm_path() {
 	local d=$BATS_TEST_TMPDIR/bin p
 	mkdir -p "$d"
 	for p in pmview pmtrace pmsim pairs pmprof mhash shotgun icost; do
-		[ -x "$TOP/cmd/$p$S" ] && ln -sf "$TOP/cmd/$p$S" "$d/$p"
+		[ -x "$BIN/$p" ] && ln -sf "$BIN/$p" "$d/$p"
 	done
 	PATH=$d:$PATH
 }
