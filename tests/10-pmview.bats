@@ -196,3 +196,14 @@ for l in open(sys.argv[1]): json.loads(l)' "$T/out"
 @test "pmview -v and --force are accepted" {
 	run -0 "$PMVIEW" -v --force -c -q "$T/small.pmr"
 }
+
+@test "pmview runs clean under valgrind (under ASan in a SAN=1 build)" {
+	local vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
+	[ "${PM_SAN:-}" = 1 ] && vg=""
+	zstd -q -c "$T/small.pmr" > "$T/s.zst"
+	cat "$T/s.zst" "$T/small.pmr" > "$T/cat.pmr"
+	run -0 $vg "$PMVIEW" -f json "$T/cat.pmr"
+	run -0 $vg "$PMVIEW" --stats "$T/cat.pmr"
+	run -1 $vg "$PMVIEW" --check "$DATA/bad/truncated-zstd.pmr.zst"
+	run -0 $vg "$PMVIEW" -r -z -o "$T/v.pmr.zst" "$DATA/pmview/small.tsv"
+}
