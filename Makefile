@@ -53,9 +53,9 @@ ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WFLAGS) $(SANFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 ALL_LIBS = $(PKG_LIBS) -lm $(LIBS)
 
-LIB_SRCS := $(sort $(wildcard lib/*.c))
+LIB_SRCS := $(sort $(wildcard lib/*.c lib/sim/*.c))
 LIB_OBJS := $(LIB_SRCS:.c=$(S).o)
-LIB_HDRS := $(wildcard lib/*.h)
+LIB_HDRS := $(wildcard lib/*.h lib/sim/*.h)
 LIBPMR := lib/libpmr$(S).a
 
 PROGS := $(basename $(notdir $(wildcard cmd/*.c)))
@@ -76,7 +76,7 @@ DEB_PKGS = gcc make pkg-config libzstd-dev liblzma-dev zlib1g-dev \
 
 all: $(LIBPMR) $(PROG_BINS) $(UNIT_BINS)
 
-lib/%$(S).o: lib/%.c $(LIB_HDRS)
+lib/%$(S).o: lib/%.c $(LIB_HDRS) Makefile
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(LIBPMR): $(LIB_OBJS)
@@ -172,7 +172,7 @@ uninstall:
 	done
 
 clean:
-	rm -f lib/*.o lib/*.a $(addprefix cmd/,$(PROGS)) \
+	rm -f lib/*.o lib/sim/*.o lib/*.a $(addprefix cmd/,$(PROGS)) \
 		$(UNIT_SRCS:.c=) tests/.prove.log $(BENCH_SRCS:.c=)
 	rm -rf cmd/san tests/unit/san tests/bench/san
 	rm -rf tests/fuzz/fuzz_reader tests/fuzz/corpus
