@@ -38,34 +38,28 @@ declare -gA WANT=(
 	[ "$n" -eq "${#WANT[@]}" ]
 }
 
-@test "pmview --check: exit 1 and one line naming file and problem" {
+# Runs pmview with the given options on every corrupt file and checks the
+# status and the one line on stderr.
+check_all() {
 	local f
 	[ "${#WANT[@]}" -ge 19 ]
 	for f in "${!WANT[@]}"; do
-		run -1 --separate-stderr "$PMVIEW" --check "$DATA/bad/$f"
+		run -1 --separate-stderr "$PMVIEW" "$@" "$DATA/bad/$f"
 		[ "$stderr" = "pmview: '$DATA/bad/$f': ${WANT[$f]}" ] ||
 			{ echo "$f: got '$stderr'"; return 1; }
 	done
+}
+
+@test "pmview --check: exit 1 and one line naming file and problem" {
+	check_all --check
 }
 
 @test "pmview dump: exit 1 and the same one line" {
-	local f
-	[ "${#WANT[@]}" -ge 19 ]
-	for f in "${!WANT[@]}"; do
-		run -1 --separate-stderr "$PMVIEW" -f json "$DATA/bad/$f"
-		[ "$stderr" = "pmview: '$DATA/bad/$f': ${WANT[$f]}" ] ||
-			{ echo "$f: got '$stderr'"; return 1; }
-	done
+	check_all -f json
 }
 
 @test "pmview --stats: exit 1 and the same one line" {
-	local f
-	[ "${#WANT[@]}" -ge 19 ]
-	for f in "${!WANT[@]}"; do
-		run -1 --separate-stderr "$PMVIEW" --stats "$DATA/bad/$f"
-		[ "$stderr" = "pmview: '$DATA/bad/$f': ${WANT[$f]}" ] ||
-			{ echo "$f: got '$stderr'"; return 1; }
-	done
+	check_all --stats
 }
 
 @test "bad input on standard input is named <stdin>" {
