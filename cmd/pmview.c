@@ -28,6 +28,7 @@ struct opts {
 	unsigned char *want;	/* selected types, NULL for all */
 	size_t nwant;
 	uint32_t *wanttypes;
+	FILE *out;		/* text output */
 };
 
 static void PMR_NORETURN
@@ -145,7 +146,7 @@ print_file(const struct opts *o, const char *path, uint64_t *left)
 	while (o->head == 0 || *left > 0) {
 		if ((ret = pmr_reader_next(r, &rec)) <= 0) {
 			if (ret < 0) {
-				fflush(stdout);
+				fflush(o->out);
 				warnx("'%s': %s", display(path),
 				    pmr_reader_errmsg(r));
 				status = 1;
@@ -154,8 +155,8 @@ print_file(const struct opts *o, const char *path, uint64_t *left)
 		}
 		if (!wanted(o, rec.type))
 			continue;
-		if (pmr_rec_print(stdout, o->fmt, &rec, seen, &why) != 0) {
-			fflush(stdout);
+		if (pmr_rec_print(o->out, o->fmt, &rec, seen, &why) != 0) {
+			fflush(o->out);
 			warnx("'%s': record %" PRIu64 ": corrupt %s record "
 			    "(field %s)", display(path), rec.index,
 			    pmr_rtype_find(rec.type)->name, why);
@@ -197,7 +198,7 @@ scan_file(const struct opts *o, const char *path)
 	char buf[2048];
 	int e = 0, ret, status = 0;
 	enum pmr_codec codec = PMR_C_RAW;
-	FILE *out = stdout;
+	FILE *out = o->out;
 
 	if ((r = pmr_reader_open(path, PMR_RD_FRAMING, &e)) == NULL) {
 		warn_open(path, e);
@@ -208,7 +209,7 @@ scan_file(const struct opts *o, const char *path)
 	for (;;) {
 		if ((ret = pmr_reader_next(r, &rec)) <= 0) {
 			if (ret < 0) {
-				fflush(stdout);
+				fflush(o->out);
 				warnx("'%s': %s", display(path),
 				    pmr_reader_errmsg(r));
 				status = 1;
@@ -238,7 +239,7 @@ scan_file(const struct opts *o, const char *path)
 			} u;
 
 			if (pmr_rec_decode(&rec, u.b, &why) != 0) {
-				fflush(stdout);
+				fflush(o->out);
 				warnx("'%s': record %" PRIu64 ": corrupt %s "
 				    "record (field %s)", display(path),
 				    rec.index, pmr_rtype_find(rec.type)->name,
@@ -395,6 +396,7 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct opts o;
+	struct pmr_textout tout;
 	const char *e;
 	int ch, i, status = 0, r;
 	uint64_t left;
@@ -466,12 +468,12 @@ main(int argc, char *argv[])
 		    argv - optind);
 		goto out;
 	}
-	if (o.c.output != NULL && strcmp(o.c.output, "-") != 0 &&
-	    freopen(o.c.output, "w", stdout) == NULL)
+	if (pmr_textout_open(&tout, o.c.output) != PMR_OK)
 		err(1, "cannot create '%s'", o.c.output);
+	o.out = tout.f;
 	if (!o.fmt_set)
-		o.fmt = isatty(STDOUT_FILENO) ? PMR_FMT_TEXT : PMR_FMT_TSV;
-	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+		o.fmt = isatty(fileno(o.out)) ? PMR_FMT_TEXT : PMR_FMT_TSV;
+	setvbuf(o.out, NULL, _IOFBF, 1 << 20);
 	left = o.head;
 	for (i = 0; i < (argc ? argc : 1); i++) {
 		const char *path = argc ? argv[i] : "-";
@@ -483,6 +485,9 @@ main(int argc, char *argv[])
 		} else
 			status |= scan_file(&o, path);
 	}
+	/* A dump that stopped on an error is not left as if complete. */
+	if (pmr_textout_close(&tout, status == 0) != PMR_OK)
+		err(1, "'%s'", o.c.output);
 out:
 	free(o.wanttypes);
 	if (ferror(stdout) | fclose(stdout))

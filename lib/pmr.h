@@ -311,6 +311,22 @@ int pmr_writer_close(struct pmr_writer *w, char *errbuf,
 /* Discards the output: removes the temporary file and frees the writer. */
 void pmr_writer_abort(struct pmr_writer *w);
 
+/*
+ * A text output file with the same discipline as the writer: written under
+ * a temporary name, renamed into place by pmr_textout_close(o, 1), removed
+ * by pmr_textout_close(o, 0) or at exit().  path NULL or "-" is stdout,
+ * which is left open.
+ */
+struct pmr_textout {
+	FILE *f;		/* write here */
+	char *path, *tmp;
+};
+
+/* Opens o for path.  Returns PMR_OK, or PMR_EIO with errno set. */
+int pmr_textout_open(struct pmr_textout *o, const char *path) PMR_RESULT_USED;
+/* Closes o, keeping the file if ok.  Returns PMR_OK or PMR_EIO (errno). */
+int pmr_textout_close(struct pmr_textout *o, int ok);
+
 /* --- text forms --------------------------------------------------------- */
 
 enum pmr_fmt { PMR_FMT_TEXT, PMR_FMT_TSV, PMR_FMT_JSON };

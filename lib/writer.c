@@ -40,32 +40,74 @@ struct pmr_writer {
 	uint32_t provlen;
 	int err;
 	char msg[320];
-	struct pmr_writer *next;	/* list of writers with temp files */
 };
 
-static struct pmr_writer *tmplist;
+/*
+ * Temporary files not yet renamed into place, removed at exit() so that an
+ * err() in a program leaves no debris.  A program has few outputs.
+ */
+#define NTMP 16
+static char *tmpnames[NTMP];
 static int atexit_done;
 
 static void
 cleanup_at_exit(void)
 {
-	struct pmr_writer *w;
+	int i;
 
-	for (w = tmplist; w != NULL; w = w->next)
-		if (w->tmp != NULL)
-			unlink(w->tmp);
+	for (i = 0; i < NTMP; i++)
+		if (tmpnames[i] != NULL)
+			unlink(tmpnames[i]);
 }
 
 static void
-tmplist_remove(struct pmr_writer *w)
+tmp_forget(const char *name)
 {
-	struct pmr_writer **pp;
+	int i;
 
-	for (pp = &tmplist; *pp != NULL; pp = &(*pp)->next)
-		if (*pp == w) {
-			*pp = w->next;
+	for (i = 0; i < NTMP; i++)
+		if (tmpnames[i] == name)
+			tmpnames[i] = NULL;
+}
+
+/*
+ * Creates a temporary file beside path, mode 0666 less the umask.  Returns
+ * the descriptor and sets *tmp (caller frees after tmp_forget), or -1 with
+ * errno set.
+ */
+static int
+tmp_create(const char *path, char **tmp)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	size_t dirlen = (size_t)(base - path);
+	mode_t um;
+	char *name;
+	int fd, i;
+
+	if ((name = malloc(strlen(path) + 16)) == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	sprintf(name, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
+	if ((fd = mkstemp(name)) < 0) {
+		free(name);
+		return -1;
+	}
+	um = umask(0);
+	umask(um);
+	(void)fchmod(fd, 0666 & ~um);
+	if (!atexit_done) {
+		atexit(cleanup_at_exit);
+		atexit_done = 1;
+	}
+	for (i = 0; i < NTMP; i++)
+		if (tmpnames[i] == NULL) {
+			tmpnames[i] = name;
 			break;
 		}
+	*tmp = name;
+	return fd;
 }
 
 static int
@@ -158,14 +200,6 @@ room(struct pmr_writer *w, size_t n)
 	return PMR_OK;
 }
 
-static const char *
-basename_of(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
 static int
 ends_with(const char *s, const char *suf)
 {
@@ -174,42 +208,10 @@ ends_with(const char *s, const char *suf)
 	return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
-/* Creates the temporary file next to path.  Returns the fd or -1. */
-static int
-open_tmp(struct pmr_writer *w, const char *path)
-{
-	const char *base = basename_of(path);
-	size_t dirlen = (size_t)(base - path);
-	mode_t um;
-	int fd;
-
-	w->tmp = malloc(strlen(path) + 16);
-	if (w->tmp == NULL) {
-		errno = ENOMEM;
-		return -1;
-	}
-	sprintf(w->tmp, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
-	if ((fd = mkstemp(w->tmp)) < 0) {
-		free(w->tmp);
-		w->tmp = NULL;
-		return -1;
-	}
-	um = umask(0);
-	umask(um);
-	(void)fchmod(fd, 0666 & ~um);
-	if (!atexit_done) {
-		atexit(cleanup_at_exit);
-		atexit_done = 1;
-	}
-	w->next = tmplist;
-	tmplist = w;
-	return fd;
-}
-
 static void
 writer_free(struct pmr_writer *w)
 {
-	tmplist_remove(w);
+	tmp_forget(w->tmp);
 	ZSTD_freeCCtx(w->cc);
 	free(w->buf);
 	free(w->zbuf);
@@ -260,7 +262,7 @@ pmr_writer_open(const char *path, const struct pmr_wopts *o, int *err)
 	if (path != NULL) {
 		if ((w->path = strdup(path)) == NULL)
 			goto nomem;
-		if ((w->fd = open_tmp(w, path)) < 0) {
+		if ((w->fd = tmp_create(path, &w->tmp)) < 0) {
 			*err = PMR_EIO;
 			writer_free(w);
 			return NULL;
@@ -476,10 +478,7 @@ pmr_writer_close(struct pmr_writer *w, char *errbuf, size_t errlen)
 		if (w->err == PMR_OK && rename(w->tmp, w->path) != 0)
 			fail(w, PMR_EIO, "cannot rename to '%s': %s", w->path,
 			    strerror(errno));
-		if (w->err == PMR_OK) {
-			free(w->tmp);
-			w->tmp = NULL;
-		} else
+		if (w->err != PMR_OK)
 			unlink(w->tmp);
 	}
 	ret = w->err;
@@ -499,4 +498,60 @@ pmr_writer_abort(struct pmr_writer *w)
 		unlink(w->tmp);
 	}
 	writer_free(w);
+}
+
+/* --- text outputs ---------------------------------------------------- */
+
+int
+pmr_textout_open(struct pmr_textout *o, const char *path)
+{
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	if (path == NULL || strcmp(path, "-") == 0) {
+		o->f = stdout;
+		return PMR_OK;
+	}
+	if ((fd = tmp_create(path, &o->tmp)) < 0)
+		return PMR_EIO;
+	if ((o->f = fdopen(fd, "w")) == NULL || (o->path = strdup(path)) ==
+	    NULL) {
+		int e = errno;
+
+		if (o->f != NULL)
+			fclose(o->f);
+		else
+			close(fd);
+		unlink(o->tmp);
+		tmp_forget(o->tmp);
+		free(o->tmp);
+		errno = e;
+		return PMR_EIO;
+	}
+	return PMR_OK;
+}
+
+int
+pmr_textout_close(struct pmr_textout *o, int ok)
+{
+	int ret = PMR_OK, e = 0;
+
+	if (o->f == stdout || o->f == NULL)
+		return PMR_OK;
+	if (ferror(o->f) | fclose(o->f)) {
+		e = errno;
+		ret = PMR_EIO;
+	}
+	if (ok && ret == PMR_OK && rename(o->tmp, o->path) != 0) {
+		e = errno;
+		ret = PMR_EIO;
+	}
+	if (!ok || ret != PMR_OK)
+		unlink(o->tmp);
+	tmp_forget(o->tmp);
+	free(o->tmp);
+	free(o->path);
+	o->f = NULL;
+	errno = e;
+	return ret;
 }

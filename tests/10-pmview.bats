@@ -207,3 +207,16 @@ for l in open(sys.argv[1]): json.loads(l)' "$T/out"
 	run -1 $vg "$PMVIEW" --check "$DATA/bad/truncated-zstd.pmr.zst"
 	run -0 $vg "$PMVIEW" -r -z -o "$T/v.pmr.zst" "$DATA/pmview/small.tsv"
 }
+
+@test "pmview -o leaves no partial dump when the input is bad" {
+	run -1 --separate-stderr "$PMVIEW" -f tsv -o "$T/dump.tsv" "$DATA/bad/missing-end.pmr"
+	[ "$stderr" = "pmview: '$DATA/bad/missing-end.pmr': missing END record after record 7" ]
+	[ ! -e "$T/dump.tsv" ]
+	run ls -A "$T"
+	[[ $output != *"dump.tsv"* ]]
+}
+
+@test "pmview -o into a missing directory fails with one line" {
+	run -1 --separate-stderr "$PMVIEW" -o "$T/no/such/dir.tsv" "$T/small.pmr"
+	[ "$stderr" = "pmview: cannot create '$T/no/such/dir.tsv': No such file or directory" ]
+}
