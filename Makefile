@@ -49,11 +49,13 @@ PKG_LIBS = -lzstd -llzma -lz -lelf -lcapstone -lzip
 endif
 
 ALL_CPPFLAGS = -Ilib -D_GNU_SOURCE $(PKG_CFLAGS) $(CPPFLAGS)
-ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WFLAGS) $(SANFLAGS)
-ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+ALL_CFLAGS = -std=gnu11 -pthread $(CFLAGS) $(WFLAGS) $(SANFLAGS)
+ALL_LDFLAGS = -pthread $(SANFLAGS) $(LDFLAGS)
 ALL_LIBS = $(PKG_LIBS) -lm $(LIBS)
 
-LIB_SRCS := $(sort $(wildcard lib/*.c lib/sim/*.c))
+# The QEMU plugin is built on its own as a shared object (see below).
+PLUGIN_SRC = lib/trace_qemu_plugin.c
+LIB_SRCS := $(filter-out $(PLUGIN_SRC),$(sort $(wildcard lib/*.c lib/sim/*.c)))
 LIB_OBJS := $(LIB_SRCS:.c=$(S).o)
 LIB_HDRS := $(wildcard lib/*.h lib/sim/*.h)
 LIBPMR := lib/libpmr$(S).a
@@ -74,7 +76,9 @@ DEB_PKGS = gcc make pkg-config libzstd-dev liblzma-dev zlib1g-dev \
 .PHONY: all check test unit bats lint-man regen clean distclean deps demo \
 	bench fuzz install uninstall
 
-all: $(LIBPMR) $(PROG_BINS) $(UNIT_BINS)
+PLUGIN := cmd/$(D)pmtrace-plugin.so
+
+all: $(LIBPMR) $(PROG_BINS) $(UNIT_BINS) $(PLUGIN)
 
 lib/%$(S).o: lib/%.c $(LIB_HDRS) Makefile
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
@@ -86,6 +90,15 @@ $(LIBPMR): $(LIB_OBJS)
 cmd/$(D)%: cmd/%.c $(LIBPMR) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBPMR) $(ALL_LIBS)
+
+# pmtrace looks for its plugin beside itself, then in LIBEXECDIR.
+cmd/$(D)pmtrace: ALL_CPPFLAGS += -DPMTRACE_PLUGIN_DIR='"$(LIBEXECDIR)"'
+
+# The TCG plugin that qemu-x86_64 loads: never sanitized (qemu loads it).
+$(PLUGIN): $(PLUGIN_SRC) lib/trace.h
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 $(CFLAGS) $(WFLAGS) -fPIC -shared -DPMR_QEMU_PLUGIN \
+		-Ilib -o $@ $<
 
 tests/bench/$(D)%: tests/bench/%.c $(LIBPMR) $(LIB_HDRS)
 	@mkdir -p $(@D)
@@ -161,18 +174,22 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
 	install -m 755 $(PROG_BINS) $(DESTDIR)$(BINDIR)/
+	install -d $(DESTDIR)$(LIBEXECDIR)
+	install -m 644 $(PLUGIN) $(DESTDIR)$(LIBEXECDIR)/
 	for m in $(MANPAGES); do \
 		s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/; \
 	done
 
 uninstall:
 	for p in $(PROGS); do rm -f $(DESTDIR)$(BINDIR)/$$p; done
+	rm -f $(DESTDIR)$(LIBEXECDIR)/pmtrace-plugin.so
+	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 	for m in $(notdir $(MANPAGES)); do \
 		s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$$m; \
 	done
 
 clean:
-	rm -f lib/*.o lib/sim/*.o lib/*.a $(addprefix cmd/,$(PROGS)) \
+	rm -f lib/*.o lib/sim/*.o lib/*.a $(addprefix cmd/,$(PROGS)) cmd/*.so \
 		$(UNIT_SRCS:.c=) tests/.prove.log $(BENCH_SRCS:.c=)
 	rm -rf cmd/san tests/unit/san tests/bench/san
 	rm -rf tests/fuzz/fuzz_reader tests/fuzz/corpus

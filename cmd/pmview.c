@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "pmr.h"
+#include "trace.h"
 
 enum mode { M_PRINT, M_STATS, M_CHECK, M_REVERSE };
 
@@ -29,14 +30,15 @@ struct opts {
 	size_t nwant;
 	uint32_t *wanttypes;
 	FILE *out;		/* text output */
+	int from;		/* enum pmr_trace_format of the inputs */
 };
 
 static void PMR_NORETURN
 usage(void)
 {
 	fprintf(stderr,
-	    "usage: pmview [-cqsv] [-f format] [-n count] [-o file] "
-	    "[-t types] [file ...]\n"
+	    "usage: pmview [-cqsv] [-F from] [-f format] [-n count] "
+	    "[-o file] [-t types] [file ...]\n"
 	    "       pmview -r [-qz] [--level=n] [--no-pg] [-o file] "
 	    "[file ...]\n"
 	    "Try 'pmview --help'.\n");
@@ -48,10 +50,13 @@ help(void)
 {
 	printf("usage: pmview [options] [file ...]\n"
 	    "Print the records of pmr streams (raw, zstd, xz or gzip; "
-	    "\"-\" or no file\nis standard input), or encode the TSV form "
-	    "back into a stream.\n\n"
+	    "\"-\" or no file\nis standard input) and of ChampSim and "
+	    "DynamoRIO traces, or encode the TSV\nform back into a "
+	    "stream.\n\n"
 	    "  -c, --check        validate every record; print a summary "
 	    "line [off]\n"
+	    "  -F, --from=FORMAT  input format: auto, pmr, champsim, "
+	    "drmemtrace [auto]\n"
 	    "  -f, --format=FMT   text, tsv or json [text on a terminal, "
 	    "else tsv]\n"
 	    "  -n, --head=N       stop after N printed records [all]\n"
@@ -128,6 +133,27 @@ warn_open(const char *path, int e)
 		warnx("cannot open '%s': %s", display(path), pmr_strerror(e));
 }
 
+/* Opens one input: a pmr stream, or a foreign trace converted to records.
+ * Returns the reader or NULL (reported). */
+static struct pmr_reader *
+open_input(const struct opts *o, const char *path)
+{
+	struct pmr_reader *r;
+	char eb[512];
+	int e = 0;
+
+	eb[0] = '\0';
+	r = pmr_trace_reader_open(path, o->from, PMR_RD_FRAMING, &e, eb,
+	    sizeof(eb));
+	if (r == NULL) {
+		if (eb[0] != '\0')
+			warnx("%s", eb);
+		else
+			warn_open(path, e);
+	}
+	return r;
+}
+
 /* Prints the records of one input.  Returns 0 or 1 (error reported);
  * *left counts down --head. */
 static int
@@ -137,12 +163,10 @@ print_file(const struct opts *o, const char *path, uint64_t *left)
 	struct pmr_rec rec;
 	unsigned char seen[256] = { 0 };
 	const char *why = NULL;
-	int e = 0, ret, status = 0;
+	int ret, status = 0;
 
-	if ((r = pmr_reader_open(path, PMR_RD_FRAMING, &e)) == NULL) {
-		warn_open(path, e);
+	if ((r = open_input(o, path)) == NULL)
 		return 1;
-	}
 	while (o->head == 0 || *left > 0) {
 		if ((ret = pmr_reader_next(r, &rec)) <= 0) {
 			if (ret < 0) {
@@ -196,14 +220,12 @@ scan_file(const struct opts *o, const char *path)
 	uint64_t nrec = 0, bytes = 0, nstreams = 0;
 	const char *why = NULL;
 	char buf[2048];
-	int e = 0, ret, status = 0;
+	int ret, status = 0;
 	enum pmr_codec codec = PMR_C_RAW;
 	FILE *out = o->out;
 
-	if ((r = pmr_reader_open(path, PMR_RD_FRAMING, &e)) == NULL) {
-		warn_open(path, e);
+	if ((r = open_input(o, path)) == NULL)
 		return 1;
-	}
 	if (o->mode == M_STATS)
 		fprintf(out, "file\t%s\n", display(path));
 	for (;;) {
@@ -388,6 +410,7 @@ main(int argc, char *argv[])
 	static const struct option long_opts[] = {
 		{ "check", no_argument, NULL, 'c' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "from", required_argument, NULL, 'F' },
 		{ "head", required_argument, NULL, 'n' },
 		{ "reverse", no_argument, NULL, 'r' },
 		{ "stats", no_argument, NULL, 's' },
@@ -403,7 +426,7 @@ main(int argc, char *argv[])
 
 	memset(&o, 0, sizeof(o));
 	pmr_common_init(&o.c);
-	while ((ch = getopt_long(argc, argv, "cf:n:rst:" PMR_COMMON_SHORTOPTS,
+	while ((ch = getopt_long(argc, argv, "cF:f:n:rst:" PMR_COMMON_SHORTOPTS,
 	    long_opts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -420,6 +443,13 @@ main(int argc, char *argv[])
 			else {
 				warnx("unknown format '%s' (text, tsv, json)",
 				    optarg);
+				usage();
+			}
+			break;
+		case 'F':
+			if ((o.from = pmr_trace_format_byname(optarg)) < 0) {
+				warnx("unknown input format '%s' (auto, pmr, "
+				    "champsim, drmemtrace)", optarg);
 				usage();
 			}
 			break;

@@ -115,6 +115,20 @@ pmr_in_open(const char *path, int *err)
 }
 
 struct pmr_in *
+pmr_in_fdopen(int fd, int *err)
+{
+	struct pmr_in *in;
+
+	if ((in = in_new(OB_MIN, err)) == NULL) {
+		close(fd);
+		return NULL;
+	}
+	in->fd = fd;
+	in->own_fd = 1;
+	return in;
+}
+
+struct pmr_in *
 pmr_in_open_mem(const void *buf, size_t len, int *err)
 {
 	struct pmr_in *in;

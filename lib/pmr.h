@@ -64,6 +64,7 @@
  * (STATS, SAMPLE, PAIR, TRUTH); 24-31: events and profiles; 32-47: graphs,
  * fragments, costs, metrics.  See pmr.5 for the assigned numbers. */
 #define PMR_REC_EVENT 24u
+#define PMR_REC_HOT 25u
 #define PMR_REC_CRITICAL 0x80000000u
 #define PMR_REC_USER 64u
 
@@ -188,6 +189,16 @@ struct pmr_event {
 	uint64_t value;
 };
 
+/* HOT: one candidate of an interval profile (mhash). */
+struct pmr_hot {
+	uint64_t interval;	/* interval index, from 0 */
+	uint64_t pc;
+	uint64_t value;		/* value or branch target */
+	uint64_t count;		/* the profiler's count */
+	uint64_t exact;		/* exact count, 0 unless evaluated */
+	uint8_t cls;		/* 0 exact, 1 NP, 2 NN, 3 FP, 4 FN, 255 none */
+};
+
 /* Returns the registry entry of type, or NULL if unknown. */
 const struct pmr_rtype *pmr_rtype_find(uint32_t type);
 /* Returns the entry named name (case-insensitive), or NULL. */
@@ -225,6 +236,16 @@ struct pmr_reader;
  */
 struct pmr_reader *pmr_reader_open(const char *path, unsigned flags,
     int *err) PMR_RESULT_USED;
+/* Opens the descriptor fd for reading records; the reader closes it. */
+struct pmr_reader *pmr_reader_fdopen(int fd, unsigned flags,
+    int *err) PMR_RESULT_USED;
+/*
+ * Attaches a producer to r: when a read fails, r asks it (errmsg(ctx))
+ * for a better message, and pmr_reader_close() calls done(ctx) after
+ * closing the input.  Used by pmr_trace_reader_open().
+ */
+void pmr_reader_set_producer(struct pmr_reader *r,
+    const char *(*errmsg)(void *), void (*done)(void *), void *ctx);
 /* Opens an in-memory stream; buf must outlive the reader. */
 struct pmr_reader *pmr_reader_open_mem(const void *buf, size_t len,
     unsigned flags, int *err) PMR_RESULT_USED;
@@ -274,6 +295,9 @@ struct pmr_writer;
  */
 struct pmr_writer *pmr_writer_open(const char *path,
     const struct pmr_wopts *o, int *err) PMR_RESULT_USED;
+/* Same as pmr_writer_open() on the descriptor fd, closed at the end. */
+struct pmr_writer *pmr_writer_fdopen(int fd, const struct pmr_wopts *o,
+    int *err) PMR_RESULT_USED;
 /*
  * Queues this program's PROV record.  It is written just before the first
  * record that is not PROV, so that provenance passed through from the input

@@ -22,6 +22,8 @@ struct pmr_in;
  * set (PMR_EIO with errno preserved, PMR_ENOMEM).  Caller closes.
  */
 struct pmr_in *pmr_in_open(const char *path, int *err);
+/* Opens the descriptor fd (taken over: closed by pmr_in_close). */
+struct pmr_in *pmr_in_fdopen(int fd, int *err);
 /* Opens len bytes at buf (not copied) as a byte source. */
 struct pmr_in *pmr_in_open_mem(const void *buf, size_t len, int *err);
 /*

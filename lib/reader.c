@@ -44,6 +44,10 @@ struct pmr_reader {
 	const unsigned char *win;
 	size_t wlen, used;
 	uint64_t woff;		/* decoded offset of win[0] */
+	/* An optional producer behind the input (a conversion thread). */
+	const char *(*perrmsg)(void *);
+	void (*pdone)(void *);
+	void *pctx;
 };
 
 const unsigned char *pmr_magic(void);
@@ -87,6 +91,25 @@ pmr_reader_open(const char *path, unsigned flags, int *err)
 }
 
 struct pmr_reader *
+pmr_reader_fdopen(int fd, unsigned flags, int *err)
+{
+	struct pmr_in *in;
+
+	if ((in = pmr_in_fdopen(fd, err)) == NULL)
+		return NULL;
+	return reader_new(in, flags, err);
+}
+
+void
+pmr_reader_set_producer(struct pmr_reader *r, const char *(*errmsg)(void *),
+    void (*done)(void *), void *ctx)
+{
+	r->perrmsg = errmsg;
+	r->pdone = done;
+	r->pctx = ctx;
+}
+
+struct pmr_reader *
 pmr_reader_open_mem(const void *buf, size_t len, unsigned flags, int *err)
 {
 	struct pmr_in *in;
@@ -102,6 +125,8 @@ pmr_reader_close(struct pmr_reader *r)
 	if (r == NULL)
 		return;
 	pmr_in_close(r->in);
+	if (r->pdone != NULL)
+		r->pdone(r->pctx);
 	free(r->hdrbuf);
 	free(r);
 }
@@ -119,6 +144,13 @@ fail(struct pmr_reader *r, int code, const char *fmt, ...)
 	va_end(ap);
 	r->err = code;
 	r->state = ST_ERROR;
+	/* The producer's own error explains a stream that stopped short. */
+	if (r->perrmsg != NULL) {
+		const char *m = r->perrmsg(r->pctx);
+
+		if (m != NULL && *m != '\0')
+			snprintf(r->msg, sizeof(r->msg), "%s", m);
+	}
 	return code;
 }
 

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "pmr_internal.h"
+#include "trace.h"
 
 #define F(st, name, kind, since, desc) \
 	{ #name, PMR_K_##kind, since, offsetof(struct st, name), desc }
@@ -49,6 +50,18 @@ static const struct pmr_field event_fields[] = {
 	F(pmr_event, value, X64, 0, "loaded value or branch target"),
 };
 
+static const struct pmr_field hot_fields[] = {
+	F(pmr_hot, interval, U64, 0, "interval index, from 0"),
+	F(pmr_hot, pc, X64, 0, "instruction address"),
+	F(pmr_hot, value, X64, 0, "value or branch target"),
+	F(pmr_hot, count, U64, 0, "the profiler's count of the tuple"),
+	F(pmr_hot, exact, U64, 0, "exact count in the interval, 0 unless "
+	    "evaluated"),
+	F(pmr_hot, cls, U8, 0, "0 exact, 1 neutral positive, 2 neutral "
+	    "negative, 3 false positive, 4 false negative, 255 not "
+	    "evaluated"),
+};
+
 #define T(num, name, st, fields, desc) \
 	{ num, name, desc, fields, NF(fields), sizeof(struct st) }
 
@@ -62,6 +75,8 @@ static const struct pmr_rtype core_types[] = {
 	    "key/value metadata"),
 	T(PMR_REC_EVENT, "EVENT", pmr_event, event_fields,
 	    "a profiled tuple for mhash"),
+	T(PMR_REC_HOT, "HOT", pmr_hot, hot_fields,
+	    "a hot tuple of an interval, found by mhash"),
 };
 
 /* Further tables (trace, simulation) are appended here as they exist. */
@@ -70,6 +85,7 @@ static const struct {
 	unsigned n;
 } tables[] = {
 	{ core_types, NF(core_types) },
+	{ pmr_rtypes_trace, PMR_RTYPES_TRACE_N },
 };
 
 #define NTYPES_MAX 128

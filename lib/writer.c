@@ -28,6 +28,7 @@ const unsigned char *pmr_magic(void);
 
 struct pmr_writer {
 	int fd;
+	int ownfd;		/* close fd at the end (pmr_writer_fdopen) */
 	char *path;		/* final name, NULL for stdout */
 	char *tmp;		/* temporary name while writing */
 	ZSTD_CCtx *cc;		/* NULL for raw output */
@@ -68,6 +69,22 @@ tmp_forget(const char *name)
 	for (i = 0; i < NTMP; i++)
 		if (tmpnames[i] == name)
 			tmpnames[i] = NULL;
+}
+
+/*
+ * Opens an existing path that is not a regular file (/dev/null, a FIFO, a
+ * terminal) for writing as it is: there is nothing to rename into place.
+ * Returns the descriptor, -2 when path is a regular file or does not
+ * exist (use a temporary file), or -1 with errno set.
+ */
+static int
+open_special(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+		return -2;
+	return open(path, O_WRONLY | O_CLOEXEC);
 }
 
 /*
@@ -222,6 +239,20 @@ writer_free(struct pmr_writer *w)
 }
 
 struct pmr_writer *
+pmr_writer_fdopen(int fd, const struct pmr_wopts *o, int *err)
+{
+	struct pmr_writer *w = pmr_writer_open(NULL, o, err);
+
+	if (w == NULL) {
+		close(fd);
+		return NULL;
+	}
+	w->fd = fd;
+	w->ownfd = 1;
+	return w;
+}
+
+struct pmr_writer *
 pmr_writer_open(const char *path, const struct pmr_wopts *o, int *err)
 {
 	struct pmr_writer *w;
@@ -259,7 +290,14 @@ pmr_writer_open(const char *path, const struct pmr_wopts *o, int *err)
 	w->cap = PMR_FRAME_RAW + 4096;
 	if ((w->buf = malloc(w->cap)) == NULL)
 		goto nomem;
-	if (path != NULL) {
+	if (path != NULL && (w->fd = open_special(path)) != -2) {
+		if (w->fd < 0) {
+			*err = PMR_EIO;
+			writer_free(w);
+			return NULL;
+		}
+		w->ownfd = 1;
+	} else if (path != NULL) {
 		if ((w->path = strdup(path)) == NULL)
 			goto nomem;
 		if ((w->fd = tmp_create(path, &w->tmp)) < 0) {
@@ -472,6 +510,8 @@ pmr_writer_close(struct pmr_writer *w, char *errbuf, size_t errlen)
 	}
 	if (w->err == PMR_OK)
 		flush(w);
+	if (w->ownfd && close(w->fd) != 0)
+		fail(w, PMR_EIO, "close: %s", strerror(errno));
 	if (w->path != NULL) {
 		if (close(w->fd) != 0)
 			fail(w, PMR_EIO, "close: %s", strerror(errno));
@@ -493,6 +533,8 @@ pmr_writer_abort(struct pmr_writer *w)
 {
 	if (w == NULL)
 		return;
+	if (w->ownfd)
+		close(w->fd);
 	if (w->path != NULL) {
 		close(w->fd);
 		unlink(w->tmp);
@@ -511,6 +553,14 @@ pmr_textout_open(struct pmr_textout *o, const char *path)
 	if (path == NULL || strcmp(path, "-") == 0) {
 		o->f = stdout;
 		return PMR_OK;
+	}
+	if ((fd = open_special(path)) != -2) {
+		if (fd < 0 || (o->f = fdopen(fd, "w")) == NULL) {
+			if (fd >= 0)
+				close(fd);
+			return PMR_EIO;
+		}
+		return PMR_OK;	/* path stays NULL: nothing to rename */
 	}
 	if ((fd = tmp_create(path, &o->tmp)) < 0)
 		return PMR_EIO;
@@ -541,6 +591,11 @@ pmr_textout_close(struct pmr_textout *o, int ok)
 	if (ferror(o->f) | fclose(o->f)) {
 		e = errno;
 		ret = PMR_EIO;
+	}
+	if (o->tmp == NULL) {	/* a special file, written in place */
+		o->f = NULL;
+		errno = e;
+		return ret;
 	}
 	if (ok && ret == PMR_OK && rename(o->tmp, o->path) != 0) {
 		e = errno;

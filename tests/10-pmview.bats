@@ -220,3 +220,34 @@ for l in open(sys.argv[1]): json.loads(l)' "$T/out"
 	run -1 --separate-stderr "$PMVIEW" -o "$T/no/such/dir.tsv" "$T/small.pmr"
 	[ "$stderr" = "pmview: cannot create '$T/no/such/dir.tsv': No such file or directory" ]
 }
+
+@test "pmview -o /dev/null writes in place and leaves /dev/null a device" {
+	run -0 "$PMVIEW" -r -o /dev/null "$DATA/pmview/small.tsv"
+	run -0 "$PMVIEW" -o /dev/null "$T/small.pmr"
+	[ -c /dev/null ]
+}
+
+@test "pmview reads ChampSim and drmemtrace traces directly" {
+	run -0 "$PMVIEW" --stats "$SHARED/ext-traces/simple_app.champsim.xz"
+	[[ $output == *$'creator pmtrace-import'* ]]
+	[[ $output == *$'type\tSINSN\t'* ]]
+	[[ $output == *$'type\tDINSN\t'* ]]
+	run -0 "$PMVIEW" -t DINSN "$SHARED/ext-traces/drmemtrace.allasm_x86_64.trace.zip"
+	[ "${lines[1]%%$'\t'0x*}" = $'DINSN\t133\t2\t1992554' ]
+}
+
+@test "pmview -F names the input format; a wrong one fails with one line" {
+	cp "$SHARED/ext-traces/simple_app.champsim.xz" "$T/noname.xz"
+	run -1 --separate-stderr "$PMVIEW" -c "$T/noname.xz"
+	[ "$stderr" = "pmview: '$T/noname.xz': not a pmr stream (bad magic)" ]
+	run -0 "$PMVIEW" -F champsim -c "$T/noname.xz"
+	[[ $output == "$T/noname.xz: ok, "*" records in 1 stream" ]]
+	run -2 --separate-stderr "$PMVIEW" -F vcd "$T/noname.xz"
+	[[ $stderr == *"unknown input format 'vcd'"* ]]
+}
+
+@test "pmview stops early on a converted trace without hanging" {
+	run -0 "$PMVIEW" -n 2 "$SHARED/ext-traces/simple_app.champsim.xz"
+	[ "${#lines[@]}" -eq 4 ]
+	[ "${lines[3]%%$'\t'*}" = SINSN ]
+}

@@ -1,0 +1,596 @@
+/*
+ * pmtrace: make pmr instruction traces.  "pmtrace -o out -- program"
+ * runs an unmodified program under qemu-x86_64 with the pmtrace TCG plugin
+ * and writes its trace; "pmtrace import" converts a ChampSim or DynamoRIO
+ * drmemtrace trace (or re-encodes a pmr one) into a pmr stream of IMAGE,
+ * SINSN and DINSN records; "pmtrace stats" counts the instructions of any
+ * trace by class.
+ *
+ * All format knowledge is in libpmr (trace.h): this file parses options,
+ * loops over the inputs and reports.  See pmtrace(1).
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pmr.h"
+#include "trace.h"
+
+#ifndef PMTRACE_PLUGIN_DIR
+#define PMTRACE_PLUGIN_DIR "/usr/local/lib/pmtools"
+#endif
+#define PLUGIN_NAME "pmtrace-plugin.so"
+
+enum { OPT_SKIP = PMR_OPT_PRIVATE, OPT_MAX };
+
+static char progname[] = "pmtrace";
+
+static void PMR_NORETURN
+usage(void)
+{
+	fprintf(stderr,
+	    "usage: pmtrace [-qvz] [--level=n] [--max=n] [--no-pg] "
+	    "[--skip=n] -o file\n"
+	    "               [--] program [arg ...]\n"
+	    "       pmtrace import [-qvz] [-F format] [--level=n] [--no-pg] "
+	    "[-o file] [file]\n"
+	    "       pmtrace stats [-F format] [file ...]\n"
+	    "       pmtrace dump [-F format] [-n count] [file]\n"
+	    "Try 'pmtrace --help'.\n");
+	exit(2);
+}
+
+static void
+help(void)
+{
+	printf("usage: pmtrace [options] -o file [--] program [arg ...]\n"
+	    "       pmtrace import [options] [file]\n"
+	    "       pmtrace stats [-F format] [file ...]\n"
+	    "       pmtrace dump [-F format] [-n count] [file]\n"
+	    "Trace a program under qemu-x86_64, convert a ChampSim or "
+	    "DynamoRIO drmemtrace\ntrace into a pmr instruction trace "
+	    "(import), count the instructions of any\ntrace by class "
+	    "(stats), or print them one a line (dump).\n\n"
+	    "  -F, --from=FORMAT  import/stats input format: auto, pmr, "
+	    "champsim or\n"
+	    "                     drmemtrace [auto]\n"
+	    "      --max=N        record at most N instructions [all]\n"
+	    "  -n, --head=N       dump: stop after N instructions [all]\n"
+	    "      --skip=N       skip the first N instructions [0]\n\n"
+	    "Environment: PMTRACE_QEMU (the emulator) [qemu-x86_64], "
+	    "PMTRACE_PLUGIN\n(the plugin) [" PLUGIN_NAME " beside pmtrace, "
+	    "else in " PMTRACE_PLUGIN_DIR "]\n\n%s", pmr_common_help);
+}
+
+static const char *
+display(const char *path)
+{
+	return path == NULL || strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+static struct pmr_trace *
+open_trace(const char *path, int fmt)
+{
+	struct pmr_trace *t;
+	char eb[512];
+	int e = 0;
+
+	if ((t = pmr_trace_open(path, fmt, &e, eb, sizeof(eb))) == NULL)
+		warnx("%s", eb[0] ? eb : pmr_strerror(e));
+	return t;
+}
+
+/* Converts one input to the output of c.  Returns 0 or 1. */
+static int
+import(const struct pmr_common *c, int fmt, const char *path, int argc,
+    char *argv[])
+{
+	struct pmr_trace_writer *tw = NULL;
+	struct pmr_writer *w = NULL;
+	struct pmr_trace *t;
+	struct pmr_dinsn di;
+	struct stat st;
+	char eb[512];
+	uint64_t n = 0;
+	uint32_t nsi;
+	int e = 0, r, status = 1;
+
+	if ((t = open_trace(path, fmt)) == NULL)
+		return 1;
+	if ((w = pmr_common_writer(c, "pmtrace", argc, argv, &e)) == NULL) {
+		if (e == PMR_EIO)
+			warn("cannot create '%s'", display(c->output));
+		else
+			warnx("cannot create '%s': %s", display(c->output),
+			    pmr_strerror(e));
+		goto out;
+	}
+	if ((tw = pmr_trace_writer_new(w, &e)) == NULL) {
+		warnx("%s", pmr_strerror(e));
+		goto out;
+	}
+	while ((r = pmr_trace_next(t, &di)) == 1)
+		if (pmr_trace_write(tw, &di) < 0) {
+			warnx("'%s': %s", display(c->output),
+			    pmr_trace_writer_errmsg(tw));
+			goto out;
+		}
+	if (r < 0) {
+		warnx("%s", pmr_trace_errmsg(t));
+		goto out;
+	}
+	n = pmr_trace_writer_count(tw);
+	r = pmr_trace_writer_finish(tw, eb, sizeof(eb));
+	tw = NULL;
+	if (r < 0) {
+		warnx("'%s': %s", display(c->output), eb);
+		goto out;
+	}
+	r = pmr_writer_close(w, eb, sizeof(eb));
+	w = NULL;
+	if (r < 0) {
+		warnx("'%s': %s", display(c->output), eb);
+		goto out;
+	}
+	status = 0;
+	nsi = pmr_trace_nsinsn(t);
+	if (!c->quiet && c->output != NULL && strcmp(c->output, "-") != 0 &&
+	    stat(c->output, &st) == 0)
+		fprintf(stderr, "pmtrace: '%s': %" PRIu64 " instructions, %"
+		    PRIu32 " static, %lld bytes (%.3f bytes/instruction)\n",
+		    display(path), n, nsi, (long long)st.st_size,
+		    n ? (double)st.st_size / (double)n : 0.0);
+	else if (!c->quiet && c->verbose)
+		fprintf(stderr, "pmtrace: '%s': %" PRIu64 " instructions, %"
+		    PRIu32 " static\n", display(path), n, nsi);
+out:
+	if (tw != NULL && pmr_trace_writer_finish(tw, NULL, 0) < 0)
+		status = 1;	/* already failing: the first message stands */
+	if (w != NULL)
+		pmr_writer_abort(w);
+	pmr_trace_close(t);
+	return status;
+}
+
+/* Prints the instruction counts of one input.  Returns 0 or 1. */
+static int
+stats(int fmt, const char *path)
+{
+	uint64_t n = 0, cls[PMR_OP_NCLASS] = { 0 }, taken[PMR_OP_NCLASS] =
+	    { 0 }, loads = 0, stores = 0, values = 0;
+	struct pmr_trace *t;
+	struct pmr_dinsn di;
+	unsigned i;
+	int r;
+
+	if ((t = open_trace(path, fmt)) == NULL)
+		return 1;
+	while ((r = pmr_trace_next(t, &di)) == 1) {
+		n++;
+		cls[di.si->cls]++;
+		taken[di.si->cls] += di.flags & PMR_DI_TAKEN;
+		loads += di.nload;
+		stores += (uint64_t)(di.nmem - di.nload);
+		values += (di.flags & PMR_DI_VALUE) != 0;
+	}
+	printf("file\t%s\nformat\t%s\n", display(path),
+	    pmr_trace_format_name(pmr_trace_format(t)));
+	printf("instructions\t%" PRIu64 "\nstatic\t%" PRIu32 "\n"
+	    "loads\t%" PRIu64 "\nstores\t%" PRIu64 "\nvalues\t%" PRIu64 "\n",
+	    n, pmr_trace_nsinsn(t), loads, stores, values);
+	for (i = 0; i < PMR_OP_NCLASS; i++)
+		if (cls[i] > 0)
+			printf("class\t%s\t%" PRIu64 "\t%" PRIu64 "\n",
+			    pmr_insn_class_name(i), cls[i], taken[i]);
+	if (r < 0) {
+		fflush(stdout);
+		warnx("%s", pmr_trace_errmsg(t));
+	}
+	pmr_trace_close(t);
+	return r < 0;
+}
+
+/* Returns the path of the plugin, or NULL. */
+static const char *
+find_plugin(void)
+{
+	static char buf[PATH_MAX];
+	const char *env = getenv("PMTRACE_PLUGIN");
+	char *slash;
+	ssize_t n;
+
+	if (env != NULL && *env != '\0')
+		return env;
+	if ((n = readlink("/proc/self/exe", buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = '\0';
+		if ((slash = strrchr(buf, '/')) != NULL &&
+		    (size_t)(slash - buf) + sizeof(PLUGIN_NAME) + 1 <
+		    sizeof(buf)) {
+			strcpy(slash + 1, PLUGIN_NAME);
+			if (access(buf, R_OK) == 0)
+				return buf;
+		}
+	}
+	snprintf(buf, sizeof(buf), "%s/%s", PMTRACE_PLUGIN_DIR, PLUGIN_NAME);
+	return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Returns prog as a path: qemu-user does not search PATH itself.  The
+ * result is prog, or a static buffer.
+ */
+static const char *
+find_program(const char *prog)
+{
+	static char buf[PATH_MAX];
+	const char *path = getenv("PATH"), *p, *end;
+
+	if (strchr(prog, '/') != NULL || path == NULL)
+		return prog;
+	for (p = path; *p != '\0'; p = *end ? end + 1 : end) {
+		end = strchr(p, ':');
+		if (end == NULL)
+			end = p + strlen(p);
+		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)(end - p),
+		    end == p ? "." : p, prog) < (int)sizeof(buf) &&
+		    access(buf, X_OK) == 0)
+			return buf;
+	}
+	return prog;
+}
+
+/*
+ * Runs prog under qemu with the plugin and writes its trace.  Returns the
+ * program's exit status, or 1 after a pmtrace error.
+ */
+static int
+run(const struct pmr_common *c, uint64_t skip, uint64_t max, char **prog,
+    int argc, char *argv[])
+{
+	const char *qemu = getenv("PMTRACE_QEMU"), *plugin;
+	struct pmr_trace_writer *tw = NULL;
+	struct pmr_writer *w = NULL;
+	struct pmr_trace *t = NULL;
+	const struct pmr_image *im;
+	struct pmr_dinsn di;
+	char plugarg[PATH_MAX + 96], eb[512];
+	char **av;
+	uint32_t nseen = 0;
+	uint64_t n = 0;
+	double t0 = now();
+	pid_t pid;
+	int fds[2], e = 0, r = 0, st, failed = 1, i, nprog;
+	struct stat sb;
+
+	if (qemu == NULL || *qemu == '\0')
+		qemu = "qemu-x86_64";
+	if ((plugin = find_plugin()) == NULL)
+		errx(1, "cannot find the plugin %s (set PMTRACE_PLUGIN)",
+		    PLUGIN_NAME);
+	for (nprog = 0; prog[nprog] != NULL; nprog++)
+		;
+	if ((av = calloc((size_t)nprog + 4, sizeof(*av))) == NULL)
+		err(1, NULL);
+	if (pipe(fds) < 0)
+		err(1, "pipe");
+	snprintf(plugarg, sizeof(plugarg), "%s,fd=%d,skip=%" PRIu64
+	    ",max=%" PRIu64, plugin, fds[1], skip, max);
+	av[0] = (char *)qemu;
+	av[1] = (char *)"-plugin";
+	av[2] = plugarg;
+	for (i = 0; i < nprog; i++)
+		av[3 + i] = prog[i];
+	av[3] = (char *)find_program(prog[0]);
+	fflush(NULL);
+	if ((pid = fork()) < 0)
+		err(1, "fork");
+	if (pid == 0) {
+		close(fds[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		execvp(qemu, av);
+		fprintf(stderr, "pmtrace: cannot run '%s': %s\n", qemu,
+		    strerror(errno));
+		_exit(127);
+	}
+	/* Like a shell waiting for its job: ^C goes to the program, and the
+	 * trace of what ran is still written. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	close(fds[1]);
+	free(av);
+	if ((t = pmr_trace_open_qemu(fds[0], &e, eb, sizeof(eb))) == NULL) {
+		warnx("%s", eb);
+		goto out;
+	}
+	if ((w = pmr_common_writer(c, "pmtrace", argc, argv, &e)) == NULL) {
+		if (e == PMR_EIO)
+			warn("cannot create '%s'", c->output);
+		else
+			warnx("cannot create '%s': %s", c->output,
+			    pmr_strerror(e));
+		goto out;
+	}
+	if ((tw = pmr_trace_writer_new(w, &e)) == NULL) {
+		warnx("%s", pmr_strerror(e));
+		goto out;
+	}
+	while ((r = pmr_trace_next(t, &di)) == 1) {
+		if (di.si->id >= nseen) {
+			nseen = di.si->id + 1;
+			if ((im = pmr_trace_image_of(t, di.pc)) != NULL &&
+			    pmr_trace_write_image(tw, im) < 0)
+				break;
+		}
+		if (pmr_trace_write(tw, &di) < 0)
+			break;
+	}
+	if (r < 0)
+		warnx("%s", pmr_trace_errmsg(t));
+	else if (r == 1)
+		warnx("'%s': %s", c->output, pmr_trace_writer_errmsg(tw));
+	else
+		failed = 0;
+out:
+	if (failed)
+		kill(pid, SIGKILL);
+	close(fds[0]);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			err(1, "waitpid");
+	if (tw != NULL) {
+		n = pmr_trace_writer_count(tw);
+		if (pmr_trace_writer_finish(tw, eb, sizeof(eb)) < 0 &&
+		    !failed) {
+			warnx("'%s': %s", c->output, eb);
+			failed = 1;
+		}
+	}
+	if (!failed && n == 0 && (!WIFEXITED(st) || WEXITSTATUS(st) != 0)) {
+		warnx("%s failed before the program ran (status %d)", qemu,
+		    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+		failed = 1;
+	}
+	if (w != NULL) {
+		if (failed)
+			pmr_writer_abort(w);
+		else if (pmr_writer_close(w, eb, sizeof(eb)) < 0) {
+			warnx("'%s': %s", c->output, eb);
+			failed = 1;
+		}
+	}
+	if (!failed && !c->quiet && stat(c->output, &sb) == 0)
+		fprintf(stderr, "pmtrace: %" PRIu64 " instructions, %" PRIu32
+		    " static, %lld bytes (%.3f bytes/instruction), %.1f M "
+		    "instructions/s\n", n, pmr_trace_nsinsn(t),
+		    (long long)sb.st_size, n ? (double)sb.st_size / n : 0.0,
+		    n / (now() - t0) / 1e6);
+	pmr_trace_close(t);
+	if (failed)
+		return 1;
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return WEXITSTATUS(st);
+}
+
+/* "pmtrace [options] [--] program [arg ...]" */
+static int
+run_main(int argc, char *argv[])
+{
+	static const struct option long_opts[] = {
+		{ "max", required_argument, NULL, OPT_MAX },
+		{ "skip", required_argument, NULL, OPT_SKIP },
+		PMR_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 }
+	};
+	struct pmr_common c;
+	uint64_t skip = 0, max = UINT64_MAX, v;
+	const char *e;
+	int ch, r;
+
+	pmr_common_init(&c);
+	while ((ch = getopt_long(argc, argv, "+" PMR_COMMON_SHORTOPTS,
+	    long_opts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_SKIP:
+		case OPT_MAX:
+			v = (uint64_t)pmr_strtonum(optarg, 0, LLONG_MAX, &e);
+			if (e != NULL) {
+				warnx("--%s '%s' is %s", ch == OPT_SKIP ?
+				    "skip" : "max", optarg, e);
+				usage();
+			}
+			*(ch == OPT_SKIP ? &skip : &max) = v;
+			break;
+		default:
+			r = pmr_common_opt(&c, ch, optarg, &e);
+			if (r == 'h') {
+				help();
+				return 0;
+			}
+			if (r == 'V') {
+				printf("pmtrace (pmtools) %s\n",
+				    PMTOOLS_VERSION);
+				return 0;
+			}
+			if (r < 0)
+				warnx("%s", e);
+			if (r <= 0)
+				usage();
+		}
+	}
+	if (optind >= argc) {
+		warnx("no program to trace");
+		usage();
+	}
+	if (c.output == NULL || strcmp(c.output, "-") == 0) {
+		warnx("tracing needs -o file (the program's output goes to "
+		    "standard output)");
+		usage();
+	}
+	return run(&c, skip, max, argv + optind, argc, argv);
+}
+
+/* Prints the first head (0: all) dynamic instructions of one input, one a
+ * line.  Returns 0 or 1. */
+static int
+dump(int fmt, const char *path, uint64_t head)
+{
+	struct pmr_trace *t;
+	struct pmr_dinsn di;
+	uint64_t n = 0;
+	unsigned i;
+	int r;
+
+	if ((t = open_trace(path, fmt)) == NULL)
+		return 1;
+	printf("#seq\tpc\tclass\tlen\tnext_pc\ttaken\ttid\taccesses\t"
+	    "value\n");
+	while ((head == 0 || n < head) && (r = pmr_trace_next(t, &di)) == 1) {
+		printf("%" PRIu64 "\t0x%" PRIx64 "\t%s\t%u\t0x%" PRIx64
+		    "\t%u\t%" PRIu32 "\t", di.seq, di.pc,
+		    pmr_insn_class_name(di.si->cls), di.si->len, di.next_pc,
+		    (di.flags & PMR_DI_TAKEN) != 0, di.tid);
+		for (i = 0; i < di.nmem; i++)
+			printf("%s%c0x%" PRIx64 ":%u", i ? "," : "",
+			    i < di.nload ? 'L' : 'S', di.addr[i], di.msize[i]);
+		if (di.flags & PMR_DI_VALUE)
+			printf("%s\t0x%" PRIx64 "\n", di.nmem ? "" : "-",
+			    di.value);
+		else
+			printf("%s\t-\n", di.nmem ? "" : "-");
+		n++;
+	}
+	if (head > 0 && n == head)
+		r = 0;
+	if (r < 0) {
+		fflush(stdout);
+		warnx("%s", pmr_trace_errmsg(t));
+	}
+	pmr_trace_close(t);
+	return r < 0;
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option long_opts[] = {
+		{ "from", required_argument, NULL, 'F' },
+		{ "head", required_argument, NULL, 'n' },
+		PMR_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 }
+	};
+	struct pmr_common c;
+	uint64_t head = 0;
+	const char *cmd, *e;
+	int ch, fmt = PMR_TF_AUTO, i, r, status = 0;
+	char **av = argv;
+	int ac = argc;
+
+	pmr_common_init(&c);
+	if (argc < 2) {
+		if (isatty(STDIN_FILENO)) {
+			help();
+			goto out;
+		}
+		usage();
+	}
+	cmd = argv[1];
+	if (strcmp(cmd, "import") != 0 && strcmp(cmd, "stats") != 0 &&
+	    strcmp(cmd, "dump") != 0) {
+		if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
+			help();
+			goto out;
+		}
+		if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
+			printf("pmtrace (pmtools) %s\n", PMTOOLS_VERSION);
+			goto out;
+		}
+		status = run_main(argc, argv);
+		goto out;
+	}
+	argc--;
+	argv++;
+	argv[0] = progname;	/* getopt's messages name the program */
+	while ((ch = getopt_long(argc, argv, "F:n:" PMR_COMMON_SHORTOPTS,
+	    long_opts, NULL)) != -1) {
+		switch (ch) {
+		case 'n':
+			head = (uint64_t)pmr_strtonum(optarg, 1, LLONG_MAX, &e);
+			if (e != NULL || strcmp(cmd, "dump") != 0) {
+				warnx(e != NULL ? "--head '%s' is invalid" :
+				    "--head '%s' is for dump only", optarg);
+				usage();
+			}
+			break;
+		case 'F':
+			if ((fmt = pmr_trace_format_byname(optarg)) < 0) {
+				warnx("unknown format '%s' (auto, pmr, "
+				    "champsim, drmemtrace)", optarg);
+				usage();
+			}
+			break;
+		default:
+			r = pmr_common_opt(&c, ch, optarg, &e);
+			if (r == 'h') {
+				help();
+				goto out;
+			}
+			if (r == 'V') {
+				printf("pmtrace (pmtools) %s\n",
+				    PMTOOLS_VERSION);
+				goto out;
+			}
+			if (r < 0)
+				warnx("%s", e);
+			if (r <= 0)
+				usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (strcmp(cmd, "stats") == 0) {
+		for (i = 0; i < (argc ? argc : 1); i++)
+			status |= stats(fmt, argc ? argv[i] : "-");
+		goto out;
+	}
+	if (strcmp(cmd, "dump") == 0) {
+		if (argc > 1) {
+			warnx("dump takes one input");
+			usage();
+		}
+		status = dump(fmt, argc ? argv[0] : "-", head);
+		goto out;
+	}
+	if (argc > 1) {
+		warnx("import takes one input");
+		usage();
+	}
+	if (pmr_common_tty_refused(&c))
+		errx(1, "not writing a binary stream to a terminal (use -o "
+		    "or --force)");
+	status = import(&c, fmt, argc ? argv[0] : "-", ac, av);
+out:
+	if (ferror(stdout) | fclose(stdout))
+		err(1, "stdout");
+	return status;
+}

@@ -1,0 +1,289 @@
+#!/usr/bin/env bats
+# pmtrace import and stats: the ChampSim, drmemtrace and pmr trace readers
+# through the command line, on tests/data/trace and the external traces in
+# $SHARED/ext-traces.
+
+load test_helper
+
+# Builds what the tracing tests run: the plugin (unless the build put one
+# beside pmtrace), and the known loop of tests/data/trace/loop.S.
+setup_file() {
+	local d=$BATS_FILE_TMPDIR
+	if [ ! -e "${PMTRACE%/*}/pmtrace-plugin.so" ] && [ -z "${PMTRACE_PLUGIN:-}" ]; then
+		cc -O2 -std=gnu11 -fPIC -shared -DPMR_QEMU_PLUGIN -I"$TOP/lib" \
+			-o "$d/pmtrace-plugin.so" "$TOP/lib/trace_qemu_plugin.c"
+		export PMTRACE_PLUGIN=$d/pmtrace-plugin.so
+	fi
+	cc -nostdlib -static -no-pie -DN=100 -x assembler-with-cpp \
+		-o "$d/loop100" "$TOP/tests/data/trace/loop.S"
+	cc -nostdlib -static -no-pie -DN=100000 -x assembler-with-cpp \
+		-o "$d/loop100k" "$TOP/tests/data/trace/loop.S"
+	cc -O2 -pthread -o "$d/threads" "$TOP/tests/data/trace/threads.c"
+	cc -nostdlib -static -no-pie -DN=1000 -o "$d/chain" "$TOP/traces/micro/chain.S"
+	cc -nostdlib -static -no-pie -DN=1000 -o "$d/muldiv" "$TOP/traces/micro/muldiv.S"
+}
+
+setup() {
+	EXT=$SHARED/ext-traces
+	T=$DATA/trace
+	B=$BATS_FILE_TMPDIR
+}
+
+# Prints the value of key $1 (first column) from "pmtrace stats" output.
+stat_of() {
+	awk -F '\t' -v k="$1" '$1 == k { print $2 }' <<<"$output"
+}
+
+@test "pmtrace --help prints the options on stdout" {
+	run --separate-stderr -0 "$PMTRACE" --help
+	[[ $output == *"--from=FORMAT"* ]]
+	[ -z "$stderr" ]
+}
+
+@test "pmtrace with a bad option is a usage error" {
+	run --separate-stderr -2 "$PMTRACE" import --bogus
+	[[ $stderr == *"usage: pmtrace"* ]]
+	[[ $stderr == *"pmtrace import [-qvz]"* ]]
+	[[ $stderr == *"Try 'pmtrace --help'."* ]]
+}
+
+@test "pmtrace with an unknown format is a usage error" {
+	run --separate-stderr -2 "$PMTRACE" stats -F nope "$T/simple_app.head48.champsim"
+	[[ $stderr == *"unknown format 'nope'"* ]]
+}
+
+@test "tracing needs -o" {
+	run --separate-stderr -2 "$PMTRACE" -- /bin/true
+	[[ $stderr == *"tracing needs -o file"* ]]
+	[[ $stderr == *"usage: pmtrace"* ]]
+}
+
+@test "trace of the known loop: 3 + 4N + 4 instructions, N branches" {
+	run --separate-stderr -0 "$PMTRACE" -o "$BATS_TEST_TMPDIR/l.pmr" -- "$B/loop100"
+	[[ $stderr == "pmtrace: 407 instructions, "* ]]
+	run -0 "$PMTRACE" stats "$BATS_TEST_TMPDIR/l.pmr"
+	[ "$(stat_of instructions)" = 407 ]
+	[ "$(stat_of loads)" = 100 ]
+	[ "$(stat_of stores)" = 1 ]
+	[[ $output == *$'class\tbr_cond\t100\t99'* ]]
+	[[ $output == *$'class\tsyscall\t1\t0'* ]]
+}
+
+@test "trace of the known loop: outcomes, addresses and loaded values" {
+	"$PMTRACE" -q -o "$BATS_TEST_TMPDIR/l.pmr" -- "$B/loop100"
+	run -0 "$PMTRACE" dump "$BATS_TEST_TMPDIR/l.pmr"
+	# the loads: arr[i] at arr + 8i, 8 bytes, value 3i
+	local n=0 base=-1 acc val
+	while IFS=$'\t' read -r acc val; do
+		[[ $acc =~ ^L0x([0-9a-f]+):8$ ]] || { echo "bad access $acc"; return 1; }
+		[ "$base" -ge 0 ] || base=$((16#${BASH_REMATCH[1]}))
+		[ $((16#${BASH_REMATCH[1]})) -eq $((base + 8 * n)) ] || { echo "load $n at $acc"; return 1; }
+		[ $((val)) -eq $((3 * n)) ] || { echo "load $n value $val"; return 1; }
+		n=$((n + 1))
+	done < <(awk -F '\t' '$3 == "load" { print $8 "\t" $9 }' <<<"$output")
+	[ "$n" -eq 100 ]
+	# the jnz: taken back to the add 99 times, then falls through
+	run -0 awk -F '\t' '$3 == "br_cond" { t += $6; last = $6; nx[$5]++ }
+		END { print t, last, length(nx) }' <<<"$output"
+	[ "$output" = "99 0 2" ]
+}
+
+@test "trace of a long loop agrees with valgrind's instruction count" {
+	"$PMTRACE" -q -o "$BATS_TEST_TMPDIR/l.pmr.zst" -- "$B/loop100k"
+	run -0 "$PMTRACE" stats "$BATS_TEST_TMPDIR/l.pmr.zst"
+	[ "$(stat_of instructions)" = 400007 ]
+	run -0 valgrind --tool=callgrind --callgrind-out-file=/dev/null "$B/loop100k"
+	local ir
+	ir=$(sed -n 's/.*I *refs: *//p' <<<"$output" | tr -d ,)
+	echo "valgrind: $ir, pmtrace: 400007"
+	# callgrind leaves out the final block that exits: within 8
+	[ $((400007 - ir)) -ge 0 ] && [ $((400007 - ir)) -le 8 ]
+}
+
+@test "traces/micro: chain and muldiv have their analytic counts" {
+	"$PMTRACE" -q -o "$BATS_TEST_TMPDIR/c.pmr" -- "$B/chain"
+	run -0 "$PMTRACE" stats "$BATS_TEST_TMPDIR/c.pmr"
+	[ "$(stat_of instructions)" = 10005 ]
+	[[ $output == *$'class\tint\t9004\t0'* ]]
+	[[ $output == *$'class\tbr_cond\t1000\t999'* ]]
+	"$PMTRACE" -q -o "$BATS_TEST_TMPDIR/m.pmr" -- "$B/muldiv"
+	run -0 "$PMTRACE" stats "$BATS_TEST_TMPDIR/m.pmr"
+	[ "$(stat_of instructions)" = 8007 ]
+	[[ $output == *$'class\timul\t4000\t0'* ]]
+	[[ $output == *$'class\tidiv\t1000\t0'* ]]
+}
+
+@test "tracing passes the program's output and exit status through" {
+	run --separate-stderr -7 "$PMTRACE" -q -o "$BATS_TEST_TMPDIR/s.pmr" -- sh -c 'echo hello; echo oops >&2; exit 7'
+	[ "$output" = hello ]
+	[ "$stderr" = oops ]
+	[ -s "$BATS_TEST_TMPDIR/s.pmr" ]
+}
+
+@test "tracing a dynamic PIE program records an IMAGE per file" {
+	run --separate-stderr -0 "$PMTRACE" -o "$BATS_TEST_TMPDIR/t.pmr.zst" -- /bin/true
+	run -0 "$PMVIEW" --stats "$BATS_TEST_TMPDIR/t.pmr.zst"
+	local n
+	n=$(awk -F '\t' '$1 == "type" && ($2 == "8" || $2 == "IMAGE") { print $3 }' <<<"$output")
+	echo "IMAGE records: $n"
+	[ "$n" -ge 3 ]	# /usr/bin/true, ld.so, libc
+	run -0 "$PMTRACE" stats "$BATS_TEST_TMPDIR/t.pmr.zst"
+	[ "$(stat_of instructions)" -gt 50000 ]
+}
+
+@test "--skip and --max choose the recorded instructions" {
+	"$PMTRACE" -q --max 30 -o "$BATS_TEST_TMPDIR/a.pmr" -- "$B/loop100"
+	"$PMTRACE" -q --skip 10 --max 20 -o "$BATS_TEST_TMPDIR/b.pmr" -- "$B/loop100"
+	run -0 "$PMTRACE" stats "$BATS_TEST_TMPDIR/a.pmr"
+	[ "$(stat_of instructions)" = 30 ]
+	run -0 "$PMTRACE" dump "$BATS_TEST_TMPDIR/a.pmr"
+	local a
+	a=$(awk -F '\t' 'NR > 11 { print $2, $8, $9 }' <<<"$output")
+	run -0 "$PMTRACE" dump "$BATS_TEST_TMPDIR/b.pmr"
+	[ "$(awk -F '\t' 'NR > 1 { print $2, $8, $9 }' <<<"$output")" = "$a" ]
+}
+
+@test "a multi-threaded program is refused clearly" {
+	run --separate-stderr -1 "$PMTRACE" -o "$BATS_TEST_TMPDIR/th.pmr" -- "$B/threads"
+	[[ $stderr == *"pmtrace: the program started a second thread; pmtrace traces single-threaded programs only"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/th.pmr" ]
+}
+
+@test "a missing emulator is reported" {
+	PMTRACE_QEMU=/nonexistent/qemu run --separate-stderr -1 "$PMTRACE" -o "$BATS_TEST_TMPDIR/q.pmr" -- /bin/true
+	[[ $stderr == *"cannot run '/nonexistent/qemu'"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/q.pmr" ]
+}
+
+@test "ChampSim slice: branch classes match the hand count" {
+	run --separate-stderr -0 "$PMTRACE" stats "$T/simple_app.head48.champsim.gz"
+	[ "$(stat_of format)" = champsim ]
+	[ "$(stat_of instructions)" = 48 ]
+	[[ $output == *$'class\tbr_cond\t6\t2'* ]]
+	[[ $output == *$'class\tjmp\t1\t1'* ]]
+	[[ $output == *$'class\tcall\t1\t1'* ]]
+	[[ $output == *$'class\tload\t3\t0'* ]]
+	[[ $output == *$'class\tstore\t12\t0'* ]]
+	[[ $output == *$'class\tldst\t1\t0'* ]]
+	[[ $output == *$'class\tother\t24\t0'* ]]
+}
+
+@test "ChampSim by -F when the name does not say so" {
+	cp "$T/simple_app.head48.champsim" "$BATS_TEST_TMPDIR/head.trace"
+	run --separate-stderr -1 "$PMTRACE" stats "$BATS_TEST_TMPDIR/head.trace"
+	[[ $stderr == *"unknown trace format"* ]]
+	run --separate-stderr -0 "$PMTRACE" stats -F champsim "$BATS_TEST_TMPDIR/head.trace"
+	[ "$(stat_of instructions)" = 48 ]
+}
+
+@test "simple_app.champsim.xz has 136,051 instructions" {
+	run --separate-stderr -0 "$PMTRACE" stats "$EXT/simple_app.champsim.xz"
+	[ "$(stat_of instructions)" = 136051 ]
+	[[ $output == *$'class\tbr_cond\t26297\t9505'* ]]
+	[[ $output == *$'class\tret\t880\t880'* ]]
+}
+
+@test "drmemtrace simple_app has 136,051 instructions and the same branches" {
+	run --separate-stderr -0 "$PMTRACE" stats "$EXT/drmemtrace.simple_app.trace.zip"
+	[ "$(stat_of format)" = drmemtrace ]
+	[ "$(stat_of instructions)" = 136051 ]
+	[ "$(stat_of static)" = 11374 ]
+	[[ $output == *$'class\tbr_cond\t26297\t9505'* ]]
+	[[ $output == *$'class\tret\t880\t880'* ]]
+	[[ $output == *$'class\tsyscall\t31\t0'* ]]
+}
+
+@test "drmemtrace allasm reads" {
+	run --separate-stderr -0 "$PMTRACE" stats "$EXT/drmemtrace.allasm_x86_64.trace.zip"
+	[ "$(stat_of instructions)" = 133 ]
+	[[ $output == *$'class\tbr_cond\t16\t15'* ]]
+}
+
+@test "import of drmemtrace: the pmr stream reads back the same" {
+	local out=$BATS_TEST_TMPDIR/sa.pmr.zst
+	run --separate-stderr -0 "$PMTRACE" import -o "$out" "$EXT/drmemtrace.simple_app.trace.zip"
+	assert_one_line_stderr
+	[[ $stderr == *"136051 instructions, 11374 static"* ]]
+	run -0 "$PMTRACE" stats "$EXT/drmemtrace.simple_app.trace.zip"
+	local a=${output#*$'\n'*$'\n'}
+	run -0 "$PMTRACE" stats "$out"
+	[ "$(stat_of format)" = pmr ]
+	[ "${output#*$'\n'*$'\n'}" = "$a" ]
+}
+
+# ChampSim's static instructions learn their length and target as the
+# trace goes on; the stream repeats such a SINSN once it has learned more,
+# so only the static count differs.
+@test "import of ChampSim: the pmr stream reads back the same" {
+	local out=$BATS_TEST_TMPDIR/sa.pmr
+	run --separate-stderr -0 "$PMTRACE" import -q -o "$out" "$EXT/simple_app.champsim.xz"
+	[ -z "$stderr" ]
+	run -0 "$PMTRACE" stats "$EXT/simple_app.champsim.xz"
+	local a=${output#*$'\n'*$'\n'}
+	run -0 "$PMTRACE" stats "$out"
+	[ "$(grep -v '^static' <<<"${output#*$'\n'*$'\n'}")" = "$(grep -v '^static' <<<"$a")" ]
+}
+
+@test "import writes about one byte per instruction" {
+	run --separate-stderr -0 "$PMTRACE" import -o "$BATS_TEST_TMPDIR/a.pmr.zst" "$EXT/simple_app.champsim.xz"
+	local bpi=${stderr##*(}
+	bpi=${bpi%% *}
+	echo "bytes/instruction: $bpi"
+	awk -v b="$bpi" 'BEGIN { exit !(b > 0 && b <= 1.2) }'
+}
+
+@test "imported streams pass pmview --check, also concatenated" {
+	"$PMTRACE" import -q -o "$BATS_TEST_TMPDIR/a.pmr.zst" "$T/simple_app.head48.champsim"
+	run -0 "$PMVIEW" --check "$BATS_TEST_TMPDIR/a.pmr.zst"
+	cat "$BATS_TEST_TMPDIR/a.pmr.zst" "$BATS_TEST_TMPDIR/a.pmr.zst" > "$BATS_TEST_TMPDIR/b.pmr.zst"
+	run -0 "$PMTRACE" stats "$BATS_TEST_TMPDIR/b.pmr.zst"
+	[ "$(stat_of instructions)" = 96 ]
+}
+
+@test "import to standard output and from standard input" {
+	run -0 bash -c "'$PMTRACE' import -q '$T/simple_app.head48.champsim' | '$PMTRACE' stats"
+	[ "$(stat_of instructions)" = 48 ]
+	[ "$(stat_of file)" = "<stdin>" ]
+}
+
+# file, format, message part
+bad_case() {
+	run --separate-stderr -1 "$PMTRACE" stats -F "$2" "$T/$1"
+	assert_one_line_stderr
+	[[ $stderr == "pmtrace: '$T/$1': "* ]]
+	[[ $stderr == *"$3"* ]]
+}
+
+@test "bad input: ChampSim size not a multiple of 64" {
+	bad_case bad-size.champsim auto "not a multiple of 64"
+}
+
+@test "bad input: truncated xz ChampSim" {
+	bad_case truncated.champsim.xz auto "truncated xz data"
+}
+
+@test "bad input: not a zip" {
+	bad_case notzip.trace.zip auto "unknown trace format"
+	bad_case notzip.trace.zip drmemtrace "not a drmemtrace"
+}
+
+@test "bad input: truncated zip" {
+	bad_case truncated.trace.zip auto "not a zip archive"
+}
+
+@test "bad input: zip without chunks" {
+	bad_case nochunk.trace.zip auto "no chunk.NNNN members"
+}
+
+@test "bad input: drmemtrace without encodings says what is needed" {
+	bad_case noenc.trace.zip auto "no instruction encodings"
+	[[ $stderr == *"ENCODING entries"* ]]
+}
+
+@test "a failed import leaves no output file" {
+	run --separate-stderr -1 "$PMTRACE" import -o "$BATS_TEST_TMPDIR/x.pmr" "$T/bad-size.champsim"
+	assert_one_line_stderr
+	[ ! -e "$BATS_TEST_TMPDIR/x.pmr" ]
+	run -0 find "$BATS_TEST_TMPDIR" -name '*x.pmr*'
+	[ -z "$output" ]
+}
