@@ -18,7 +18,7 @@
 #include "pmr.h"
 #include "trace.h"
 
-enum mode { M_PRINT, M_STATS, M_CHECK, M_REVERSE };
+enum mode { M_PRINT, M_STATS, M_CHECK, M_REVERSE, M_LIST };
 
 struct opts {
 	struct pmr_common c;
@@ -39,6 +39,7 @@ usage(void)
 	fprintf(stderr,
 	    "usage: pmview [-cqsv] [-F from] [-f format] [-n count] "
 	    "[-o file] [-t types] [file ...]\n"
+	    "       pmview -l\n"
 	    "       pmview -r [-qz] [--level=n] [--no-pg] [-o file] "
 	    "[file ...]\n"
 	    "Try 'pmview --help'.\n");
@@ -59,6 +60,8 @@ help(void)
 	    "drmemtrace [auto]\n"
 	    "  -f, --format=FMT   text, tsv or json [text on a terminal, "
 	    "else tsv]\n"
+	    "  -l, --list         list the record types this pmview knows, "
+	    "with their fields\n"
 	    "  -n, --head=N       stop after N printed records [all]\n"
 	    "  -r, --reverse      read TSV lines, write a stream [off]\n"
 	    "  -s, --stats        count and bytes per record type, headers, "
@@ -131,6 +134,30 @@ warn_open(const char *path, int e)
 		warn("cannot open '%s'", display(path));
 	else
 		warnx("cannot open '%s': %s", display(path), pmr_strerror(e));
+}
+
+/* -l: prints the registry, one line per type and per field. */
+static void
+list_types(void)
+{
+	static const char *kinds[] = { "?", "u8", "u16", "u32", "u64", "x64",
+		"i64", "f64", "str", "blob", "a64" };
+	const struct pmr_rtype *t;
+	unsigned i, k;
+
+	printf("#type\tnumber\tname\tdescription\n"
+	    "#field\ttype\tname\tkind\tsince\tdescription\n");
+	for (i = 0; (t = pmr_rtype_at(i)) != NULL; i++) {
+		printf("type\t%" PRIu32 "\t%s\t%s\n", t->type, t->name,
+		    t->desc);
+		for (k = 0; k < t->nfields; k++) {
+			const struct pmr_field *f = &t->fields[k];
+
+			printf("field\t%s\t%s\t%s\t%d.%u\t%s\n", t->name,
+			    f->name, f->kind < 11 ? kinds[f->kind] : "?",
+			    PMR_VERSION_MAJOR, f->since, f->desc);
+		}
+	}
 }
 
 /* Opens one input: a pmr stream, or a foreign trace converted to records.
@@ -412,6 +439,7 @@ main(int argc, char *argv[])
 		{ "format", required_argument, NULL, 'f' },
 		{ "from", required_argument, NULL, 'F' },
 		{ "head", required_argument, NULL, 'n' },
+		{ "list", no_argument, NULL, 'l' },
 		{ "reverse", no_argument, NULL, 'r' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "type", required_argument, NULL, 't' },
@@ -426,7 +454,7 @@ main(int argc, char *argv[])
 
 	memset(&o, 0, sizeof(o));
 	pmr_common_init(&o.c);
-	while ((ch = getopt_long(argc, argv, "cF:f:n:rst:" PMR_COMMON_SHORTOPTS,
+	while ((ch = getopt_long(argc, argv, "cF:f:ln:rst:" PMR_COMMON_SHORTOPTS,
 	    long_opts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -461,6 +489,9 @@ main(int argc, char *argv[])
 				usage();
 			}
 			break;
+		case 'l':
+			o.mode = M_LIST;
+			break;
 		case 'r':
 			o.mode = M_REVERSE;
 			break;
@@ -489,6 +520,10 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (o.mode == M_LIST) {
+		list_types();
+		goto out;
+	}
 	if (argc == 0 && isatty(STDIN_FILENO)) {
 		help();
 		goto out;

@@ -13,7 +13,7 @@
  * a struct pmr_sinsn; pmtrace and the drmemtrace reader share it.
  *
  * The wire records IMAGE, SINSN and DINSN are laid out in
- * lib/trace-records.txt (to be folded into man/pmr.5).
+ * man/pmr.5 (INSTRUCTION TRACES).
  */
 #ifndef PMR_TRACE_H
 #define PMR_TRACE_H
@@ -275,7 +275,7 @@ int pmr_champsim_class(const unsigned char rec[64], int *taken);
 struct pmr_reader *pmr_trace_reader_open(const char *path, int fmt,
     unsigned flags, int *err, char *errbuf, size_t errlen) PMR_RESULT_USED;
 
-/* --- the native trace records (lib/trace_pmr.c, trace-records.txt) --- */
+/* --- the native trace records (lib/trace_pmr.c, man/pmr.5) --- */
 
 /* IMAGE: one executable or shared library mapped by the traced program. */
 struct pmr_image {

@@ -1,6 +1,6 @@
 /*
  * trace_pmr.c: the native instruction trace records IMAGE, SINSN and
- * DINSN (laid out in lib/trace-records.txt, to be folded into man/pmr.5):
+ * DINSN (laid out in man/pmr.5, INSTRUCTION TRACES):
  * the writer (struct pmr_trace_writer) and the pmr source of the trace
  * reader.
  *

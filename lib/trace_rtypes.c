@@ -2,7 +2,7 @@
  * trace_rtypes.c: registry entries of the instruction trace records
  * IMAGE (8), SINSN (9) and DINSN (10), so that the generic printer, parser
  * and decoder (rtypes.c, pmview) know them.  The layouts are described in
- * lib/trace-records.txt (the source of their pmr.5 section); the hot path
+ * man/pmr.5 (INSTRUCTION TRACES); the hot path
  * (lib/trace_pmr.c) encodes and decodes them by hand with the pmr_le*
  * helpers, and these tables stay their reference: change both together.
  */

@@ -11,7 +11,7 @@
 # zstd-compressed pmr stream in a scratch directory.
 set -euo pipefail
 TOP=${PM_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-MHASH=${MHASH:-$TOP/cmd/mhash${PM_SUFFIX:-}}
+MHASH=${MHASH:-$TOP/cmd/mhash}
 EVENTS=${EVENTS:-20M}
 RUNS=${RUNS:-3}
 TIMEFORMAT=%R	# bash's time: wall seconds only
