@@ -71,7 +71,7 @@ BENCH_BINS := $(addprefix tests/bench/$(D),$(basename $(notdir $(BENCH_SRCS))))
 # Debian packages the project needs, installed by "make deps" when missing.
 DEB_PKGS = gcc make pkg-config libzstd-dev liblzma-dev zlib1g-dev \
 	libelf-dev libcapstone-dev libzip-dev zstd xz-utils gzip bats mandoc \
-	qemu-user gnuplot-nox clang valgrind jq sqlite3 python3
+	qemu-user gnuplot-nox clang valgrind jq sqlite3 python3 bsdextrautils
 
 .PHONY: all check test unit bats lint-man regen clean distclean deps demo \
 	bench fuzz install uninstall
