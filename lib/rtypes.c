@@ -79,14 +79,9 @@ static const struct pmr_rtype core_types[] = {
 	    "a hot tuple of an interval, found by mhash"),
 };
 
-/* Further tables (trace, simulation) are appended here as they exist. */
-static const struct {
-	const struct pmr_rtype *t;
-	unsigned n;
-} tables[] = {
-	{ core_types, NF(core_types) },
-	{ pmr_rtypes_trace, PMR_RTYPES_TRACE_N },
-};
+/* The simulator's records (lib/sim/sim_rtypes.c). */
+extern const struct pmr_rtype pmr_rtypes_sim[];
+extern const unsigned pmr_rtypes_sim_n;
 
 #define NTYPES_MAX 128
 static const struct pmr_rtype *all[NTYPES_MAX];
@@ -94,20 +89,26 @@ static unsigned nall;
 static const struct pmr_rtype *direct[PMR_REC_USER];	/* types < 64 */
 
 static void
+add_table(const struct pmr_rtype *tab, unsigned n)
+{
+	unsigned j;
+
+	for (j = 0; j < n && nall < NTYPES_MAX; j++) {
+		all[nall++] = &tab[j];
+		if (tab[j].type < PMR_REC_USER)
+			direct[tab[j].type] = &tab[j];
+	}
+}
+
+/* Builds the registry: the core types, then each family's table. */
+static void
 registry_init(void)
 {
-	unsigned i, j;
-
 	if (nall > 0)
 		return;
-	for (i = 0; i < NF(tables); i++)
-		for (j = 0; j < tables[i].n && nall < NTYPES_MAX; j++) {
-			const struct pmr_rtype *t = &tables[i].t[j];
-
-			all[nall++] = t;
-			if (t->type < PMR_REC_USER)
-				direct[t->type] = t;
-		}
+	add_table(core_types, NF(core_types));
+	add_table(pmr_rtypes_trace, PMR_RTYPES_TRACE_N);
+	add_table(pmr_rtypes_sim, pmr_rtypes_sim_n);
 }
 
 const struct pmr_rtype *

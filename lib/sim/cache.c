@@ -1,0 +1,76 @@
+/*
+ * cache.c: set-associative, LRU caches and TLBs for pmsim.
+ *
+ * A structure holds keys (address >> shift, so lines for caches and pages
+ * for TLBs) in sets x ways with a 32-bit use stamp per way.  Sets are
+ * indexed by the low key bits; the number of sets is rounded down to a
+ * power of two.  Timing lives in core.c: this file only answers hit or
+ * miss and installs blocks.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#define PMR_SIM_INTERNAL
+#include "sim.h"
+
+int
+pmr_sim_cache_init(struct pmr_sim_cache *c, uint64_t units, unsigned ways,
+    unsigned shift)
+{
+	uint64_t sets = units / ways;
+
+	memset(c, 0, sizeof(*c));
+	if (sets == 0)
+		sets = 1;
+	while (sets & (sets - 1))
+		sets &= sets - 1;
+	c->sets = (unsigned)sets;
+	c->ways = ways;
+	c->shift = shift;
+	c->tag = calloc(sets * ways, sizeof(*c->tag));
+	c->use = calloc(sets * ways, sizeof(*c->use));
+	if (c->tag == NULL || c->use == NULL) {
+		pmr_sim_cache_fini(c);
+		return PMR_ENOMEM;
+	}
+	return PMR_OK;
+}
+
+void
+pmr_sim_cache_fini(struct pmr_sim_cache *c)
+{
+	free(c->tag);
+	free(c->use);
+	c->tag = NULL;
+	c->use = NULL;
+}
+
+int
+pmr_sim_cache_access(struct pmr_sim_cache *c, uint64_t addr, int install)
+{
+	uint64_t key = (addr >> c->shift) + 1;
+	unsigned set = (unsigned)((key - 1) & (c->sets - 1));
+	uint64_t *t = c->tag + (size_t)set * c->ways;
+	uint32_t *u = c->use + (size_t)set * c->ways;
+	unsigned w, victim = 0;
+
+	c->clock++;
+	for (w = 0; w < c->ways; w++)
+		if (t[w] == key) {
+			u[w] = c->clock;
+			return 1;
+		}
+	if (!install)
+		return 0;
+	for (w = 0; w < c->ways; w++) {
+		if (t[w] == 0) {
+			victim = w;
+			break;
+		}
+		if ((int32_t)(u[w] - u[victim]) < 0)
+			victim = w;
+	}
+	t[victim] = key;
+	u[victim] = c->clock;
+	return 0;
+}

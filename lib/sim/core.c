@@ -1,0 +1,3004 @@
+/*
+ * core.c: the pmsim cycle-level out-of-order core, its ProfileMe sampler
+ * and its exact per-pc truth.
+ *
+ * Every in-flight instruction lives in one ring, the window, from fetch to
+ * retire: [head, map) is the ROB (mapped), [map, tail) the fetch queue.
+ * Each cycle runs, in this order: mispredict resolution (squash and
+ * redirect), retire, issue, map, fetch, so an instruction advances at most
+ * one stage per cycle.  Nothing scans the window: register dependences are
+ * renamed to producer slots; a consumer waits on its producers' wake-up
+ * lists and, once every operand time is known, goes into a timing wheel
+ * bucket for the cycle its data is ready; the issue stage takes ready
+ * instructions oldest first from a bitmap over the ring.  List nodes come
+ * from one pool, so the steady state allocates nothing.
+ *
+ * Wrong-path fetch follows the predicted path through the static
+ * instructions seen so far (the per-pc table); unknown pcs become nops.
+ * Each instruction's stamps F, M, D, X, RR, R|A and LC give the ProfileMe
+ * latencies (spec profileme 2.2) and the truth.  The retire stage is the
+ * one place that sees an instruction complete with all its stamps and
+ * latency parts, which is where a GNODE record (icost 6.1) would be built.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PMR_SIM_INTERNAL
+#include "sim.h"
+
+#define WHEEL 8192u		/* timing wheel, cycles (power of 2) */
+#define CRING 65536u		/* per-cycle issue counters, cycles */
+#define NREG 1024u		/* architectural register numbers kept */
+#define MAXD 6			/* destinations renamed per instruction */
+#define MAXL 4			/* load addresses timed per instruction */
+#define STAB 1024u		/* store address table (forwarding) */
+#define PCC 4096u		/* pc -> per-pc index cache */
+#define NONE32 0xffffffffu
+#define TP_UNIT 720720u		/* lcm(1..16): a cycle shared exactly */
+#define WAIT_CLEAR 16384u	/* the 21264 clears its store-wait table */
+
+/* Entry flags. */
+#define E_WP 0x0001u		/* on a wrong path */
+#define E_MISP 0x0002u		/* mispredicted, redirects at resolve */
+#define E_TAKEN 0x0004u
+#define E_FP 0x0008u		/* uses the FP queue */
+#define E_ISSUED 0x0010u
+#define E_MAPPED 0x0020u
+#define E_SCHED 0x0040u		/* operand times all known (D valid) */
+#define E_FWD 0x0080u		/* load fed by a store */
+#define E_VALUE 0x0100u
+#define E_BRANCH 0x0200u
+#define E_LIVE 0x0400u		/* slot holds an in-flight instruction */
+#define E_READYBIT 0x0800u	/* in the ready bitmap */
+#define E_LDCNT 0x1000u		/* counted in ldcnt (mem_order) */
+
+enum pool { P_ALU, P_IMUL, P_FADD, P_FMUL, P_MEM, P_N };
+
+struct ent {
+	uint64_t seq;		/* fetch index (pos), bad path included */
+	uint64_t pc, next_pc;	/* next_pc: the path actually followed */
+	uint64_t addr;		/* first memory address, or target */
+	uint64_t value;
+	uint64_t hist;		/* global history at fetch */
+	uint64_t F, M, D, X, RR, LC, res;	/* res: result ready */
+	uint64_t laddr[MAXL];
+	const struct pmr_sinsn *si;	/* NULL: synthetic nop */
+	uint32_t pcx;		/* per-pc table index */
+	uint32_t flags;
+	uint32_t events;
+	uint32_t tag;		/* sample slot + 1, 0 none */
+	uint32_t tid;
+	int32_t waiters;	/* wake-up list (node index), -1 none */
+	uint32_t prev[MAXD];	/* previous producer of each dst, slot+1 */
+	uint64_t prevseq[MAXD];
+	uint16_t dreg[MAXD];
+	uint8_t cls, ndst, nload, nstore, pending, pool, lat, trap;
+	/* latency components kept apart for a dependence graph (GNODE) */
+	uint16_t dd_fetch, ep_mem, ep_miss, ep_tlb;
+	uint32_t preg[3], pmem;	/* pos distances to producers */
+	uint32_t ppp;		/* pos distance to the line's missing load */
+};
+
+struct pcent {
+	uint64_t pc;
+	const struct pmr_sinsn *si;
+	uint64_t last_addr;	/* for wrong-path memory accesses */
+	uint8_t calllen;	/* learned call size (ChampSim: no length) */
+	uint32_t wait;		/* load waits for older stores (mem_order)
+				 * while this is now / WAIT_CLEAR + 1 */
+	/* ent_setup()'s result for the static instruction ssi */
+	const struct pmr_sinsn *ssi;
+	uint32_t sflags;
+	uint8_t sset, scls, spool, slat, snload, snstore;
+	uint64_t tp;		/* time-proportional charge, TP_UNIT a cycle */
+};
+
+/* One sample in progress (both members of a pair use one each). */
+struct psamp {
+	struct pmr_sim_sample s;
+	uint64_t done_at;
+	uint32_t pair;		/* pair slot + 1, 0 single */
+	uint8_t member;		/* 0 a, 1 b */
+	uint8_t state;		/* 0 free, 1 in flight, 2 waiting, 3 done */
+	uint8_t sampler;	/* PMR_SIM_SAMPLER_* */
+	int32_t next;		/* free list / waiting list */
+};
+
+struct ppair {
+	uint64_t seq, posa;
+	uint32_t a, b;		/* sample slots + 1 */
+	uint32_t d;
+	uint8_t done;		/* members complete */
+	int32_t next;
+};
+
+struct uq {			/* instance waiting for its useful count */
+	uint64_t F, end, push;
+	uint32_t pcx;
+	uint8_t self;
+};
+
+struct pmr_sim {
+	struct pmr_sim_config c;
+	struct pmr_sim_opts o;
+	struct pmr_writer *w;
+	void (*hook)(void *, uint32_t, const void *);
+	void *hookarg;
+	int (*src)(void *, struct pmr_dinsn *);
+	void *srcarg;
+	char errmsg[256];
+	int err;
+
+	/* window ring */
+	struct ent *e;
+	uint32_t wsize, wmask;
+	uint64_t head, map, tail;	/* absolute counters, slot = & wmask */
+	uint64_t *ready;	/* bitmap over slots */
+	uint32_t nwords;
+
+	/* node pool: wake-up lists and wheel buckets */
+	int32_t *nnext;
+	uint32_t *nslot;
+	uint64_t *nseq;
+	uint32_t ncap;
+	int32_t nfree;
+	int32_t wheel[WHEEL];
+
+	/* rename */
+	uint32_t rat[NREG];	/* producer slot + 1 */
+	uint64_t ratseq[NREG];
+	uint16_t ldcnt[STAB];	/* issued unforwarded loads per word hash */
+	uint32_t st_slot[STAB];
+	uint64_t st_seq[STAB], st_addr[STAB];
+	unsigned iq_int, iq_fp, regs_int, regs_fp, lq, sq;
+
+	/* functional units: free-at cycle per unit */
+	uint64_t *fu[P_N];
+	unsigned nfu[P_N];
+	unsigned lat_of[PMR_OP_NCLASS];
+	uint8_t pool_of[PMR_OP_NCLASS];
+
+	/* front end */
+	uint64_t now;
+	uint64_t fetch_at;	/* fetch may run from this cycle */
+	int fetch_why;		/* stall reason while now < fetch_at */
+	int wrongpath;		/* fetching down a wrong path */
+	int wp_stuck;		/* wrong path with no pc to follow */
+	uint64_t wp_pc;
+	uint64_t ghist, ghist_fix;
+	uint64_t *ras;
+	uint32_t *ras_pcx;	/* per entry: the call's pc index */
+	uint32_t ras_n, ras_top, ras_fix_top;
+	uint64_t ras_fix_val;
+	uint32_t ras_fix_pcx;
+	uint64_t cur_line;	/* last I-cache line fetched + 1 */
+	uint32_t pend_ev;	/* I-side events for the next fetch */
+	unsigned pend_dd;	/* I-side stall cycles for the next fetch */
+	unsigned last_tl;	/* TLB part of the last load_access */
+	struct pmr_dinsn nxt;
+	int have_nxt, src_done;
+	uint64_t pos;		/* next fetch index */
+
+	uint64_t nissued;	/* issues so far (activity test) */
+	int map_why;		/* this cycle's map stall reason, -1 none */
+	uint64_t skipped;	/* idle cycles jumped over */
+
+	/* pending memory-order trap, and the instructions to fetch again */
+	int mo_pending;
+	uint32_t mo_slot;
+	uint64_t mo_seq, mo_at;
+	struct pmr_dinsn *rpl;	/* deque of wsize + 2 */
+	uint32_t rpl_head, rpl_n;
+
+	/* pending mispredict */
+	int res_pending;
+	uint32_t res_slot;
+	uint64_t res_seq, res_at;
+
+	/* memory */
+	struct pmr_sim_cache l1i, l1d, l2, l3, itlb, dtlb;
+	uint64_t *mshr_line, *mshr_fill;
+	uint64_t *mshr_pos;	/* the load that allocated each MSHR */
+	uint64_t access_pos;	/* the load being timed (load_access) */
+	uint32_t merged_dist;	/* its distance to the MSHR's load, or 0 */
+	uint64_t *pages;	/* first-touch set (fault_lat) */
+	uint64_t npages, pagecap;
+	unsigned lshift, pshift;
+	struct pmr_sim_bpred bp;
+
+	/* per-pc table */
+	struct pcent *pt;
+	struct pmr_sim_truth *tr;	/* per-pc truth, beside pt (cold) */
+	uint32_t npt, ptcap;
+	uint32_t *ph;		/* hash: index + 1 */
+	uint32_t phcap;
+	uint32_t *idx;		/* si->id -> index + 1, a cache of pt_get */
+	uint64_t pcc_pc[PCC];	/* a direct-mapped cache of pt_find */
+	uint32_t pcc_x[PCC];
+	uint32_t nidx;
+	struct pcent synth;	/* template for unknown pcs */
+	struct pmr_sinsn nop;
+
+	/* statistics */
+	struct pmr_sim_stats st;
+	uint64_t start;		/* cycle measurement started */
+	uint64_t retired_all;
+	int measuring;
+	uint64_t next_interval;
+	uint32_t last_pcx;
+	uint64_t tp_pending;	/* TP_UNIT cycles before the first fetch */
+	int stop;
+
+	/* useful-concurrency truth */
+	uint32_t *iss_n, *iss_ab;	/* issues per cycle, and aborted ones */
+	int32_t *occ_d, *occr_d;	/* in-flight count changes per cycle */
+	uint64_t *pref, *pocc, *poccr;	/* prefix sums before each cycle */
+	uint64_t fin, pfin, pocc_fin, poccr_fin;
+	int64_t occ_run, occr_run;	/* in flight during cycle fin */
+	struct uq *q;
+	size_t qh, qt, qcap;	/* ring: [qh, qt) */
+
+	/* ProfileMe */
+	uint64_t rng[4];
+	uint64_t pm_left;	/* fetches until the next selection */
+	int pm_armed;
+	uint64_t pm_arm_at;
+	struct psamp *ps;
+	uint32_t nps;
+	int32_t psfree, pswait;
+	struct ppair *pp;
+	uint32_t npp;
+	int32_t ppfree;
+	uint32_t *minor;	/* pos -> pair slot + 1 awaiting member b */
+	uint64_t *minor_pos;
+	uint32_t minor_mask;
+	uint64_t sample_seq, pair_seq;
+	unsigned outstanding;
+
+	/* baseline samplers */
+	uint64_t bs_left;	/* events (or cycles) to the next overflow */
+	uint64_t bs_fire_at;	/* counter: delivery cycle */
+	int bs_pending;		/* counter: overflowed, not delivered */
+	int pebs_next;		/* pebs: sample the next retiring one */
+};
+
+/* --- small helpers ----------------------------------------------------- */
+
+static int
+fail(struct pmr_sim *s, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->err == 0) {
+		va_start(ap, fmt);
+		vsnprintf(s->errmsg, sizeof(s->errmsg), fmt, ap);
+		va_end(ap);
+		s->err = code;
+	}
+	return code;
+}
+
+static uint64_t
+rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+/* xoshiro256**: the run's only random source, seeded by --seed. */
+static uint64_t
+rnd(struct pmr_sim *s)
+{
+	uint64_t *r = s->rng, res = rotl(r[1] * 5, 7) * 9, t = r[1] << 17;
+
+	r[2] ^= r[0];
+	r[3] ^= r[1];
+	r[1] ^= r[2];
+	r[0] ^= r[3];
+	r[2] ^= t;
+	r[3] = rotl(r[3], 45);
+	return res;
+}
+
+static void
+seed_rng(struct pmr_sim *s, uint64_t seed)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {	/* splitmix64 */
+		uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		s->rng[i] = z ^ (z >> 31);
+	}
+}
+
+/* Returns a uniform double in (0, 1). */
+static double
+rnd01(struct pmr_sim *s)
+{
+	return ((double)(rnd(s) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* Draws a sampling interval (fetched instructions, >= 1). */
+static uint64_t
+draw_interval(struct pmr_sim *s)
+{
+	uint64_t S = s->o.pm_s, J = s->o.pm_jitter, v;
+
+	if (S <= 1)
+		return 1;
+	if (s->o.pm_dist == 1) {
+		if (J >= S)
+			J = S - 1;
+		v = S - J + rnd(s) % (2 * J + 1);
+		return v == 0 ? 1 : v;
+	}
+	/* geometric on 1, 2, ...: each fetch selected with probability 1/S */
+	v = (uint64_t)floor(log(rnd01(s)) / log1p(-1.0 / (double)S)) + 1;
+	return v;
+}
+
+/* --- node pool --------------------------------------------------------- */
+
+static int32_t
+node_new(struct pmr_sim *s, uint32_t slot, uint64_t seq)
+{
+	int32_t n;
+
+	if (s->nfree < 0) {
+		uint32_t cap = s->ncap * 2, i;
+		int32_t *nn = realloc(s->nnext, cap * sizeof(*nn));
+		uint32_t *ns;
+		uint64_t *nq;
+
+		if (nn == NULL)
+			return -1;
+		s->nnext = nn;
+		if ((ns = realloc(s->nslot, cap * sizeof(*ns))) == NULL)
+			return -1;
+		s->nslot = ns;
+		if ((nq = realloc(s->nseq, cap * sizeof(*nq))) == NULL)
+			return -1;
+		s->nseq = nq;
+		for (i = s->ncap; i < cap; i++)
+			s->nnext[i] = i + 1 < cap ? (int32_t)(i + 1) : -1;
+		s->nfree = (int32_t)s->ncap;
+		s->ncap = cap;
+	}
+	n = s->nfree;
+	s->nfree = s->nnext[n];
+	s->nslot[n] = slot;
+	s->nseq[n] = seq;
+	return n;
+}
+
+static void
+node_free(struct pmr_sim *s, int32_t n)
+{
+	s->nnext[n] = s->nfree;
+	s->nfree = n;
+}
+
+/* --- per-pc table ------------------------------------------------------ */
+
+static uint32_t
+pc_hash(uint64_t pc)
+{
+	pc ^= pc >> 29;
+	pc *= 0xbf58476d1ce4e5b9ull;
+	return (uint32_t)(pc ^ (pc >> 32));
+}
+
+/* Returns the index of pc, or NONE32 if it has none yet. */
+static uint32_t
+pt_find(struct pmr_sim *s, uint64_t pc)
+{
+	uint32_t m = s->phcap - 1, i = pc_hash(pc) & m;
+	uint32_t c = (uint32_t)(pc ^ (pc >> 12)) & (PCC - 1);
+
+	if (s->pcc_x[c] != 0 && s->pcc_pc[c] == pc)
+		return s->pcc_x[c] - 1;
+	for (;;) {
+		uint32_t x = s->ph[i];
+
+		if (x == 0)
+			return NONE32;
+		if (s->pt[x - 1].pc == pc) {
+			s->pcc_pc[c] = pc;
+			s->pcc_x[c] = x;
+			return x - 1;
+		}
+		i = (i + 1) & m;
+	}
+}
+
+/* Returns the index of pc, adding it (with si) if new; NONE32 on ENOMEM. */
+static uint32_t
+pt_get(struct pmr_sim *s, uint64_t pc, const struct pmr_sinsn *si)
+{
+	uint32_t x = pt_find(s, pc), m, i;
+
+	if (x != NONE32) {
+		if (si != NULL)
+			s->pt[x].si = si;
+		return x;
+	}
+	if (s->npt == s->ptcap) {
+		uint32_t cap = s->ptcap ? s->ptcap * 2 : 1024;
+		struct pcent *p = realloc(s->pt, cap * sizeof(*p));
+		struct pmr_sim_truth *t;
+
+		if (p == NULL)
+			return NONE32;
+		s->pt = p;
+		if ((t = realloc(s->tr, cap * sizeof(*t))) == NULL)
+			return NONE32;
+		s->tr = t;
+		s->ptcap = cap;
+	}
+	if ((s->npt + 1) * 2 > s->phcap) {
+		uint32_t cap = s->phcap * 2, j;
+		uint32_t *h = calloc(cap, sizeof(*h));
+
+		if (h == NULL)
+			return NONE32;
+		for (j = 0; j < s->npt; j++) {
+			i = pc_hash(s->pt[j].pc) & (cap - 1);
+			while (h[i] != 0)
+				i = (i + 1) & (cap - 1);
+			h[i] = j + 1;
+		}
+		free(s->ph);
+		s->ph = h;
+		s->phcap = cap;
+	}
+	x = s->npt++;
+	memset(&s->pt[x], 0, sizeof(s->pt[x]));
+	memset(&s->tr[x], 0, sizeof(s->tr[x]));
+	s->pt[x].pc = pc;
+	s->pt[x].si = si;
+	s->tr[x].pc = pc;
+	s->tr[x].cls = si != NULL ? si->cls : PMR_OP_NOP;
+	s->pt[x].calllen = si != NULL ? si->len : 0;
+	m = s->phcap - 1;
+	i = pc_hash(pc) & m;
+	while (s->ph[i] != 0)
+		i = (i + 1) & m;
+	s->ph[i] = x + 1;
+	return x;
+}
+
+/* Returns the index of the pc of si (through the id cache). */
+static uint32_t
+si_index(struct pmr_sim *s, const struct pmr_sinsn *si)
+{
+	uint32_t x = pt_get(s, si->pc, si);
+
+	if (x == NONE32 || si->id >= (1u << 26))
+		return x;
+	if (si->id >= s->nidx) {
+		uint32_t n = s->nidx ? s->nidx : 1024, *p;
+
+		while (n <= si->id)
+			n *= 2;
+		if ((p = realloc(s->idx, n * sizeof(*p))) == NULL)
+			return NONE32;
+		memset(p + s->nidx, 0, (n - s->nidx) * sizeof(*p));
+		s->idx = p;
+		s->nidx = n;
+	}
+	s->idx[si->id] = x + 1;
+	return x;
+}
+
+/* --- records ----------------------------------------------------------- */
+
+static void
+emit(struct pmr_sim *s, uint32_t type, const void *rec)
+{
+	const struct pmr_rtype *t;
+	unsigned char *p;
+	uint32_t n;
+
+	if (s->hook != NULL)
+		s->hook(s->hookarg, type, rec);
+	if (s->w == NULL || s->err != 0)
+		return;
+	t = pmr_sim_rtype(type);
+	n = pmr_sim_rec_size(t);
+	if ((p = pmr_write_reserve(s->w, type, n)) == NULL) {
+		fail(s, PMR_EIO, "%s", pmr_writer_errmsg(s->w));
+		return;
+	}
+	pmr_sim_rec_encode(t, rec, p);
+}
+
+static void
+emit_event(struct pmr_sim *s, unsigned kind, uint64_t pc, uint64_t v)
+{
+	unsigned char *p;
+
+	if (s->hook != NULL) {
+		struct pmr_event ev = { (uint8_t)kind, pc, v };
+
+		s->hook(s->hookarg, PMR_REC_EVENT, &ev);
+	}
+	if (s->w == NULL || s->err != 0)
+		return;
+	if ((p = pmr_write_reserve(s->w, PMR_REC_EVENT, 17)) == NULL) {
+		fail(s, PMR_EIO, "%s", pmr_writer_errmsg(s->w));
+		return;
+	}
+	p[0] = (unsigned char)kind;
+	pmr_put64(p + 1, pc);
+	pmr_put64(p + 9, v);
+}
+
+static void
+emit_stats(struct pmr_sim *s, int final)
+{
+	s->st.final = (uint8_t)final;
+	s->st.cycles = s->now - s->start + 1;
+	s->st.ipc = s->st.cycles ? (double)s->st.retired / s->st.cycles : 0;
+	emit(s, PMR_REC_STATS, &s->st);
+}
+
+/* --- memory ------------------------------------------------------------ */
+
+/* Returns the extra cycles of a first touch of addr's page (fault_lat). */
+static unsigned
+first_touch(struct pmr_sim *s, uint64_t addr)
+{
+	uint64_t pg = (addr >> s->pshift) + 1, m, i;
+
+	if (s->c.fault_lat == 0)
+		return 0;
+	if ((s->npages + 1) * 2 > s->pagecap) {
+		uint64_t cap = s->pagecap ? s->pagecap * 2 : 4096, j;
+		uint64_t *h = calloc(cap, sizeof(*h));
+
+		if (h == NULL)
+			return 0;
+		for (j = 0; j < s->pagecap; j++)
+			if (s->pages[j] != 0) {
+				i = pc_hash(s->pages[j]) & (cap - 1);
+				while (h[i] != 0)
+					i = (i + 1) & (cap - 1);
+				h[i] = s->pages[j];
+			}
+		free(s->pages);
+		s->pages = h;
+		s->pagecap = cap;
+	}
+	m = s->pagecap - 1;
+	for (i = pc_hash(pg) & m; s->pages[i] != 0; i = (i + 1) & m)
+		if (s->pages[i] == pg)
+			return 0;
+	s->pages[i] = pg;
+	s->npages++;
+	return s->c.fault_lat;
+}
+
+/* Latency of a line that missed the L1 (L2, L3, memory); sets LLC_MISS. */
+static unsigned
+lower_levels(struct pmr_sim *s, uint64_t addr, uint32_t *ev)
+{
+	if (pmr_sim_cache_access(&s->l2, addr, 1))
+		return s->c.l2_lat;
+	if (s->c.l3_size != 0 && pmr_sim_cache_access(&s->l3, addr, 1))
+		return s->c.l3_lat;
+	*ev |= PMR_SIM_EV_LLC_MISS;
+	return s->c.mem_lat;
+}
+
+/*
+ * Times a data load of addr issued now.  Returns its load-to-use latency,
+ * or -1 when it misses and no MSHR is free (the load must wait).
+ */
+static int
+load_access(struct pmr_sim *s, uint64_t addr, uint32_t *ev, int must)
+{
+	uint64_t line = addr >> s->lshift;
+	unsigned i, tl = 0, lat;
+	int freem = -1, hit;
+
+	s->last_tl = 0;
+	if (s->o.ideal & PMR_SIM_IDEAL_DMISS)
+		return (int)s->c.l1d_lat;
+	for (i = 0; i < s->c.mshr; i++) {
+		if (s->mshr_fill[i] > s->now && s->mshr_line[i] == line) {
+			/* a miss to this line is outstanding: merge */
+			*ev |= PMR_SIM_EV_DCACHE_MISS;
+			if (s->access_pos > s->mshr_pos[i])
+				s->merged_dist = (uint32_t)(s->access_pos -
+				    s->mshr_pos[i]);
+			lat = (unsigned)(s->mshr_fill[i] - s->now);
+			return (int)(lat > s->c.l1d_lat ? lat : s->c.l1d_lat);
+		}
+		if (freem < 0 && s->mshr_fill[i] <= s->now)
+			freem = (int)i;
+	}
+	/* a miss that finds no MSHR waits, leaving no trace */
+	hit = pmr_sim_cache_access(&s->l1d, addr, 0);
+	if (!hit && freem < 0 && !must)
+		return -1;
+	if (!pmr_sim_cache_access(&s->dtlb, addr, 1)) {
+		*ev |= PMR_SIM_EV_DTLB_MISS;
+		tl = s->c.tlb_lat;
+	}
+	tl += first_touch(s, addr);
+	s->last_tl = tl;
+	if (hit)
+		return (int)(s->c.l1d_lat + tl);
+	pmr_sim_cache_access(&s->l1d, addr, 1);
+	*ev |= PMR_SIM_EV_DCACHE_MISS;
+	lat = lower_levels(s, addr, ev) + tl;
+	if (freem >= 0) {
+		s->mshr_line[freem] = line;
+		s->mshr_fill[freem] = s->now + lat;
+		s->mshr_pos[freem] = s->access_pos;
+	}
+	return (int)lat;
+}
+
+/* Fetches the line of pc through the ITLB and L1-I; returns stall cycles. */
+static unsigned
+ifetch(struct pmr_sim *s, uint64_t pc, uint32_t *ev)
+{
+	unsigned lat = 0;
+
+	if (s->o.ideal & PMR_SIM_IDEAL_IMISS)
+		return 0;
+	if (!pmr_sim_cache_access(&s->itlb, pc, 1)) {
+		*ev |= PMR_SIM_EV_ITLB_MISS;
+		lat += s->c.tlb_lat;
+		if (s->measuring)
+			s->st.itlb_miss++;
+	}
+	lat += first_touch(s, pc);
+	if (!pmr_sim_cache_access(&s->l1i, pc, 1)) {
+		*ev |= PMR_SIM_EV_ICACHE_MISS;
+		lat += lower_levels(s, pc, ev);
+		*ev &= ~PMR_SIM_EV_LLC_MISS;
+		if (s->measuring)
+			s->st.icache_miss++;
+	}
+	return lat;
+}
+
+/* --- ProfileMe --------------------------------------------------------- */
+
+static uint32_t
+ps_new(struct pmr_sim *s)
+{
+	int32_t i;
+
+	if (s->psfree < 0) {
+		uint32_t cap = s->nps ? s->nps * 2 : 64, j;
+		struct psamp *p = realloc(s->ps, cap * sizeof(*p));
+
+		if (p == NULL)
+			return 0;
+		s->ps = p;
+		for (j = s->nps; j < cap; j++) {
+			memset(&p[j], 0, sizeof(p[j]));
+			p[j].next = j + 1 < cap ? (int32_t)(j + 1) : -1;
+		}
+		s->psfree = (int32_t)s->nps;
+		s->nps = cap;
+	}
+	i = s->psfree;
+	s->psfree = s->ps[i].next;
+	memset(&s->ps[i], 0, sizeof(s->ps[i]));
+	s->ps[i].state = 1;
+	s->ps[i].next = -1;
+	return (uint32_t)i + 1;
+}
+
+static void
+ps_free(struct pmr_sim *s, uint32_t id)
+{
+	s->ps[id - 1].state = 0;
+	s->ps[id - 1].next = s->psfree;
+	s->psfree = (int32_t)(id - 1);
+}
+
+static uint32_t
+pp_new(struct pmr_sim *s)
+{
+	int32_t i;
+
+	if (s->ppfree < 0) {
+		uint32_t cap = s->npp ? s->npp * 2 : 32, j;
+		struct ppair *p = realloc(s->pp, cap * sizeof(*p));
+
+		if (p == NULL)
+			return 0;
+		s->pp = p;
+		for (j = s->npp; j < cap; j++)
+			p[j].next = j + 1 < cap ? (int32_t)(j + 1) : -1;
+		s->ppfree = (int32_t)s->npp;
+		s->npp = cap;
+	}
+	i = s->ppfree;
+	s->ppfree = s->pp[i].next;
+	memset(&s->pp[i], 0, sizeof(s->pp[i]));
+	return (uint32_t)i + 1;
+}
+
+static void
+pp_free(struct pmr_sim *s, uint32_t id)
+{
+	s->pp[id - 1].next = s->ppfree;
+	s->ppfree = (int32_t)(id - 1);
+}
+
+/* Re-arms the fetched-instruction counter (faithful re-arm). */
+static void
+pm_rearm(struct pmr_sim *s)
+{
+	s->pm_armed = 1;
+	s->pm_arm_at = s->now + s->o.pm_irq;
+	s->pm_left = draw_interval(s);
+}
+
+/* A sample (or pair member) is complete: emit what is whole. */
+static void
+ps_complete(struct pmr_sim *s, uint32_t id)
+{
+	struct psamp *p = &s->ps[id - 1];
+
+	if (p->pair == 0) {
+		int pm = p->sampler == PMR_SIM_SAMPLER_PROFILEME ||
+		    p->sampler == PMR_SIM_SAMPLER_IBS;
+
+		p->s.seq = s->sample_seq++;
+		s->st.samples++;
+		emit(s, PMR_REC_SAMPLE, &p->s);
+		ps_free(s, id);
+		if (pm && s->o.pm_rearm == 0) {
+			s->outstanding--;
+			pm_rearm(s);
+		}
+		return;
+	}
+	p->state = 3;
+	{
+		struct ppair *q = &s->pp[p->pair - 1];
+		uint32_t pid = p->pair;
+
+		if (++q->done < 2)
+			return;
+		{
+			struct pmr_sim_pair r;
+			struct psamp *a = &s->ps[q->a - 1];
+			struct psamp *b = &s->ps[q->b - 1];
+
+			memset(&r, 0, sizeof(r));
+			r.seq = s->pair_seq++;
+			r.a = a->s;
+			r.b = b->s;
+			r.a.seq = r.b.seq = r.seq;
+			r.dist = q->d;
+			r.fetch_lat = (uint32_t)(b->s.fetch_cycle -
+			    a->s.fetch_cycle);
+			s->st.pairs++;
+			emit(s, PMR_REC_PAIR, &r);
+		}
+		ps_free(s, q->a);
+		ps_free(s, q->b);
+		pp_free(s, pid);
+		if (s->o.pm_rearm == 0) {
+			s->outstanding--;
+			pm_rearm(s);
+		}
+	}
+}
+
+static uint32_t
+lat32(uint64_t a, uint64_t b)
+{
+	return b - a >= PMR_SIM_NOLAT ? PMR_SIM_NOLAT - 1 : (uint32_t)(b - a);
+}
+
+/* Fills the sample of tagged entry e, which retired or aborted now. */
+static void
+ps_fill(struct pmr_sim *s, struct ent *e)
+{
+	struct psamp *p = &s->ps[e->tag - 1];
+	struct pmr_sim_sample *r = &p->s;
+	int ret = e->trap == PMR_SIM_TRAP_NONE;
+
+	r->sampler = p->sampler;
+	r->cls = e->cls;
+	r->trap = e->trap;
+	r->hist_len = (uint8_t)(s->c.bp_ghist > 64 ? 64 : s->c.bp_ghist);
+	r->events = e->events | (ret ? PMR_SIM_EV_RETIRED : 0);
+	r->context = e->tid;
+	r->pos = e->seq;
+	r->pc = e->pc;
+	r->addr = e->addr;
+	r->history = e->hist & (r->hist_len >= 64 ? ~0ull :
+	    (1ull << r->hist_len) - 1);
+	r->fetch_cycle = e->F;
+	r->lat_fm = r->lat_md = r->lat_dx = r->lat_xr = PMR_SIM_NOLAT;
+	r->lat_rr = r->lat_ld = PMR_SIM_NOLAT;
+	if (e->flags & E_MAPPED)
+		r->lat_fm = lat32(e->F, e->M);
+	if (e->flags & E_SCHED)
+		r->lat_md = lat32(e->M, e->D);
+	if (e->flags & E_ISSUED) {
+		r->lat_dx = lat32(e->D, e->X);
+		r->lat_xr = lat32(e->X, e->RR);
+		if (e->nload > 0)
+			r->lat_ld = lat32(e->X, e->LC);
+	}
+	if (ret)
+		r->lat_rr = lat32(e->RR, s->now);
+	r->lat_total = lat32(e->F, s->now);
+	p->done_at = s->now;
+	if ((e->flags & E_ISSUED) && e->nload > 0 && e->LC > s->now)
+		p->done_at = e->LC;	/* the load's data is still out */
+	if (p->done_at <= s->now)
+		ps_complete(s, e->tag);
+	else {
+		p->state = 2;
+		p->next = s->pswait;
+		s->pswait = (int32_t)(e->tag - 1);
+	}
+	e->tag = 0;
+}
+
+/* Completes waiting samples whose loads have returned. */
+static void
+ps_poll(struct pmr_sim *s)
+{
+	int32_t *pp = &s->pswait;
+
+	while (*pp >= 0) {
+		int32_t i = *pp;
+
+		if (s->ps[i].done_at <= s->now) {
+			*pp = s->ps[i].next;
+			ps_complete(s, (uint32_t)i + 1);
+		} else
+			pp = &s->ps[i].next;
+	}
+}
+
+/* Decides at fetch whether the instruction at pos is selected. */
+static void
+pm_fetch(struct pmr_sim *s, struct ent *e)
+{
+	uint32_t id, pid;
+
+	if (s->o.pm == PMR_SIM_PM_PAIRED && s->minor != NULL) {
+		uint32_t k = (uint32_t)(e->seq & s->minor_mask);
+
+		if (s->minor[k] != 0 && s->minor_pos[k] == e->seq) {
+			pid = s->minor[k];
+			s->minor[k] = 0;
+			if ((id = ps_new(s)) != 0) {
+				s->ps[id - 1].pair = pid;
+				s->ps[id - 1].member = 1;
+				s->pp[pid - 1].b = id;
+				e->tag = id;
+			}
+		}
+	}
+	if (!s->pm_armed || s->now < s->pm_arm_at)
+		return;
+	if (--s->pm_left > 0)
+		return;
+	/* selected */
+	if (e->tag != 0) {	/* already the second member of a pair */
+		s->st.dropped++;
+		s->pm_left = draw_interval(s);
+		return;
+	}
+	if ((id = ps_new(s)) == 0)
+		return;
+	e->tag = id;
+	s->ps[id - 1].sampler = s->o.pm_select == 2 ? PMR_SIM_SAMPLER_IBS :
+	    PMR_SIM_SAMPLER_PROFILEME;
+	if (s->o.pm == PMR_SIM_PM_PAIRED) {
+		uint32_t d = 1 + (uint32_t)(rnd(s) % s->o.pm_w);
+		uint32_t k = (uint32_t)((e->seq + d) & s->minor_mask);
+
+		if ((pid = pp_new(s)) == 0)
+			return;
+		s->pp[pid - 1].a = id;
+		s->pp[pid - 1].d = d;
+		s->pp[pid - 1].posa = e->seq;
+		s->ps[id - 1].pair = pid;
+		if (s->minor[k] != 0) {
+			/* another pair waits for that fetch: keep it */
+			s->st.dropped++;
+			s->ps[id - 1].pair = 0;
+			pp_free(s, pid);
+			ps_free(s, id);
+			e->tag = 0;
+			s->pm_left = draw_interval(s);
+			return;
+		}
+		s->minor[k] = pid;
+		s->minor_pos[k] = e->seq + d;
+	}
+	if (s->o.pm_rearm == 0) {
+		s->pm_armed = 0;
+		s->outstanding++;
+	} else
+		s->pm_left = draw_interval(s);
+}
+
+/* --- truth ------------------------------------------------------------- */
+
+static void
+uq_push(struct pmr_sim *s, uint32_t pcx, uint64_t F, uint64_t end, int self)
+{
+	struct uq *u;
+
+	if (s->qt - s->qh == s->qcap) {
+		size_t cap = s->qcap ? s->qcap * 2 : 4096, i;
+		struct uq *n = malloc(cap * sizeof(*n));
+
+		if (n == NULL) {
+			fail(s, PMR_ENOMEM, "out of memory");
+			return;
+		}
+		for (i = 0; i < s->qt - s->qh; i++)
+			n[i] = s->q[(s->qh + i) % s->qcap];
+		free(s->q);
+		s->q = n;
+		s->qt -= s->qh;
+		s->qh = 0;
+		s->qcap = cap;
+	}
+	u = &s->q[s->qt++ % s->qcap];
+	u->pcx = pcx;
+	u->F = F;
+	u->end = end;
+	u->push = s->now;
+	u->self = (uint8_t)self;
+}
+
+/* Value before cycle c (c in [fin - CRING, fin]) of a prefix ring. */
+static uint64_t
+ring_at(const struct pmr_sim *s, const uint64_t *ring, uint64_t atfin,
+    uint64_t c)
+{
+	if (c >= s->fin)
+		return atfin;
+	if (s->fin - c >= CRING)
+		return 0;
+	return ring[c & (CRING - 1)];
+}
+
+/* Counts [F, end) in the in-flight occupancy (retiring ones apart). */
+static void
+occ_add(struct pmr_sim *s, uint64_t F, uint64_t end, int retired)
+{
+	if (!s->o.truth || end <= F || F < s->fin)
+		return;
+	s->occ_d[F & (CRING - 1)]++;
+	s->occ_d[end & (CRING - 1)]--;
+	if (retired) {
+		s->occr_d[F & (CRING - 1)]++;
+		s->occr_d[end & (CRING - 1)]--;
+	}
+}
+
+/*
+ * Moves the finalized-cycle frontier up to the fetch of the oldest
+ * instruction in flight (everything issued or in flight before it has
+ * retired or aborted, so its counts are final; force: up to now), then
+ * settles the queued instances: the retiring issues in their [F, end)
+ * (useful), and the others in flight, all and retiring ones.
+ */
+static void
+useful_advance(struct pmr_sim *s, int force)
+{
+	uint64_t lim = s->now;
+
+	if (!force && s->head != s->tail && s->e[s->head & s->wmask].F < lim)
+		lim = s->e[s->head & s->wmask].F;
+	if (s->now - s->fin >= CRING - 1 && lim <= s->fin)
+		lim = s->fin + 1;	/* never wrap: approximate instead */
+	while (s->fin < lim) {
+		uint32_t k = (uint32_t)(s->fin & (CRING - 1));
+
+		s->pref[k] = s->pfin;
+		s->pfin += s->iss_n[k] - s->iss_ab[k];
+		s->occ_run += s->occ_d[k];
+		s->occr_run += s->occr_d[k];
+		s->pocc[k] = s->pocc_fin;
+		s->poccr[k] = s->poccr_fin;
+		s->pocc_fin += (uint64_t)s->occ_run;
+		s->poccr_fin += (uint64_t)s->occr_run;
+		s->iss_n[k] = s->iss_ab[k] = 0;
+		s->occ_d[k] = s->occr_d[k] = 0;
+		s->fin++;
+	}
+	while (s->qh != s->qt) {
+		struct uq *u = &s->q[s->qh % s->qcap];
+		struct pmr_sim_truth *t;
+		uint64_t a, b, len = u->end - u->F;
+
+		if (u->push >= s->fin && !force)
+			break;
+		t = &s->tr[u->pcx];
+		a = ring_at(s, s->pref, s->pfin, u->F);
+		b = ring_at(s, s->pref, s->pfin, u->end);
+		t->useful += b - a - (b - a >= u->self ? u->self : 0);
+		a = ring_at(s, s->pocc, s->pocc_fin, u->F);
+		b = ring_at(s, s->pocc, s->pocc_fin, u->end);
+		t->inflight += b - a >= len ? b - a - len : 0;
+		a = ring_at(s, s->poccr, s->poccr_fin, u->F);
+		b = ring_at(s, s->poccr, s->poccr_fin, u->end);
+		len = u->self ? len : 0;
+		t->inflight_ret += b - a >= len ? b - a - len : 0;
+		s->qh++;
+	}
+}
+
+/* --- squash ------------------------------------------------------------ */
+
+/* Returns the absolute index of window slot (which holds an entry). */
+static uint64_t
+slot_abs(const struct pmr_sim *s, uint32_t slot)
+{
+	return s->head + ((slot - (uint32_t)(s->head & s->wmask)) & s->wmask);
+}
+
+/* Forgets issued load e in the memory-order filter (mem_order). */
+static void
+ldcnt_drop(struct pmr_sim *s, struct ent *e)
+{
+	if (e->flags & E_LDCNT) {
+		s->ldcnt[(e->laddr[0] >> 3) & (STAB - 1)]--;
+		e->flags &= ~E_LDCNT;
+	}
+}
+
+static void
+unready(struct pmr_sim *s, uint32_t slot)
+{
+	s->ready[slot >> 6] &= ~(1ull << (slot & 63));
+}
+
+/* Releases the resources of mapped entry e (squash path). */
+static void
+unmap(struct pmr_sim *s, struct ent *e, uint32_t slot)
+{
+	int i;
+	int32_t n;
+
+	for (i = e->ndst - 1; i >= 0; i--) {
+		s->rat[e->dreg[i]] = e->prev[i];
+		s->ratseq[e->dreg[i]] = e->prevseq[i];
+	}
+	if (e->flags & E_FP)
+		s->regs_fp += e->ndst;
+	else
+		s->regs_int += e->ndst;
+	if (!(e->flags & E_ISSUED)) {
+		if (e->flags & E_FP)
+			s->iq_fp++;
+		else
+			s->iq_int++;
+	}
+	if (e->nload)
+		s->lq++;
+	if (e->nstore)
+		s->sq++;
+	if (e->flags & E_READYBIT)
+		unready(s, slot);
+	for (n = e->waiters; n >= 0;) {
+		int32_t nx = s->nnext[n];
+
+		node_free(s, n);
+		n = nx;
+	}
+	e->waiters = -1;
+}
+
+/*
+ * Shows the hook a finished instruction: the place where a GNODE record
+ * (icost 6.1) would be built, since every stamp and latency component is
+ * known here.
+ */
+static void
+hook_insn(struct pmr_sim *s, const struct ent *e, int retired)
+{
+	struct pmr_sim_insn r;
+	int issued = (e->flags & E_ISSUED) != 0;
+
+	memset(&r, 0, sizeof(r));
+	r.pos = e->seq;
+	r.pc = e->pc;
+	r.F = e->F;
+	r.M = (e->flags & E_MAPPED) ? e->M : ~0ull;
+	r.D = (e->flags & E_SCHED) ? e->D : ~0ull;
+	r.X = issued ? e->X : ~0ull;
+	r.RR = issued ? e->RR : ~0ull;
+	r.LC = issued ? e->LC : ~0ull;
+	r.end = s->now;
+	r.events = e->events | (retired ? PMR_SIM_EV_RETIRED : 0);
+	r.cls = e->cls;
+	r.trap = retired ? 0 : e->trap;
+	r.retired = (uint8_t)retired;
+	r.dd_fetch = e->dd_fetch;
+	r.ep_fu = e->lat;
+	r.ep_mem = e->ep_mem;
+	r.ep_miss = e->ep_miss;
+	r.ep_tlb = e->ep_tlb;
+	memcpy(r.preg, e->preg, sizeof(r.preg));
+	r.pmem = e->pmem;
+	r.ppp = e->ppp;
+	r.cpos = retired ? s->retired_all : 0;
+	s->hook(s->hookarg, PMR_SIM_HOOK_INSN, &r);
+}
+
+/* Common bookkeeping of an aborted entry. */
+static void
+abort_ent(struct pmr_sim *s, struct ent *e, uint8_t trap)
+{
+	e->trap = trap;
+	if ((e->flags & E_ISSUED) && e->X >= s->fin)
+		s->iss_ab[e->X & (CRING - 1)]++;
+	occ_add(s, e->F, s->now, 0);
+	ldcnt_drop(s, e);
+	if (s->measuring && trap != PMR_SIM_TRAP_END) {
+		struct pmr_sim_truth *t = &s->tr[e->pcx];
+
+		if (s->hook != NULL)
+			hook_insn(s, e, 0);
+		s->st.aborted++;
+		if (s->o.truth) {
+			t->aborted++;
+			if (trap == PMR_SIM_TRAP_BR_MISP ||
+			    trap == PMR_SIM_TRAP_JMP_MISP)
+				t->ab_misp++;
+			else
+				t->ab_other++;
+			t->inprog += s->now - e->F;
+			uq_push(s, e->pcx, e->F, s->now, 0);
+		}
+	}
+	if (e->tag != 0) {
+		if (trap == PMR_SIM_TRAP_END) {
+			s->st.dropped++;
+			e->tag = 0;
+		} else
+			ps_fill(s, e);
+	}
+	e->flags &= ~E_LIVE;
+}
+
+/* Aborts every entry younger than the mispredicted one and redirects. */
+static void
+resolve(struct pmr_sim *s)
+{
+	uint32_t bslot = s->res_slot;
+	struct ent *b = &s->e[bslot];
+	uint64_t keep = s->head, i;
+	uint8_t trap;
+
+	s->res_pending = 0;
+	/* absolute index of the branch */
+	keep = slot_abs(s, bslot);
+	trap = (b->events & PMR_SIM_EV_BR_MISP) ? PMR_SIM_TRAP_BR_MISP :
+	    PMR_SIM_TRAP_JMP_MISP;
+	for (i = s->tail; i-- > keep + 1;) {
+		uint32_t slot = (uint32_t)(i & s->wmask);
+		struct ent *e = &s->e[slot];
+
+		if (e->flags & E_MAPPED)
+			unmap(s, e, slot);
+		abort_ent(s, e, trap);
+	}
+	s->tail = keep + 1;
+	if (s->map > s->tail)
+		s->map = s->tail;
+	s->wrongpath = 0;
+	s->wp_stuck = 0;
+	s->ghist = s->ghist_fix;
+	s->ras_top = s->ras_fix_top;
+	s->ras[s->ras_top % s->ras_n] = s->ras_fix_val;
+	s->ras_pcx[s->ras_top % s->ras_n] = s->ras_fix_pcx;
+	s->fetch_at = s->now + s->c.redirect;
+	s->fetch_why = PMR_SIM_ST_REDIRECT;
+	s->cur_line = 0;
+	b->flags &= ~E_MISP;
+}
+
+/* Puts d at the front of the replay deque (fetched before the rest). */
+static void
+rpl_front(struct pmr_sim *s, const struct pmr_dinsn *d)
+{
+	uint32_t cap = s->wsize + 2;
+
+	if (s->rpl_n == cap)
+		return;		/* cannot happen: see pmr_sim_new */
+	s->rpl_head = (s->rpl_head + cap - 1) % cap;
+	s->rpl[s->rpl_head] = *d;
+	s->rpl_n++;
+}
+
+/* Rebuilds the dynamic instruction of correct-path entry e. */
+static void
+ent_dinsn(const struct ent *e, struct pmr_dinsn *d)
+{
+	unsigned i, nl = e->nload < MAXL ? e->nload : MAXL;
+
+	memset(d, 0, sizeof(*d));
+	d->si = e->si;
+	d->seq = e->seq;
+	d->pc = e->pc;
+	d->next_pc = e->next_pc;
+	d->tid = e->tid;
+	d->value = e->value;
+	d->flags = (uint8_t)(((e->flags & E_TAKEN) ? PMR_DI_TAKEN : 0) |
+	    ((e->flags & E_VALUE) ? PMR_DI_VALUE : 0));
+	for (i = 0; i < nl; i++)
+		d->addr[i] = e->laddr[i];
+	d->nload = (uint8_t)nl;
+	d->nmem = (uint8_t)nl;
+	if (e->nstore > 0)
+		d->addr[d->nmem++] = e->addr;
+	else if (nl == 0 && e->addr != 0 && !(e->flags & E_BRANCH))
+		d->addr[d->nmem++] = e->addr;
+}
+
+/*
+ * A memory-order replay trap: aborts the load that read too early and
+ * everything younger, and fetches them again (the correct-path ones, from
+ * the replay deque) after the redirect.  The load's pc learns to wait for
+ * older stores from now on.
+ */
+static void
+mo_trap(struct pmr_sim *s)
+{
+	struct ent *l = &s->e[s->mo_slot];
+	uint64_t L = s->head, i;
+
+	s->mo_pending = 0;
+	if (!(l->flags & E_LIVE) || l->seq != s->mo_seq)
+		return;		/* squashed meanwhile */
+	L = slot_abs(s, s->mo_slot);
+	l->events |= PMR_SIM_EV_MEM_TRAP;
+	s->pt[l->pcx].wait = (uint32_t)(s->now / WAIT_CLEAR) + 1;
+	if (s->measuring)
+		s->st.mem_traps++;
+	if (s->have_nxt) {
+		rpl_front(s, &s->nxt);
+		s->have_nxt = 0;
+	}
+	s->ghist = l->hist;
+	for (i = s->tail; i-- > L;) {
+		uint32_t slot = (uint32_t)(i & s->wmask);
+		struct ent *e = &s->e[slot];
+
+		if (!(e->flags & E_WP)) {
+			struct pmr_dinsn d;
+
+			ent_dinsn(e, &d);
+			rpl_front(s, &d);
+		}
+		if (e->flags & E_MAPPED)
+			unmap(s, e, slot);
+		abort_ent(s, e, PMR_SIM_TRAP_MEM_ORDER);
+	}
+	/* a mispredicted branch after the load goes too; it is refetched */
+	if (s->res_pending && s->res_seq >= s->mo_seq)
+		s->res_pending = 0;
+	s->tail = L;
+	if (s->map > s->tail)
+		s->map = s->tail;
+	/* the store table may name squashed stores, hiding older ones */
+	for (i = 0; i < STAB; i++)
+		if (s->st_slot[i] != 0 && s->st_seq[i] >= s->mo_seq)
+			s->st_slot[i] = 0;
+	for (i = s->head; i < s->map; i++) {
+		struct ent *e = &s->e[i & s->wmask];
+		uint32_t k = (uint32_t)((e->addr >> 3) & (STAB - 1));
+
+		if (e->nstore == 0 || (e->flags & E_WP))
+			continue;
+		s->st_slot[k] = (uint32_t)(i & s->wmask) + 1;
+		s->st_seq[k] = e->seq;
+		s->st_addr[k] = e->addr >> 3;
+	}
+	s->wrongpath = 0;
+	s->wp_stuck = 0;
+	s->fetch_at = s->now + s->c.redirect;
+	s->fetch_why = PMR_SIM_ST_REDIRECT;
+	s->cur_line = 0;
+}
+
+/* --- retire ------------------------------------------------------------ */
+
+static uint64_t bs_interval(struct pmr_sim *);
+
+static void
+measure_start(struct pmr_sim *s)
+{
+	uint32_t i;
+
+	s->measuring = 1;
+	memset(&s->st, 0, sizeof(s->st));
+	s->st.warmup = s->retired_all;
+	s->start = s->now;
+	for (i = 0; i < s->npt; i++) {
+		struct pmr_sim_truth *t = &s->tr[i];
+		uint64_t pc = t->pc;
+		uint8_t cls = t->cls;
+
+		memset(t, 0, sizeof(*t));
+		s->pt[i].tp = 0;
+		t->pc = pc;
+		t->cls = cls;
+	}
+	s->qh = s->qt = 0;
+	if (s->o.pm != PMR_SIM_PM_OFF)
+		pm_rearm(s);
+	if (s->o.sampler != 0) {
+		if (s->o.bs_s == 0)
+			s->o.bs_s = 1;
+		s->bs_left = bs_interval(s);
+	}
+	if (s->o.interval)
+		s->next_interval = s->o.interval;
+}
+
+static void
+retire_truth(struct pmr_sim *s, struct ent *e)
+{
+	struct pmr_sim_truth *t = &s->tr[e->pcx];
+	uint64_t v;
+	uint32_t ev = e->events;
+
+	if (!s->o.truth)
+		goto stats;
+#define ACC(sum, sq, a, b) do {                                            \
+		v = (b) - (a);                                               \
+		t->sum += v;                                                 \
+		t->sq += v * v;                                              \
+	} while (0)
+	t->retired++;
+	ACC(sum_fm, sq_fm, e->F, e->M);
+	ACC(sum_md, sq_md, e->M, e->D);
+	ACC(sum_dx, sq_dx, e->D, e->X);
+	ACC(sum_xr, sq_xr, e->X, e->RR);
+	ACC(sum_rr, sq_rr, e->RR, s->now);
+	if (e->nload > 0) {
+		ACC(sum_ld, sq_ld, e->X, e->LC);
+		t->n_ld++;
+	}
+#undef ACC
+	t->icache_miss += !!(ev & PMR_SIM_EV_ICACHE_MISS);
+	t->itlb_miss += !!(ev & PMR_SIM_EV_ITLB_MISS);
+	t->dcache_miss += !!(ev & PMR_SIM_EV_DCACHE_MISS);
+	t->dtlb_miss += !!(ev & PMR_SIM_EV_DTLB_MISS);
+	t->llc_miss += !!(ev & PMR_SIM_EV_LLC_MISS);
+	t->taken += !!(ev & PMR_SIM_EV_TAKEN);
+	t->br_misp += !!(ev & PMR_SIM_EV_BR_MISP);
+	t->jmp_misp += !!(ev & PMR_SIM_EV_JMP_MISP);
+	t->fu_conflict += !!(ev & PMR_SIM_EV_FU_CONFLICT);
+	t->map_stall += !!(ev & (PMR_SIM_EV_MAP_REGS | PMR_SIM_EV_MAP_IQ |
+	    PMR_SIM_EV_MAP_ROB | PMR_SIM_EV_LSQ_FULL));
+	t->forwarded += !!(ev & PMR_SIM_EV_FORWARD);
+	t->inprog += e->RR - e->F;
+	uq_push(s, e->pcx, e->F, e->RR, 1);
+stats:
+	s->st.retired++;
+	if (e->flags & E_BRANCH) {
+		s->st.branches++;
+		if (e->cls == PMR_OP_BR_COND) {
+			s->st.cond++;
+			s->st.cond_misp += !!(ev & PMR_SIM_EV_BR_MISP);
+		}
+		s->st.mispredicts += !!(ev & (PMR_SIM_EV_BR_MISP |
+		    PMR_SIM_EV_JMP_MISP));
+		s->st.btb_miss += !!(ev & PMR_SIM_EV_BTB_MISS);
+		if (s->o.events & 2)
+			emit_event(s, PMR_EV_EDGE, e->pc, e->next_pc);
+	}
+	if (e->nload > 0) {
+		s->st.loads++;
+		s->st.dcache_miss += !!(ev & PMR_SIM_EV_DCACHE_MISS);
+		s->st.llc_miss += !!(ev & PMR_SIM_EV_LLC_MISS);
+		s->st.dtlb_miss += !!(ev & PMR_SIM_EV_DTLB_MISS);
+		s->st.forwarded += !!(ev & PMR_SIM_EV_FORWARD);
+		if ((s->o.events & 1) && (e->flags & E_VALUE))
+			emit_event(s, PMR_EV_VALUE, e->pc, e->value);
+	}
+	if (e->nstore > 0)
+		s->st.stores++;
+}
+
+/* --- baseline samplers ------------------------------------------------- */
+
+static uint64_t
+bs_interval(struct pmr_sim *s)
+{
+	uint64_t S = s->o.pm_s, v;
+
+	s->o.pm_s = s->o.bs_s;	/* same distributions as ProfileMe */
+	v = draw_interval(s);
+	s->o.pm_s = S;
+	return v;
+}
+
+/* Samples entry e (retired now) for sampler id: a full record. */
+static void
+bs_tag(struct pmr_sim *s, struct ent *e, int id)
+{
+	uint32_t k;
+
+	s->pebs_next = 0;
+	if ((k = ps_new(s)) == 0)
+		return;
+	s->ps[k - 1].sampler = (uint8_t)id;
+	e->tag = k;
+}
+
+/* Emits a record that only names a pc (counter, tip on a stall). */
+static void
+bs_emit_pc(struct pmr_sim *s, int id, uint64_t pc, unsigned cls,
+    uint32_t events)
+{
+	struct pmr_sim_sample r;
+
+	memset(&r, 0, sizeof(r));
+	r.sampler = (uint8_t)id;
+	r.cls = (uint8_t)cls;
+	r.pc = pc;
+	r.events = events;
+	r.seq = s->sample_seq++;
+	r.pos = s->pos;
+	r.fetch_cycle = s->now;
+	r.lat_fm = r.lat_md = r.lat_dx = r.lat_xr = r.lat_rr = r.lat_ld =
+	    r.lat_total = PMR_SIM_NOLAT;
+	s->st.samples++;
+	emit(s, PMR_REC_SAMPLE, &r);
+}
+
+/* The oldest instruction in flight, else the last one retired. */
+static void
+bs_head(struct pmr_sim *s, uint64_t *pc, unsigned *cls)
+{
+	*pc = 0;
+	*cls = PMR_OP_NOP;
+	if (s->head != s->tail) {
+		*pc = s->e[s->head & s->wmask].pc;
+		*cls = s->e[s->head & s->wmask].cls;
+	} else if (s->last_pcx != NONE32) {
+		*pc = s->pt[s->last_pcx].pc;
+		*cls = s->tr[s->last_pcx].cls;
+	}
+}
+
+static void
+bs_overflow(struct pmr_sim *s)
+{
+	s->bs_left = bs_interval(s);
+	if (s->o.sampler == PMR_SIM_SAMPLER_PEBS)
+		s->pebs_next = 1;
+	else if (!s->bs_pending) {
+		s->bs_pending = 1;
+		s->bs_fire_at = s->now + s->o.bs_skid;
+	} else
+		s->st.dropped++;	/* the interrupt is still pending */
+}
+
+/* Counts the retire-time event of e for the counter and pebs samplers. */
+static void
+bs_count(struct pmr_sim *s, const struct ent *e)
+{
+	int hit;
+
+	switch (s->o.bs_event) {
+	case PMR_SIM_BSEV_RETIRED:
+		hit = 1;
+		break;
+	case PMR_SIM_BSEV_DMISS:
+		hit = e->nload > 0 && (e->events & PMR_SIM_EV_DCACHE_MISS);
+		break;
+	case PMR_SIM_BSEV_MISP:
+		hit = (e->events & (PMR_SIM_EV_BR_MISP |
+		    PMR_SIM_EV_JMP_MISP)) != 0;
+		break;
+	default:
+		return;		/* cycles: counted in bs_cycle */
+	}
+	if (hit && --s->bs_left == 0)
+		bs_overflow(s);
+}
+
+/* Per cycle: cycle counting, counter delivery, tip selection. */
+static void
+bs_cycle(struct pmr_sim *s, unsigned n)
+{
+	uint64_t pc;
+	unsigned cls;
+
+	if (s->o.sampler == PMR_SIM_SAMPLER_TIP) {
+		if (--s->bs_left > 0)
+			return;
+		s->bs_left = bs_interval(s);
+		if (n > 0) {
+			/* one of the n retiring, at random: each gets its
+			 * 1/n share of the cycle in expectation */
+			uint64_t i = s->head - n + rnd(s) % n;
+			struct ent *e = &s->e[i & s->wmask];
+
+			if (e->tag == 0) {
+				bs_tag(s, e, PMR_SIM_SAMPLER_TIP);
+				ps_fill(s, e);
+			} else
+				s->st.dropped++;
+			return;
+		}
+		bs_head(s, &pc, &cls);
+		bs_emit_pc(s, PMR_SIM_SAMPLER_TIP, pc, cls, 0);
+		return;
+	}
+	if (s->o.sampler == PMR_SIM_SAMPLER_COUNTER) {
+		if (s->o.bs_event == PMR_SIM_BSEV_CYCLES && --s->bs_left == 0)
+			bs_overflow(s);
+		if (s->bs_pending && s->now >= s->bs_fire_at) {
+			s->bs_pending = 0;
+			bs_head(s, &pc, &cls);
+			bs_emit_pc(s, PMR_SIM_SAMPLER_COUNTER, pc, cls, 0);
+		}
+	}
+}
+
+static void
+retire(struct pmr_sim *s)
+{
+	unsigned n = 0;
+
+	while (n < s->c.retire_width && s->head != s->map) {
+		uint32_t slot = (uint32_t)(s->head & s->wmask);
+		struct ent *e = &s->e[slot];
+
+		if (!(e->flags & E_ISSUED) || e->RR > s->now)
+			break;
+		if (e->nstore > 0) {
+			/* the store writes the L1-D (write-allocate) */
+			pmr_sim_cache_access(&s->l1d, e->addr, 1);
+			s->sq++;
+		}
+		if (e->nload > 0)
+			s->lq++;
+		if (e->flags & E_FP)
+			s->regs_fp += e->ndst;
+		else
+			s->regs_int += e->ndst;
+		occ_add(s, e->F, s->now, 1);
+		ldcnt_drop(s, e);
+		e->trap = PMR_SIM_TRAP_NONE;
+		if (s->measuring) {
+			retire_truth(s, e);
+			if (s->hook != NULL)
+				hook_insn(s, e, 1);
+			if (s->pebs_next && e->tag == 0)
+				bs_tag(s, e, PMR_SIM_SAMPLER_PEBS);
+			if (s->o.sampler == PMR_SIM_SAMPLER_COUNTER ||
+			    s->o.sampler == PMR_SIM_SAMPLER_PEBS)
+				bs_count(s, e);
+		}
+		if (e->tag != 0)
+			ps_fill(s, e);
+		e->flags &= ~E_LIVE;
+		s->last_pcx = e->pcx;
+		s->head++;
+		n++;
+		s->retired_all++;
+		if (!s->measuring && s->retired_all >= s->o.warmup)
+			measure_start(s);
+		else if (s->measuring) {
+			if (s->o.interval &&
+			    s->st.retired >= s->next_interval) {
+				emit_stats(s, 0);
+				s->next_interval += s->o.interval;
+			}
+			if (s->o.max && s->st.retired >= s->o.max) {
+				s->stop = 1;
+				break;
+			}
+		}
+	}
+	if (!s->measuring)
+		return;
+	if (s->o.sampler != 0)
+		bs_cycle(s, n);
+	if (!s->o.truth)
+		return;
+	/* time-proportional oracle: charge this cycle */
+	if (n > 0) {
+		uint64_t i;
+		uint64_t share = TP_UNIT / n;
+
+		for (i = s->head - n; i < s->head; i++)
+			s->pt[s->e[i & s->wmask].pcx].tp += share +
+			    (i == s->head - n ? TP_UNIT - share * n : 0);
+	} else if (s->head != s->tail)
+		s->pt[s->e[s->head & s->wmask].pcx].tp += TP_UNIT;
+	else if (s->last_pcx != NONE32)
+		s->pt[s->last_pcx].tp += TP_UNIT;
+	else
+		s->tp_pending += TP_UNIT;	/* nothing fetched yet */
+}
+
+/* --- issue ------------------------------------------------------------- */
+
+static void
+schedule(struct pmr_sim *s, uint32_t slot, uint64_t at)
+{
+	struct ent *e = &s->e[slot];
+	int32_t n;
+
+	e->flags |= E_SCHED;
+	if (at <= s->now) {
+		s->ready[slot >> 6] |= 1ull << (slot & 63);
+		e->flags |= E_READYBIT;
+		return;
+	}
+	if (at - s->now >= WHEEL)
+		at = s->now + WHEEL - 1;	/* re-filed when popped */
+	if ((n = node_new(s, slot, e->seq)) < 0) {
+		fail(s, PMR_ENOMEM, "out of memory");
+		return;
+	}
+	e->res = at;		/* reused as "issuable at" until issue */
+	s->nnext[n] = s->wheel[at & (WHEEL - 1)];
+	s->wheel[at & (WHEEL - 1)] = n;
+}
+
+/* Moves this cycle's wheel bucket into the ready bitmap. */
+static void
+wheel_pop(struct pmr_sim *s)
+{
+	uint32_t b = (uint32_t)(s->now & (WHEEL - 1));
+	int32_t n = s->wheel[b];
+
+	s->wheel[b] = -1;
+	while (n >= 0) {
+		int32_t nx = s->nnext[n];
+		uint32_t slot = s->nslot[n];
+		struct ent *e = &s->e[slot];
+
+		if ((e->flags & E_LIVE) && e->seq == s->nseq[n] &&
+		    !(e->flags & E_ISSUED)) {
+			if (e->res > s->now) {
+				node_free(s, n);
+				schedule(s, slot, e->res);
+			} else {
+				s->ready[slot >> 6] |= 1ull << (slot & 63);
+				e->flags |= E_READYBIT;
+				node_free(s, n);
+			}
+		} else
+			node_free(s, n);
+		n = nx;
+	}
+}
+
+/* Wakes the consumers of producer e, whose result is ready at e->res. */
+static void
+wake(struct pmr_sim *s, struct ent *e)
+{
+	int32_t n = e->waiters;
+
+	e->waiters = -1;
+	while (n >= 0) {
+		int32_t nx = s->nnext[n];
+		uint32_t cs = s->nslot[n];
+		struct ent *c = &s->e[cs];
+
+		if ((c->flags & E_LIVE) && c->seq == s->nseq[n]) {
+			if (e->res > c->D)
+				c->D = e->res;
+			if (--c->pending == 0)
+				schedule(s, cs, c->D > c->M + 1 ? c->D :
+				    c->M + 1);
+		}
+		node_free(s, n);
+		n = nx;
+	}
+}
+
+/* Returns a free unit of pool p now, or -1. */
+static int
+fu_get(struct pmr_sim *s, unsigned p)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nfu[p]; i++)
+		if (s->fu[p][i] <= s->now)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Memory order (mem_order = 1): store e, issuing now, looks for a younger
+ * load of its address that has already issued: that load read stale data
+ * and must be replayed with everything after it (trap next cycle).
+ */
+static void
+order_check(struct pmr_sim *s, const struct ent *e, uint32_t slot)
+{
+	uint64_t i, a = e->addr >> 3;
+
+	if (s->ldcnt[a & (STAB - 1)] == 0)
+		return;		/* no issued load of that word in flight */
+	for (i = slot_abs(s, slot) + 1; i < s->map; i++) {
+		const struct ent *l = &s->e[i & s->wmask];
+
+		if (l->nload == 0 || !(l->flags & E_ISSUED) ||
+		    (l->flags & (E_WP | E_FWD)) || (l->laddr[0] >> 3) != a)
+			continue;
+		if (!s->mo_pending || l->seq < s->mo_seq) {
+			s->mo_pending = 1;
+			s->mo_slot = (uint32_t)(i & s->wmask);
+			s->mo_seq = l->seq;
+			s->mo_at = s->now + 1;
+		}
+		return;
+	}
+}
+
+/* Tries to issue e now; returns 1 if issued. */
+static int
+issue_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
+{
+	int u = fu_get(s, e->pool), lat;
+	uint32_t ev = 0;
+	unsigned i;
+
+	if (u < 0) {
+		e->events |= PMR_SIM_EV_FU_CONFLICT;
+		return 0;
+	}
+	lat = e->lat;
+	s->access_pos = e->seq;
+	s->merged_dist = 0;
+	if (e->nload > 0 && !(e->flags & E_FWD)) {
+		int l = load_access(s, e->laddr[0], &ev, 0), l2;
+
+		if (l < 0) {
+			e->events |= PMR_SIM_EV_MSHR_FULL;
+			return -1;
+		}
+		for (i = 1; i < e->nload && i < MAXL; i++)
+			if ((l2 = load_access(s, e->laddr[i], &ev, 1)) > l)
+				l = l2;
+		e->events |= ev;
+		e->LC = s->now + (unsigned)l;
+		lat += l;
+		e->ep_tlb = (uint16_t)s->last_tl;
+		e->ppp = s->merged_dist;
+		e->ep_mem = (uint16_t)s->c.l1d_lat;
+		e->ep_miss = (uint16_t)((unsigned)l > s->c.l1d_lat +
+		    s->last_tl ? (unsigned)l - s->c.l1d_lat - s->last_tl : 0);
+	} else if (e->nload > 0) {
+		e->LC = s->now + s->c.l1d_lat;
+		lat += (int)s->c.l1d_lat;
+		e->events |= PMR_SIM_EV_FORWARD;
+		e->ep_mem = (uint16_t)s->c.l1d_lat;
+	}
+	if (e->nstore > 0 && !(s->o.ideal & PMR_SIM_IDEAL_DMISS) &&
+	    !pmr_sim_cache_access(&s->dtlb, e->addr, 1))
+		e->events |= PMR_SIM_EV_DTLB_MISS;
+	/* divides occupy their unit; everything else is pipelined */
+	s->fu[e->pool][u] = s->now + ((e->cls == PMR_OP_IDIV ||
+	    e->cls == PMR_OP_FDIV) && e->lat > 0 ? e->lat : 1);
+	e->X = s->now;
+	s->nissued++;
+	e->flags |= E_ISSUED;
+	e->flags &= ~E_READYBIT;
+	unready(s, slot);
+	if (e->flags & E_FP)
+		s->iq_fp++;
+	else
+		s->iq_int++;
+	e->res = s->now + (unsigned)lat;
+	if (e->nload > 0 && s->c.load_early && e->LC > s->now +
+	    s->c.l1d_lat + e->lat)
+		e->RR = s->now + s->c.l1d_lat + e->lat;
+	else
+		e->RR = e->res;
+	if (e->RR == s->now)
+		e->RR = s->now + 1;	/* retire is earlier in the cycle */
+	if (e->nload == 0)
+		e->LC = e->res;
+	s->iss_n[s->now & (CRING - 1)]++;
+	if (s->res_pending && s->res_slot == slot && s->res_seq == e->seq)
+		s->res_at = e->RR;
+	wake(s, e);
+	if (s->c.mem_order && !(e->flags & E_WP)) {
+		if (e->nload > 0 && !(e->flags & E_FWD)) {
+			s->ldcnt[(e->laddr[0] >> 3) & (STAB - 1)]++;
+			e->flags |= E_LDCNT;
+		}
+		if (e->nstore > 0)
+			order_check(s, e, slot);
+	}
+	return 1;
+}
+
+static void
+issue(struct pmr_sim *s)
+{
+	unsigned n = 0, k, mshr_wait = 0;
+	uint32_t hs = (uint32_t)(s->head & s->wmask);
+	uint32_t w0 = hs >> 6;
+
+	wheel_pop(s);
+	/* age order: from the head's bit to the end of the ring, then
+	 * from slot 0 up to the head */
+	for (k = 0; k <= s->nwords && n < s->c.issue_width; k++) {
+		uint32_t wi = (w0 + k) % s->nwords;
+		uint64_t bits = s->ready[wi];
+
+		if (k == 0)
+			bits &= ~0ull << (hs & 63);
+		else if (k == s->nwords)
+			bits &= (hs & 63) ? ~(~0ull << (hs & 63)) : 0;
+		while (bits != 0 && n < s->c.issue_width) {
+			uint32_t b = (uint32_t)__builtin_ctzll(bits);
+			uint32_t slot = wi * 64 + b;
+			int r;
+
+			bits &= bits - 1;
+			r = issue_one(s, &s->e[slot], slot);
+			if (r > 0)
+				n++;
+			else if (r < 0)
+				mshr_wait = 1;
+		}
+	}
+	if (n == s->c.issue_width) {
+		/* whoever is still ready lost to the width limit */
+		for (k = 0; k < s->nwords; k++) {
+			uint64_t bits = s->ready[k];
+
+			while (bits != 0) {
+				uint32_t b = (uint32_t)__builtin_ctzll(bits);
+
+				bits &= bits - 1;
+				s->e[k * 64 + b].events |=
+				    PMR_SIM_EV_FU_CONFLICT;
+			}
+		}
+	}
+	if (mshr_wait && s->measuring)
+		s->st.st_mshr++;
+}
+
+/* --- map --------------------------------------------------------------- */
+
+static void
+stall(struct pmr_sim *s, int why)
+{
+	switch (why) {
+	case PMR_SIM_ST_ICACHE:
+		s->st.st_icache++;
+		break;
+	case PMR_SIM_ST_REDIRECT:
+		s->st.st_redirect++;
+		break;
+	case PMR_SIM_ST_ROB:
+		s->st.st_rob++;
+		break;
+	case PMR_SIM_ST_IQ:
+		s->st.st_iq++;
+		break;
+	case PMR_SIM_ST_REGS:
+		s->st.st_regs++;
+		break;
+	default:
+		s->st.st_lsq++;
+		break;
+	}
+}
+
+static int
+is_fp_reg(uint16_t r)
+{
+	return r >= PMR_X86_XMM0 && r < PMR_X86_K0;
+}
+
+/* Adds producer slot/seq as an operand of consumer e. */
+static void
+depend(struct pmr_sim *s, struct ent *e, uint32_t cslot, uint32_t pslot,
+    uint64_t pseq)
+{
+	struct ent *p = &s->e[pslot];
+	int32_t n;
+
+	if (!(p->flags & E_LIVE) || p->seq != pseq)
+		return;		/* retired: the value is in the registers */
+	if (p->flags & E_ISSUED) {
+		if (p->res > e->D)
+			e->D = p->res;
+		return;
+	}
+	if ((n = node_new(s, cslot, e->seq)) < 0) {
+		fail(s, PMR_ENOMEM, "out of memory");
+		return;
+	}
+	s->nnext[n] = p->waiters;
+	p->waiters = n;
+	e->pending++;
+}
+
+static void
+map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
+{
+	const struct pmr_sinsn *si = e->si;
+	unsigned i;
+
+	e->M = s->now;
+	e->D = s->now;
+	e->pending = 0;
+	e->waiters = -1;
+	e->flags |= E_MAPPED;
+	if (si != NULL) {
+		for (i = 0; i < si->nsrc; i++) {
+			uint16_t r = si->src[i] % NREG;
+
+			if (r == PMR_X86_RIP)
+				continue;
+			if (s->rat[r] != 0) {
+				uint64_t dist = e->seq - s->ratseq[r];
+				unsigned k;
+
+				depend(s, e, slot, s->rat[r] - 1, s->ratseq[r]);
+				for (k = 0; k < 3; k++)
+					if (e->preg[k] == 0 ||
+					    e->preg[k] == dist)
+						break;
+				if (k < 3 && dist < 0xffffffffu)
+					e->preg[k] = (uint32_t)dist;
+			}
+		}
+		if (e->nload > 0 && !(e->flags & E_WP)) {
+			/* a younger load of an in-flight store's address
+			 * waits for the store and takes its data */
+			uint64_t a = e->laddr[0] >> 3;
+			uint32_t k = (uint32_t)(a & (STAB - 1));
+
+			if (s->st_slot[k] != 0 && s->st_addr[k] == a) {
+				struct ent *p = &s->e[s->st_slot[k] - 1];
+
+				if ((p->flags & E_LIVE) &&
+				    p->seq == s->st_seq[k] &&
+				    (!s->c.mem_order || (p->flags & E_ISSUED) ||
+				    s->pt[e->pcx].wait ==
+				    (uint32_t)(s->now / WAIT_CLEAR) + 1)) {
+					e->flags |= E_FWD;
+					e->pmem = (uint32_t)(e->seq - p->seq);
+					depend(s, e, slot, s->st_slot[k] - 1,
+					    s->st_seq[k]);
+				}
+			}
+		}
+		e->ndst = 0;
+		for (i = 0; i < si->ndst && e->ndst < MAXD; i++) {
+			uint16_t r = si->dst[i] % NREG;
+
+			if (r == PMR_X86_RIP || (r == PMR_X86_RSP &&
+			    s->c.sp_fold && ((e->flags & E_BRANCH) ||
+			    si->nmem > 0)))
+				continue;	/* stack engine */
+
+			e->dreg[e->ndst] = r;
+			e->prev[e->ndst] = s->rat[r];
+			e->prevseq[e->ndst] = s->ratseq[r];
+			e->ndst++;
+			s->rat[r] = slot + 1;
+			s->ratseq[r] = e->seq;
+		}
+		if (e->nstore > 0 && !(e->flags & E_WP)) {
+			uint64_t a = e->addr >> 3;
+			uint32_t k = (uint32_t)(a & (STAB - 1));
+
+			s->st_slot[k] = slot + 1;
+			s->st_seq[k] = e->seq;
+			s->st_addr[k] = a;
+		}
+	}
+	if (e->flags & E_FP) {
+		s->iq_fp--;
+		s->regs_fp -= e->ndst;
+	} else {
+		s->iq_int--;
+		s->regs_int -= e->ndst;
+	}
+	if (e->nload)
+		s->lq--;
+	if (e->nstore)
+		s->sq--;
+	if (e->pending == 0)
+		schedule(s, slot, e->D > s->now + 1 ? e->D : s->now + 1);
+	if (s->o.pm_select == 2 && s->measuring && s->o.pm != PMR_SIM_PM_OFF)
+		pm_fetch(s, e);	/* ibs: counting dispatched ops */
+}
+
+static void
+map(struct pmr_sim *s)
+{
+	unsigned n = 0;
+	int why = -1;
+
+	while (n < s->c.map_width && s->map != s->tail) {
+		uint32_t slot = (uint32_t)(s->map & s->wmask);
+		struct ent *e = &s->e[slot];
+		unsigned nd;
+		uint32_t ev = 0;
+
+		if (e->F + s->c.frontend > s->now)
+			break;
+		nd = e->si != NULL ? (e->si->ndst < MAXD ? e->si->ndst : MAXD) :
+		    0;
+		if (s->map - s->head >= s->c.rob) {
+			why = PMR_SIM_ST_ROB;
+			ev = PMR_SIM_EV_MAP_ROB;
+		} else if ((e->flags & E_FP) ? s->iq_fp == 0 : s->iq_int == 0) {
+			why = PMR_SIM_ST_IQ;
+			ev = PMR_SIM_EV_MAP_IQ;
+		} else if ((e->flags & E_FP) ? s->regs_fp < nd :
+		    s->regs_int < nd) {
+			why = PMR_SIM_ST_REGS;
+			ev = PMR_SIM_EV_MAP_REGS;
+		} else if ((e->nload && s->lq == 0) ||
+		    (e->nstore && s->sq == 0)) {
+			why = PMR_SIM_ST_LSQ;
+			ev = PMR_SIM_EV_LSQ_FULL;
+		}
+		if (why >= 0) {
+			e->events |= ev;
+			break;
+		}
+		map_one(s, e, slot);
+		s->map++;
+		n++;
+	}
+	s->map_why = why;
+	if (why >= 0 && s->measuring)
+		stall(s, why);
+}
+
+/* --- fetch ------------------------------------------------------------- */
+
+static unsigned
+class_lat(struct pmr_sim *s, unsigned cls)
+{
+	return cls < PMR_OP_NCLASS ? s->lat_of[cls] : s->c.lat_alu;
+}
+
+/* Fills the class-derived fields of a new entry. */
+static void
+ent_setup(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si)
+{
+	struct pcent *pc = &s->pt[e->pcx];
+	unsigned cls = si != NULL ? si->cls : PMR_OP_NOP;
+	uint32_t f0 = e->flags;
+
+	if (pc->sset && pc->ssi == si) {
+		e->si = si;
+		e->cls = pc->scls;
+		e->pool = pc->spool;
+		e->lat = pc->slat;
+		e->nload = pc->snload;
+		e->nstore = pc->snstore;
+		e->flags |= pc->sflags;
+		return;
+	}
+	if (cls >= PMR_OP_NCLASS)
+		cls = PMR_OP_OTHER;
+	e->si = si;
+	e->cls = (uint8_t)cls;
+	e->pool = s->pool_of[cls];
+	e->lat = (uint8_t)class_lat(s, cls);
+	e->flags |= (cls == PMR_OP_FADD || cls == PMR_OP_FMUL ||
+	    cls == PMR_OP_FDIV) ? E_FP : 0;
+	if (si != NULL && si->ndst > 0 && cls != PMR_OP_LOAD &&
+	    is_fp_reg(si->dst[0]))
+		e->flags |= E_FP;
+	if (pmr_insn_class_is_branch(cls))
+		e->flags |= E_BRANCH;
+	e->nload = si != NULL ? si->nload : 0;
+	e->nstore = si != NULL ? (uint8_t)(si->nmem - si->nload) : 0;
+	if (cls == PMR_OP_LOAD || cls == PMR_OP_LDST) {
+		if (e->nload == 0)
+			e->nload = 1;
+	}
+	if ((cls == PMR_OP_STORE || cls == PMR_OP_LDST) && e->nstore == 0)
+		e->nstore = 1;
+	if (e->nload > 0 && cls != PMR_OP_LOAD && cls != PMR_OP_LDST &&
+	    e->pool != P_MEM) {
+		/* an ALU op with a memory source: load, then operate */
+		e->pool = P_MEM;
+	} else if (e->nload > 0 || e->nstore > 0) {
+		e->pool = P_MEM;
+		e->lat = 0;
+	}
+	if (e->nstore > 0 && e->nload == 0)
+		e->lat = 1;
+	pc->sset = 1;
+	pc->ssi = si;
+	pc->scls = e->cls;
+	pc->spool = e->pool;
+	pc->slat = e->lat;
+	pc->snload = e->nload;
+	pc->snstore = e->nstore;
+	pc->sflags = e->flags & ~f0;
+}
+
+static uint64_t
+fallthru(const struct pmr_sim *s, uint64_t pc, const struct pmr_sinsn *si)
+{
+	(void)s;
+	return pc + (si != NULL && si->len ? si->len : 4);
+}
+
+/* Return address predicted for a call at pc (pcx). */
+static uint64_t
+ret_addr(const struct pmr_sim *s, uint64_t pc, uint32_t pcx)
+{
+	unsigned l = s->pt[pcx].calllen;
+
+	return pc + (l ? l : 4);
+}
+
+static void
+ras_push(struct pmr_sim *s, uint64_t a, uint32_t pcx)
+{
+	s->ras_top++;
+	s->ras[s->ras_top % s->ras_n] = a;
+	s->ras_pcx[s->ras_top % s->ras_n] = pcx;
+}
+
+static uint64_t
+ras_pop(struct pmr_sim *s)
+{
+	uint64_t a = s->ras[s->ras_top % s->ras_n];
+
+	s->ras_top--;
+	return a;
+}
+
+/*
+ * Predicts the transfer of e (whose si is set) and returns the predicted
+ * next pc; trains the predictor on the correct path.  *bubble is set when
+ * a taken direct transfer missed in the BTB (decode redirect).
+ */
+static uint64_t
+predict(struct pmr_sim *s, struct ent *e, int correct, int taken,
+    uint64_t target, int *bubble, int *ptaken)
+{
+	const struct pmr_sinsn *si = e->si;
+	unsigned cls = e->cls;
+	uint64_t ft = fallthru(s, e->pc, si), bt, pt = 0;
+	int pd = 1, perfect = s->c.bp == PMR_SIM_BP_PERFECT;
+
+	*bubble = 0;
+	if (cls == PMR_OP_BR_COND) {
+		if (perfect && correct)
+			pd = taken;
+		else
+			pd = pmr_sim_bpred_cond(&s->bp, e->pc, s->ghist, taken,
+			    correct);
+		s->ghist = (s->ghist << 1) | (uint64_t)pd;
+	}
+	*ptaken = pd;
+	if (!pd)
+		return ft;
+	if (cls == PMR_OP_RET) {
+		uint32_t cx = s->ras_pcx[s->ras_top % s->ras_n];
+
+		pt = ras_pop(s);
+		if (correct && cx < s->npt && target - s->pt[cx].pc >= 1 &&
+		    target - s->pt[cx].pc <= 15 && pt != target &&
+		    s->pt[cx].si != NULL && s->pt[cx].si->len == 0)
+			/* learn the call's size (no lengths in the trace) */
+			s->pt[cx].calllen = (uint8_t)(target - s->pt[cx].pc);
+		if (perfect && correct)
+			pt = target;
+	} else {
+		bt = pmr_sim_btb_lookup(&s->bp, e->pc);
+		if (cls == PMR_OP_JMP_IND || cls == PMR_OP_CALL_IND)
+			pt = perfect && correct ? target : bt;
+		else {
+			/* direct: decode knows the target; a BTB miss
+			 * costs a fetch bubble, not a mispredict */
+			uint64_t dt = si != NULL && si->target ? si->target :
+			    (correct ? target : bt);
+
+			if (bt != dt && !perfect) {
+				*bubble = 1;
+				e->events |= PMR_SIM_EV_BTB_MISS;
+			}
+			pt = dt;
+		}
+		if (cls == PMR_OP_CALL || cls == PMR_OP_CALL_IND)
+			ras_push(s, ret_addr(s, e->pc, e->pcx), e->pcx);
+	}
+	if (correct && taken && cls != PMR_OP_RET)
+		pmr_sim_btb_update(&s->bp, e->pc, target);
+	return pt;
+}
+
+/* Gets the next correct-path instruction into s->nxt; 0 at the end. */
+static int
+peek(struct pmr_sim *s)
+{
+	int r;
+
+	if (s->have_nxt)
+		return 1;
+	if (s->rpl_n > 0) {
+		s->nxt = s->rpl[s->rpl_head];
+		s->rpl_head = (s->rpl_head + 1) % (s->wsize + 2);
+		s->rpl_n--;
+		s->have_nxt = 1;
+		return 1;
+	}
+	if (s->src_done)
+		return 0;
+	r = s->src(s->srcarg, &s->nxt);
+	if (r < 0) {
+		fail(s, r, "%s", "trace read error");
+		s->src_done = 1;
+		return 0;
+	}
+	if (r == 0 || s->nxt.si == NULL) {
+		s->src_done = 1;
+		return 0;
+	}
+	s->have_nxt = 1;
+	return 1;
+}
+
+static void
+fetch_body(struct pmr_sim *s)
+{
+	unsigned n = 0, taken = 0;
+	uint64_t block = 0;
+
+	if (s->now < s->fetch_at) {
+		if (s->measuring)
+			stall(s, s->fetch_why);
+		return;
+	}
+	while (n < s->c.fetch_width) {
+		uint64_t pc, npc, line;
+		uint32_t slot;
+		struct ent *e;
+		int correct = !s->wrongpath, bubble = 0, ptaken = 0;
+		unsigned lat;
+
+		if (s->tail - s->map >= s->c.fetchq) {
+			if (n == 0 && s->measuring)
+				s->st.st_fetchq++;
+			break;
+		}
+		if (s->tail - s->head >= s->wsize)
+			break;
+		if (correct) {
+			if (!peek(s))
+				break;
+			pc = s->nxt.pc;
+		} else {
+			if (s->wp_stuck || !s->c.wrong_path)
+				break;
+			pc = s->wp_pc;
+		}
+		if (s->c.fetch_block) {
+			uint64_t b = pc / s->c.fetch_block;
+
+			if (n == 0)
+				block = b;
+			else if (b != block)
+				break;
+		}
+		line = (pc >> s->lshift) + 1;
+		if (line != s->cur_line) {
+			s->cur_line = line;
+			if ((lat = ifetch(s, pc, &s->pend_ev)) > 0) {
+				s->pend_dd += lat;
+				s->fetch_at = s->now + lat;
+				s->fetch_why = PMR_SIM_ST_ICACHE;
+				break;
+			}
+		}
+		slot = (uint32_t)(s->tail & s->wmask);
+		e = &s->e[slot];
+		e->flags = E_LIVE;
+		e->events = s->pend_ev;
+		s->pend_ev = 0;
+		e->dd_fetch = (uint16_t)(s->pend_dd > 0xffff ? 0xffff :
+		    s->pend_dd);
+		s->pend_dd = 0;
+		e->ep_mem = e->ep_miss = e->ep_tlb = 0;
+		e->preg[0] = e->preg[1] = e->preg[2] = e->pmem = e->ppp = 0;
+		e->tag = 0;
+		e->seq = s->pos++;
+		e->pc = pc;
+		e->F = s->now;
+		e->hist = s->ghist;
+		e->waiters = -1;
+		e->ndst = 0;
+		e->trap = 0;
+		if (correct) {
+			const struct pmr_dinsn *d = &s->nxt;
+			unsigned i;
+
+			e->pcx = d->si->id < s->nidx && s->idx[d->si->id] ?
+			    s->idx[d->si->id] - 1 : si_index(s, d->si);
+			if (e->pcx == NONE32) {
+				fail(s, PMR_ENOMEM, "out of memory");
+				return;
+			}
+			ent_setup(s, e, d->si);
+			e->tid = d->tid;
+			e->next_pc = d->next_pc;
+			e->addr = d->nmem > 0 ? d->addr[0] : 0;
+			for (i = 0; i < d->nload && i < MAXL; i++)
+				e->laddr[i] = d->addr[i];
+			if (d->nload < e->nload && d->nmem > 0)
+				for (i = d->nload; i < e->nload && i < MAXL;
+				    i++)
+					e->laddr[i] = d->addr[0];
+			if (d->nmem == 0 && e->nload > 0)
+				e->laddr[0] = 0;
+			if (e->nstore > 0 && d->nmem > d->nload)
+				e->addr = d->addr[d->nload];
+			if (d->nmem > 0)
+				s->pt[e->pcx].last_addr = d->addr[0];
+			e->value = d->value;
+			if (d->flags & PMR_DI_VALUE)
+				e->flags |= E_VALUE;
+			s->have_nxt = 0;
+		} else {
+			uint32_t x = pt_find(s, pc);
+			const struct pmr_sinsn *si = x != NONE32 ?
+			    s->pt[x].si : NULL;
+
+			if (x == NONE32 &&
+			    (x = pt_get(s, pc, NULL)) == NONE32) {
+				fail(s, PMR_ENOMEM, "out of memory");
+				return;
+			}
+			e->pcx = x;
+			e->flags |= E_WP;
+			e->events |= PMR_SIM_EV_BAD_PATH;
+			if (si == NULL) {
+				si = &s->nop;
+				e->events |= PMR_SIM_EV_SYNTH;
+			}
+			ent_setup(s, e, si == &s->nop ? NULL : si);
+			e->tid = 0;
+			e->addr = s->pt[x].last_addr;
+			e->laddr[0] = e->laddr[1] = e->laddr[2] = e->laddr[3] =
+			    e->addr;
+			e->value = 0;
+			if (s->measuring)
+				s->st.wrongpath++;
+		}
+		s->tail++;
+		if (s->measuring) {
+			s->st.fetched++;
+			if (s->o.truth) {
+				s->tr[e->pcx].fetched++;
+				s->pt[e->pcx].tp += s->tp_pending;
+				s->tp_pending = 0;
+			}
+			if (s->o.pm != PMR_SIM_PM_OFF && !s->o.pm_select)
+				pm_fetch(s, e);
+		}
+		n++;
+		if (!(e->flags & E_BRANCH)) {
+			if (!correct)
+				s->wp_pc = fallthru(s, pc, e->si);
+			continue;
+		}
+		if (correct) {
+			int t = (s->nxt.flags & PMR_DI_TAKEN) != 0 ||
+			    e->cls != PMR_OP_BR_COND;
+			uint64_t tgt = e->next_pc;
+			uint64_t h0 = s->ghist;
+
+			npc = predict(s, e, 1, t, tgt, &bubble, &ptaken);
+			if (t)
+				e->events |= PMR_SIM_EV_TAKEN;
+			e->flags |= t ? E_TAKEN : 0;
+			if (t && e->cls != PMR_OP_BR_COND)
+				e->addr = tgt;
+			else if (t)
+				e->addr = tgt;
+			if (ptaken != t || (t && npc != tgt)) {
+				e->events |= ptaken != t ?
+				    PMR_SIM_EV_BR_MISP : PMR_SIM_EV_JMP_MISP;
+				e->flags |= E_MISP;
+				s->res_pending = 1;
+				s->res_slot = slot;
+				s->res_seq = e->seq;
+				s->res_at = ~0ull;
+				s->ghist_fix = e->cls == PMR_OP_BR_COND ?
+				    (h0 << 1) | (uint64_t)t : s->ghist;
+				/* repair: undo the wrong-path pushes/pops
+				 * after this one */
+				s->ras_fix_top = s->ras_top;
+				s->ras_fix_val = s->ras[s->ras_top % s->ras_n];
+				s->ras_fix_pcx =
+				    s->ras_pcx[s->ras_top % s->ras_n];
+				s->wrongpath = 1;
+				s->wp_pc = npc;
+				s->wp_stuck = npc == 0;
+				s->cur_line = 0;
+				break;
+			}
+		} else {
+			npc = predict(s, e, 0, 0, 0, &bubble, &ptaken);
+			e->addr = npc;
+			if (ptaken && npc == 0) {
+				s->wp_stuck = 1;
+				break;
+			}
+			s->wp_pc = npc;
+		}
+		if (bubble) {
+			s->fetch_at = s->now + 1 + s->c.btb_penalty;
+			s->fetch_why = PMR_SIM_ST_REDIRECT;
+			s->cur_line = 0;
+			break;
+		}
+		if (ptaken) {
+			if (++taken >= s->c.fetch_taken)
+				break;
+			if (s->c.fetch_block)
+				block = (correct ? e->next_pc : npc) /
+				    s->c.fetch_block;
+		}
+	}
+}
+
+/*
+ * Fetch-opportunity selection (ProfileMe 4.1.1): the counter counts the
+ * fetch_width slots of every cycle; a selected slot holds one of the nf
+ * instructions fetched this cycle, a slot of the block off the predicted
+ * path (the rest of a cycle that fetched something) or nothing.
+ */
+static void
+pm_opportunities(struct pmr_sim *s, unsigned nf)
+{
+	unsigned i, w = s->c.fetch_width;
+
+	if (!s->pm_armed || s->now < s->pm_arm_at)
+		return;
+	if (s->pm_left > w) {
+		s->pm_left -= w;
+		return;
+	}
+	for (i = 0; i < w; i++) {
+		if (--s->pm_left > 0)
+			continue;
+		if (i < nf) {
+			struct ent *e = &s->e[(s->tail - nf + i) & s->wmask];
+			uint32_t id;
+
+			if ((id = ps_new(s)) == 0)
+				return;
+			e->tag = id;
+			if (s->o.pm_rearm == 0) {
+				s->pm_armed = 0;
+				s->outstanding++;
+				return;
+			}
+		} else {
+			struct pmr_sim_sample r;
+
+			memset(&r, 0, sizeof(r));
+			r.kind = nf > 0 ? PMR_SIM_KIND_OFFPATH :
+			    PMR_SIM_KIND_EMPTY;
+			r.seq = s->sample_seq++;
+			r.pos = s->pos;
+			r.history = s->ghist & (s->c.bp_ghist >= 64 ? ~0ull :
+			    (1ull << s->c.bp_ghist) - 1);
+			r.hist_len = (uint8_t)(s->c.bp_ghist > 64 ? 64 :
+			    s->c.bp_ghist);
+			r.pc = s->wrongpath ? s->wp_pc : s->have_nxt ?
+			    s->nxt.pc : 0;
+			r.fetch_cycle = s->now;
+			r.lat_fm = r.lat_md = r.lat_dx = r.lat_xr = r.lat_rr =
+			    r.lat_ld = r.lat_total = PMR_SIM_NOLAT;
+			if (nf == 0 && s->now < s->fetch_at &&
+			    s->fetch_why == PMR_SIM_ST_ICACHE)
+				r.events = PMR_SIM_EV_ICACHE_MISS;
+			s->st.samples++;
+			emit(s, PMR_REC_SAMPLE, &r);
+			if (s->o.pm_rearm == 0) {
+				pm_rearm(s);	/* delivered at once */
+				return;
+			}
+		}
+		s->pm_left = draw_interval(s);
+	}
+}
+
+static void
+fetch(struct pmr_sim *s)
+{
+	uint64_t t0 = s->tail;
+
+	fetch_body(s);
+	if (s->o.pm_select == 1 && s->measuring &&
+	    s->o.pm == PMR_SIM_PM_SINGLE)
+		pm_opportunities(s, (unsigned)(s->tail - t0));
+}
+
+/* --- run --------------------------------------------------------------- */
+
+void
+pmr_sim_opts_init(struct pmr_sim_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->pm_s = 1000;
+	o->pm_w = 0;
+}
+
+const struct pmr_sim_stats *
+pmr_sim_stats(const struct pmr_sim *s)
+{
+	return &s->st;
+}
+
+const struct pmr_sim_config *
+pmr_sim_config(const struct pmr_sim *s)
+{
+	return &s->c;
+}
+
+const char *
+pmr_sim_errmsg(const struct pmr_sim *s)
+{
+	return s->errmsg;
+}
+
+void
+pmr_sim_set_writer(struct pmr_sim *s, struct pmr_writer *w)
+{
+	s->w = w;
+}
+
+void
+pmr_sim_set_hook(struct pmr_sim *s,
+    void (*fn)(void *, uint32_t, const void *), void *arg)
+{
+	s->hook = fn;
+	s->hookarg = arg;
+}
+
+void
+pmr_sim_free(struct pmr_sim *s)
+{
+	int i;
+
+	if (s == NULL)
+		return;
+	free(s->e);
+	free(s->rpl);
+	free(s->ready);
+	free(s->nnext);
+	free(s->nslot);
+	free(s->nseq);
+	for (i = 0; i < P_N; i++)
+		free(s->fu[i]);
+	free(s->ras);
+	free(s->ras_pcx);
+	pmr_sim_cache_fini(&s->l1i);
+	pmr_sim_cache_fini(&s->l1d);
+	pmr_sim_cache_fini(&s->l2);
+	pmr_sim_cache_fini(&s->l3);
+	pmr_sim_cache_fini(&s->itlb);
+	pmr_sim_cache_fini(&s->dtlb);
+	pmr_sim_bpred_fini(&s->bp);
+	free(s->mshr_line);
+	free(s->mshr_fill);
+	free(s->mshr_pos);
+	free(s->pages);
+	free(s->pt);
+	free(s->tr);
+	free(s->ph);
+	free(s->idx);
+	free(s->iss_n);
+	free(s->iss_ab);
+	free(s->occ_d);
+	free(s->occr_d);
+	free(s->pref);
+	free(s->pocc);
+	free(s->poccr);
+	free(s->q);
+	free(s->ps);
+	free(s->pp);
+	free(s->minor);
+	free(s->minor_pos);
+	free(s);
+}
+
+static unsigned
+log2u(uint64_t v)
+{
+	unsigned n = 0;
+
+	while (v > 1) {
+		v >>= 1;
+		n++;
+	}
+	return n;
+}
+
+struct pmr_sim *
+pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
+    int *err)
+{
+	struct pmr_sim *s;
+	char msg[128];
+	uint32_t i, ws;
+	int e = PMR_ENOMEM;
+
+	if ((s = calloc(1, sizeof(*s))) == NULL) {
+		*err = PMR_ENOMEM;
+		return NULL;
+	}
+	s->c = *c;
+	s->o = *o;
+	pmr_sim_config_idealize(&s->c, o->ideal);
+	if (pmr_sim_config_check(&s->c, msg, sizeof(msg)) != PMR_OK) {
+		free(s);
+		*err = PMR_EINVAL;
+		return NULL;
+	}
+	if (s->o.pm_w == 0)
+		s->o.pm_w = s->c.rob + s->c.fetchq + s->c.fetch_width *
+		    s->c.frontend;
+	if (s->o.pm_s == 0)
+		s->o.pm_s = 1;
+	ws = 64;
+	while (ws < s->c.rob + s->c.fetchq + 2 * s->c.fetch_width)
+		ws *= 2;
+	s->wsize = ws;
+	s->wmask = ws - 1;
+	s->nwords = ws / 64;
+	s->e = calloc(ws, sizeof(*s->e));
+	/* replay deque: a trap moves at most the window, plus the next
+	 * instruction, in front of what an earlier trap left there; the
+	 * window and the deque together never hold more than wsize + 1 */
+	s->rpl = calloc(ws + 2, sizeof(*s->rpl));
+	s->ready = calloc(s->nwords, sizeof(*s->ready));
+	s->ncap = ws * 8 + 1024;
+	s->nnext = malloc(s->ncap * sizeof(*s->nnext));
+	s->nslot = malloc(s->ncap * sizeof(*s->nslot));
+	s->nseq = malloc(s->ncap * sizeof(*s->nseq));
+	if (s->e == NULL || s->rpl == NULL || s->ready == NULL ||
+	    s->nnext == NULL ||
+	    s->nslot == NULL || s->nseq == NULL)
+		goto bad;
+	for (i = 0; i < s->ncap; i++)
+		s->nnext[i] = i + 1 < s->ncap ? (int32_t)(i + 1) : -1;
+	s->nfree = 0;
+	for (i = 0; i < WHEEL; i++)
+		s->wheel[i] = -1;
+	s->nfu[P_ALU] = s->c.n_alu;
+	s->nfu[P_IMUL] = s->c.n_imul;
+	s->nfu[P_FADD] = s->c.n_fadd;
+	s->nfu[P_FMUL] = s->c.n_fmul;
+	s->nfu[P_MEM] = s->c.n_mem;
+	for (i = 0; i < P_N; i++)
+		if ((s->fu[i] = calloc(s->nfu[i], sizeof(uint64_t))) == NULL)
+			goto bad;
+	for (i = 0; i < PMR_OP_NCLASS; i++) {
+		s->pool_of[i] = P_ALU;
+		s->lat_of[i] = s->c.lat_alu;
+	}
+	s->pool_of[PMR_OP_IMUL] = s->pool_of[PMR_OP_IDIV] = P_IMUL;
+	s->lat_of[PMR_OP_IMUL] = s->c.lat_imul;
+	s->lat_of[PMR_OP_IDIV] = s->c.lat_idiv;
+	s->pool_of[PMR_OP_FADD] = P_FADD;
+	s->lat_of[PMR_OP_FADD] = s->c.lat_fadd;
+	s->pool_of[PMR_OP_FMUL] = s->pool_of[PMR_OP_FDIV] = P_FMUL;
+	s->lat_of[PMR_OP_FMUL] = s->c.lat_fmul;
+	s->lat_of[PMR_OP_FDIV] = s->c.lat_fdiv;
+	s->pool_of[PMR_OP_LOAD] = s->pool_of[PMR_OP_STORE] =
+	    s->pool_of[PMR_OP_LDST] = P_MEM;
+	for (i = 0; i < PMR_OP_NCLASS; i++)
+		if (s->lat_of[i] > 255)
+			s->lat_of[i] = 255;
+	s->iq_int = s->c.iq_int;
+	s->iq_fp = s->c.iq_fp;
+	s->regs_int = s->c.regs_int;
+	s->regs_fp = s->c.regs_fp;
+	s->lq = s->c.lq;
+	s->sq = s->c.sq;
+	s->ras_n = s->c.ras;
+	s->ras = calloc(s->ras_n, sizeof(*s->ras));
+	s->ras_pcx = calloc(s->ras_n, sizeof(*s->ras_pcx));
+	if (s->ras == NULL || s->ras_pcx == NULL)
+		goto bad;
+	s->lshift = log2u(s->c.line);
+	s->pshift = log2u(s->c.page);
+	if (pmr_sim_cache_init(&s->l1i, s->c.l1i_size / s->c.line,
+	    s->c.l1i_assoc, s->lshift) != 0 ||
+	    pmr_sim_cache_init(&s->l1d, s->c.l1d_size / s->c.line,
+	    s->c.l1d_assoc, s->lshift) != 0 ||
+	    pmr_sim_cache_init(&s->l2, s->c.l2_size / s->c.line,
+	    s->c.l2_assoc, s->lshift) != 0 ||
+	    pmr_sim_cache_init(&s->l3, s->c.l3_size ? s->c.l3_size /
+	    s->c.line : 1, s->c.l3_size ? s->c.l3_assoc : 1, s->lshift) != 0 ||
+	    pmr_sim_cache_init(&s->itlb, s->c.itlb, s->c.tlb_assoc,
+	    s->pshift) != 0 ||
+	    pmr_sim_cache_init(&s->dtlb, s->c.dtlb, s->c.tlb_assoc,
+	    s->pshift) != 0 ||
+	    pmr_sim_bpred_init(&s->bp, &s->c) != 0)
+		goto bad;
+	s->mshr_line = calloc(s->c.mshr, sizeof(uint64_t));
+	s->mshr_fill = calloc(s->c.mshr, sizeof(uint64_t));
+	s->mshr_pos = calloc(s->c.mshr, sizeof(uint64_t));
+	s->phcap = 4096;
+	s->ph = calloc(s->phcap, sizeof(*s->ph));
+	s->iss_n = calloc(CRING, sizeof(uint32_t));
+	s->iss_ab = calloc(CRING, sizeof(uint32_t));
+	s->occ_d = calloc(CRING, sizeof(int32_t));
+	s->occr_d = calloc(CRING, sizeof(int32_t));
+	s->pref = calloc(CRING, sizeof(uint64_t));
+	s->pocc = calloc(CRING, sizeof(uint64_t));
+	s->poccr = calloc(CRING, sizeof(uint64_t));
+	if (s->mshr_line == NULL || s->mshr_fill == NULL ||
+	    s->mshr_pos == NULL || s->ph == NULL ||
+	    s->iss_n == NULL || s->iss_ab == NULL || s->occ_d == NULL ||
+	    s->occr_d == NULL || s->pref == NULL || s->pocc == NULL ||
+	    s->poccr == NULL)
+		goto bad;
+	s->psfree = s->pswait = s->ppfree = -1;
+	if (s->o.pm == PMR_SIM_PM_PAIRED) {
+		uint32_t m = 1;
+
+		if (s->o.pm_w > 65536) {
+			e = PMR_EINVAL;
+			goto bad;
+		}
+		while (m <= s->o.pm_w)
+			m *= 2;
+		s->minor_mask = m - 1;
+		s->minor = calloc(m, sizeof(*s->minor));
+		s->minor_pos = calloc(m, sizeof(*s->minor_pos));
+		if (s->minor == NULL || s->minor_pos == NULL)
+			goto bad;
+	}
+	memset(&s->nop, 0, sizeof(s->nop));
+	s->nop.cls = PMR_OP_NOP;
+	s->nop.len = 4;
+	seed_rng(s, s->o.seed);
+	s->last_pcx = NONE32;
+	return s;
+bad:
+	pmr_sim_free(s);
+	*err = e;
+	return NULL;
+}
+
+/*
+ * After an idle cycle (nothing resolved, retired, issued, mapped or
+ * fetched, and nothing ready), returns the next cycle at which anything
+ * can happen: a fetch stall ending, a fetch-queue entry reaching map, the
+ * head becoming ready to retire, a wheel bucket, a redirect, a sample's
+ * load data, a baseline sampler's cycle event.  Returns now + 1 when it
+ * cannot tell.
+ */
+static uint64_t
+next_event(struct pmr_sim *s)
+{
+	uint64_t t = s->now + CRING / 2, c, i;
+	int32_t k;
+
+#define SOON(x) do { if ((x) < t) t = (x); } while (0)
+	if (s->o.noskip || (s->o.pm_select == 1 && s->measuring))
+		return s->now + 1;
+	for (i = 0; i < s->nwords; i++)
+		if (s->ready[i] != 0)
+			return s->now + 1;
+	/* fetch: a time stall ends, or a state block lifts on its own
+	 * only through other events */
+	if (s->now + 1 < s->fetch_at)
+		SOON(s->fetch_at);
+	else if (!(s->tail - s->map >= s->c.fetchq) &&
+	    !(s->tail - s->head >= s->wsize) &&
+	    (s->wrongpath ? !s->wp_stuck && s->c.wrong_path :
+	    !s->src_done || s->have_nxt || s->rpl_n > 0))
+		return s->now + 1;
+	if (s->mo_pending)
+		return s->now + 1;
+	if (s->map != s->tail) {
+		c = s->e[s->map & s->wmask].F + s->c.frontend;
+		if (c > s->now)
+			SOON(c);
+		else if (s->map_why < 0)
+			return s->now + 1;
+	}
+	if (s->head != s->map && (s->e[s->head & s->wmask].flags & E_ISSUED))
+		SOON(s->e[s->head & s->wmask].RR);
+	if (s->res_pending && s->res_at != ~0ull)
+		SOON(s->res_at);
+	for (k = s->pswait; k >= 0; k = s->ps[k].next)
+		SOON(s->ps[k].done_at);
+	if (s->measuring && (s->o.sampler == PMR_SIM_SAMPLER_TIP ||
+	    (s->o.sampler == PMR_SIM_SAMPLER_COUNTER &&
+	    s->o.bs_event == PMR_SIM_BSEV_CYCLES)))
+		SOON(s->now + s->bs_left);
+	if (s->bs_pending)
+		SOON(s->bs_fire_at);
+	if (s->pm_armed && s->pm_arm_at > s->now)
+		SOON(s->pm_arm_at);
+	for (c = s->now + 1; c < t && c < s->now + WHEEL; c++)
+		if (s->wheel[c & (WHEEL - 1)] >= 0) {
+			t = c;
+			break;
+		}
+#undef SOON
+	return t > s->now ? t : s->now + 1;
+}
+
+/*
+ * Jumps over the idle cycles now+1 .. to-1, counting for each what the
+ * stages would have counted: stall reasons, the time-proportional charge
+ * and the baseline samplers' cycle counters.
+ */
+static void
+skip_to(struct pmr_sim *s, uint64_t to)
+{
+	uint64_t k = to - s->now - 1;
+
+	if (k == 0)
+		return;
+	s->skipped += k;
+	if (s->measuring) {
+		if (s->now + 1 < s->fetch_at) {
+			switch (s->fetch_why) {
+			case PMR_SIM_ST_ICACHE:
+				s->st.st_icache += k;
+				break;
+			default:
+				s->st.st_redirect += k;
+				break;
+			}
+		} else if (s->tail - s->map >= s->c.fetchq)
+			s->st.st_fetchq += k;
+		switch (s->map_why) {
+		case PMR_SIM_ST_ROB:
+			s->st.st_rob += k;
+			break;
+		case PMR_SIM_ST_IQ:
+			s->st.st_iq += k;
+			break;
+		case PMR_SIM_ST_REGS:
+			s->st.st_regs += k;
+			break;
+		case PMR_SIM_ST_LSQ:
+			s->st.st_lsq += k;
+			break;
+		}
+		if (s->o.sampler == PMR_SIM_SAMPLER_TIP ||
+		    (s->o.sampler == PMR_SIM_SAMPLER_COUNTER &&
+		    s->o.bs_event == PMR_SIM_BSEV_CYCLES))
+			s->bs_left -= k;
+		if (s->o.truth) {
+			if (s->head != s->tail)
+				s->pt[s->e[s->head & s->wmask].pcx].tp +=
+				    k * TP_UNIT;
+			else if (s->last_pcx != NONE32)
+				s->pt[s->last_pcx].tp += k * TP_UNIT;
+			else
+				s->tp_pending += k * TP_UNIT;
+		}
+	}
+	s->now += k;
+}
+
+/* Returns 1 while anything is still in flight or pending. */
+static int
+busy(const struct pmr_sim *s)
+{
+	return s->head != s->tail || s->pswait >= 0 || s->res_pending ||
+	    s->mo_pending;
+}
+
+int
+pmr_sim_run(struct pmr_sim *s, int (*src)(void *, struct pmr_dinsn *),
+    void *arg)
+{
+	uint32_t i;
+
+	s->src = src;
+	s->srcarg = arg;
+	if (s->o.warmup == 0)
+		measure_start(s);
+	for (;;) {
+		uint64_t h0 = s->head, m0 = s->map, t0 = s->tail;
+		uint64_t i0 = s->nissued, n0 = s->st.samples + s->st.pairs;
+		int r0 = s->res_pending;
+
+		if (s->mo_pending && s->now >= s->mo_at)
+			mo_trap(s);
+		if (s->res_pending && s->now >= s->res_at)
+			resolve(s);
+		retire(s);
+		if (s->stop || s->err)
+			break;
+		if (s->pswait >= 0)
+			ps_poll(s);
+		issue(s);
+		map(s);
+		fetch(s);
+		if (s->o.truth)
+			useful_advance(s, 0);
+		if (s->err)
+			break;
+		if (s->src_done && !s->have_nxt && s->rpl_n == 0 && !busy(s))
+			break;
+		if (s->src_done && s->head == s->tail && s->res_pending &&
+		    s->res_at == ~0ull)
+			s->res_pending = 0;	/* the branch was the last */
+		if (s->head == h0 && s->map == m0 && s->tail == t0 &&
+		    s->nissued == i0 && s->res_pending == r0 &&
+		    s->st.samples + s->st.pairs == n0)
+			skip_to(s, next_event(s));
+		s->now++;
+	}
+	if (s->err)
+		return s->err;
+	/* instructions left in flight by --max are not counted */
+	while (s->tail > s->head) {
+		uint64_t k = --s->tail;
+		struct ent *e = &s->e[k & s->wmask];
+
+		abort_ent(s, e, PMR_SIM_TRAP_END);
+	}
+	while (s->pswait >= 0) {
+		int32_t k = s->pswait;
+
+		s->pswait = s->ps[k].next;
+		s->st.dropped++;
+		ps_free(s, (uint32_t)k + 1);
+	}
+	if (s->minor != NULL)	/* pairs whose second member never came */
+		for (i = 0; i <= s->minor_mask; i++)
+			s->st.dropped += s->minor[i] != 0;
+	if (s->o.truth)
+		useful_advance(s, 1);
+	if (!s->measuring)	/* the warm-up took the whole trace */
+		measure_start(s);
+	{
+		emit_stats(s, 1);
+		if (s->o.truth)
+			for (i = 0; i < s->npt; i++) {
+				struct pmr_sim_truth *t = &s->tr[i];
+
+				if (t->fetched == 0 && t->retired == 0)
+					continue;
+				t->wasted = (int64_t)(s->c.issue_width *
+				    t->inprog) - (int64_t)t->useful;
+				t->tp_cycles = (double)s->pt[i].tp / TP_UNIT;
+				emit(s, PMR_REC_TRUTH, t);
+			}
+	}
+	return s->err;
+}

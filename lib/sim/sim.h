@@ -1,0 +1,472 @@
+/*
+ * sim.h: the pmsim out-of-order core model, its ProfileMe samplers and its
+ * exact per-pc truth, as a library for cmd/pmsim.c and the unit tests.
+ *
+ * A simulator is built from a machine configuration (struct
+ * pmr_sim_config: a compiled-in preset, then "key = value" overrides) and
+ * run options (struct pmr_sim_opts: sampling, truth, events, warm-up).  It
+ * pulls dynamic instructions from a caller-supplied source (any function
+ * filling a struct pmr_dinsn, e.g. a wrapper of pmr_trace_next()) and
+ * emits STATS, SAMPLE, PAIR, TRUTH and EVENT records into an optional
+ * pmr_writer and to an optional hook that sees the decoded structs.  The
+ * wire layout of the records is the field tables in sim_rtypes.c, listed
+ * in lib/sim/RECORDS.txt.
+ *
+ * The library never prints and never exits.  Names are pmr_sim_*; there
+ * are no typedefs.
+ */
+#ifndef PMR_SIM_H
+#define PMR_SIM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pmr.h"
+#include "trace.h"
+
+/* Record types written by pmsim (16-23: simulation output). */
+#define PMR_REC_STATS 16u
+#define PMR_REC_SAMPLE 17u
+#define PMR_REC_PAIR 18u
+#define PMR_REC_TRUTH 19u
+
+/* SAMPLE/TRUTH event bits (the Profiled Event Register, spec 2.4). */
+#define PMR_SIM_EV_ICACHE_MISS 0x00000001u
+#define PMR_SIM_EV_ITLB_MISS 0x00000002u
+#define PMR_SIM_EV_DCACHE_MISS 0x00000004u
+#define PMR_SIM_EV_DTLB_MISS 0x00000008u
+#define PMR_SIM_EV_LLC_MISS 0x00000010u	/* data from memory: missed all */
+#define PMR_SIM_EV_L2_MISS PMR_SIM_EV_LLC_MISS	/* its first name */
+#define PMR_SIM_EV_TAKEN 0x00000020u
+#define PMR_SIM_EV_BR_MISP 0x00000040u	/* conditional direction */
+#define PMR_SIM_EV_JMP_MISP 0x00000080u	/* target of a taken transfer */
+#define PMR_SIM_EV_MAP_REGS 0x00000100u	/* map stalled: no free register */
+#define PMR_SIM_EV_MAP_IQ 0x00000200u	/* map stalled: issue queue full */
+#define PMR_SIM_EV_MAP_ROB 0x00000400u	/* map stalled: in-flight limit */
+#define PMR_SIM_EV_FU_CONFLICT 0x00000800u	/* ready, waited for a unit */
+#define PMR_SIM_EV_LSQ_FULL 0x00001000u	/* map stalled: LQ or SQ full */
+#define PMR_SIM_EV_MEM_TRAP 0x00002000u
+#define PMR_SIM_EV_RETIRED 0x00004000u
+#define PMR_SIM_EV_NONINT 0x00008000u	/* never set: no PAL regions */
+#define PMR_SIM_EV_BAD_PATH 0x00010000u	/* fetched on a wrong path */
+#define PMR_SIM_EV_FORWARD 0x00020000u	/* load fed by an in-flight store */
+#define PMR_SIM_EV_MSHR_FULL 0x00040000u	/* issue waited for an MSHR */
+#define PMR_SIM_EV_BTB_MISS 0x00080000u	/* taken, target not predicted */
+#define PMR_SIM_EV_SYNTH 0x00100000u	/* wrong-path pc never seen: nop */
+
+/* Trap reasons of aborted instructions. */
+enum pmr_sim_trap {
+	PMR_SIM_TRAP_NONE = 0,		/* retired */
+	PMR_SIM_TRAP_BR_MISP = 1,	/* younger than a mispredicted branch */
+	PMR_SIM_TRAP_JMP_MISP = 2,	/* younger than a mispredicted jump */
+	PMR_SIM_TRAP_MEM_ORDER = 3,
+	PMR_SIM_TRAP_INTERRUPT = 4,
+	PMR_SIM_TRAP_EXCEPTION = 5,
+	PMR_SIM_TRAP_SELF = 6,
+	PMR_SIM_TRAP_END = 7		/* in flight when the run stopped */
+};
+
+/* Latency value of a stage the instruction never reached. */
+#define PMR_SIM_NOLAT 0xffffffffu
+
+/* Branch predictors. */
+enum pmr_sim_bp {
+	PMR_SIM_BP_BIMODAL = 0,
+	PMR_SIM_BP_GSHARE,
+	PMR_SIM_BP_TOURNAMENT,
+	PMR_SIM_BP_PERFECT,
+	PMR_SIM_BP_COMBINED	/* bimodal + gshare + meta (McFarling) */
+};
+
+/* Idealizations (icost Table 1), bits of struct pmr_sim_opts.ideal. */
+#define PMR_SIM_IDEAL_DL1 0x01u	  /* L1-D hit latency 0 */
+#define PMR_SIM_IDEAL_DMISS 0x02u  /* data misses (and DTLB) hit */
+#define PMR_SIM_IDEAL_IMISS 0x04u  /* instruction misses (and ITLB) hit */
+#define PMR_SIM_IDEAL_BMISP 0x08u  /* perfect branch prediction */
+#define PMR_SIM_IDEAL_WIN 0x10u	  /* window structures x20 */
+#define PMR_SIM_IDEAL_BW 0x20u	  /* fetch/map/issue/retire width, FUs */
+#define PMR_SIM_IDEAL_SHALU 0x40u  /* 1-cycle integer ops: latency 0 */
+#define PMR_SIM_IDEAL_LGALU 0x80u  /* multi-cycle int and FP ops: 0 */
+
+/*
+ * A machine.  Every field is a "key = value" setting of the same name
+ * (pmr_sim_config_set); units are cycles, entries, bytes or instructions.
+ */
+struct pmr_sim_config {
+	char name[32];		/* the preset it started from */
+	/* front end */
+	unsigned fetch_width;	/* instructions per cycle */
+	unsigned fetch_block;	/* aligned fetch block, bytes */
+	unsigned fetch_taken;	/* taken transfers per fetch cycle */
+	unsigned fetchq;	/* fetch queue entries */
+	unsigned frontend;	/* fetch to map, cycles (decode stages) */
+	unsigned wrong_path;	/* 1: fetch down the predicted path */
+	unsigned bp;		/* enum pmr_sim_bp */
+	unsigned bp_bimodal;	/* bimodal/meta counters (2-bit) */
+	unsigned bp_gshare;	/* gshare counters */
+	unsigned bp_ghist;	/* global history bits */
+	unsigned bp_local;	/* local histories (tournament) */
+	unsigned bp_lhist;	/* bits per local history */
+	unsigned bp_choice;	/* choice counters (tournament) */
+	unsigned btb;		/* BTB entries */
+	unsigned btb_assoc;
+	unsigned btb_penalty;	/* decode redirect when a taken direct
+				 * transfer misses in the BTB */
+	unsigned ras;		/* return stack entries */
+	unsigned redirect;	/* mispredict resolve to refetch, cycles */
+	/* map and window */
+	unsigned map_width;
+	unsigned rob;		/* in-flight (mapped, unretired) limit */
+	unsigned iq_int;	/* integer issue queue */
+	unsigned iq_fp;		/* floating-point issue queue */
+	unsigned regs_int;	/* rename (non-architectural) registers */
+	unsigned regs_fp;
+	unsigned lq, sq;
+	/* issue and execute */
+	unsigned issue_width;
+	unsigned n_alu, lat_alu;
+	unsigned n_imul, lat_imul;
+	unsigned lat_idiv;
+	unsigned n_fadd, lat_fadd;
+	unsigned n_fmul, lat_fmul;
+	unsigned lat_fdiv;
+	unsigned n_mem;		/* load/store ports */
+	unsigned load_early;	/* loads ready to retire before data */
+	unsigned sp_fold;	/* push/pop/call/ret do not rename rsp */
+	unsigned mem_order;	/* 0 perfect disambiguation; 1 loads pass
+				 * older stores and replay-trap (21264) */
+	/* retire */
+	unsigned retire_width;
+	/* memory */
+	unsigned line;		/* cache line bytes (all levels) */
+	unsigned page;		/* page bytes */
+	unsigned l1i_size, l1i_assoc;	/* hits are pipelined into fetch */
+	/* a level's latency is the load-to-use time of data found there */
+	unsigned l1d_size, l1d_assoc, l1d_lat;
+	unsigned l2_size, l2_assoc, l2_lat;
+	unsigned l3_size, l3_assoc, l3_lat;	/* l3_size 0: none */
+	unsigned mem_lat;
+	unsigned mshr;		/* L1-D outstanding line misses */
+	unsigned itlb, dtlb, tlb_assoc, tlb_lat;
+	unsigned fault_lat;	/* first touch of a page (0: off) */
+};
+
+/* SAMPLE.sampler: who took the sample. */
+#define PMR_SIM_SAMPLER_PROFILEME 0
+#define PMR_SIM_SAMPLER_COUNTER 1	/* event-counter overflow + skid */
+#define PMR_SIM_SAMPLER_IBS 2		/* op tagged at dispatch (map) */
+#define PMR_SIM_SAMPLER_PEBS 3		/* next instruction to retire */
+#define PMR_SIM_SAMPLER_TIP 4		/* time-proportional, at commit */
+
+/* Events a baseline counter counts. */
+#define PMR_SIM_BSEV_CYCLES 0
+#define PMR_SIM_BSEV_RETIRED 1
+#define PMR_SIM_BSEV_DMISS 2		/* retired loads missing the L1-D */
+#define PMR_SIM_BSEV_MISP 3		/* retired mispredicted transfers */
+
+/* Sampling modes. */
+enum pmr_sim_pm { PMR_SIM_PM_OFF = 0, PMR_SIM_PM_SINGLE, PMR_SIM_PM_PAIRED };
+
+/* Run options. */
+struct pmr_sim_opts {
+	int pm;			/* enum pmr_sim_pm */
+	uint64_t pm_s;		/* mean interval S, fetched instructions */
+	unsigned pm_w;		/* pair window W (d uniform in 1..W); 0:
+				 * rob + fetchq + fetch_width * frontend */
+	int pm_dist;		/* 0 geometric, 1 uniform on [S-J, S+J] */
+	uint64_t pm_jitter;	/* J */
+	int pm_rearm;		/* 0 interrupt (faithful), 1 select (ideal) */
+	int pm_select;		/* 0 fetched instructions, 1 opportunities
+				 * (fetch_width per cycle; single only),
+				 * 2 mapped instructions (the ibs sampler) */
+	int sampler;		/* baseline PMR_SIM_SAMPLER_* besides pm */
+	uint64_t bs_s;		/* its mean interval (events or cycles) */
+	unsigned bs_skid;	/* counter: overflow to delivery, cycles */
+	int bs_event;		/* PMR_SIM_BSEV_*: what the counter counts */
+	unsigned pm_irq;	/* interrupt latency before re-arm, cycles */
+	int truth;		/* emit TRUTH */
+	unsigned events;	/* bit 0 value, bit 1 edge */
+	uint64_t warmup;	/* instructions retired before measuring */
+	uint64_t max;		/* stop after this many measured; 0 all */
+	uint64_t interval;	/* STATS every this many retired; 0 none */
+	uint64_t seed;
+	unsigned ideal;		/* PMR_SIM_IDEAL_* */
+	int noskip;		/* simulate idle cycles one by one (tests:
+				 * the stream must not change) */
+};
+
+/* Stall reasons counted in cycles (STATS). */
+enum pmr_sim_stall {
+	PMR_SIM_ST_ICACHE,	/* fetch waits for an I-cache/ITLB miss */
+	PMR_SIM_ST_REDIRECT,	/* fetch waits for a redirect */
+	PMR_SIM_ST_FETCHQ,	/* fetch queue full */
+	PMR_SIM_ST_ROB,		/* map: in-flight limit */
+	PMR_SIM_ST_IQ,		/* map: issue queue full */
+	PMR_SIM_ST_REGS,	/* map: no rename register */
+	PMR_SIM_ST_LSQ,		/* map: load or store queue full */
+	PMR_SIM_ST_MSHR,	/* issue: a load waited for an MSHR */
+	PMR_SIM_ST_N
+};
+
+/* STATS record (decoded form).  Counts are since the end of warm-up. */
+struct pmr_sim_stats {
+	uint8_t final;		/* 1 at the end, 0 for --interval records */
+	uint64_t cycles;
+	uint64_t retired;
+	double ipc;
+	uint64_t fetched;	/* predicted-path fetches, bad path included */
+	uint64_t aborted;
+	uint64_t branches;	/* retired control transfers */
+	uint64_t cond;		/* retired conditional branches */
+	uint64_t mispredicts;	/* retired transfers that redirected */
+	uint64_t cond_misp;
+	uint64_t btb_miss;
+	uint64_t loads, stores;
+	uint64_t icache_miss, itlb_miss;
+	uint64_t dcache_miss;
+	union {			/* l2_miss: the field's first name */
+		uint64_t llc_miss;
+		uint64_t l2_miss;
+	};
+	uint64_t dtlb_miss;
+	uint64_t forwarded;
+	uint64_t st_icache, st_redirect, st_fetchq;
+	uint64_t st_rob, st_iq, st_regs, st_lsq, st_mshr;
+	uint64_t samples;	/* SAMPLE records written */
+	uint64_t pairs;
+	uint64_t dropped;	/* selections lost (tag busy, run end) */
+	uint64_t warmup;	/* instructions retired in warm-up */
+	uint64_t wrongpath;	/* fetched on a wrong path */
+	uint64_t mem_traps;	/* memory-order replay traps */
+};
+
+/* SAMPLE record, and each member of a PAIR. */
+struct pmr_sim_sample {
+	uint8_t sampler;	/* PMR_SIM_SAMPLER_* */
+	uint8_t cls;		/* enum pmr_opclass */
+	uint8_t trap;		/* enum pmr_sim_trap */
+	uint8_t hist_len;	/* bits valid in history */
+	uint32_t events;	/* PMR_SIM_EV_* */
+	uint32_t context;	/* thread id from the trace */
+	uint64_t seq;		/* sample number */
+	uint64_t pos;		/* fetch index, bad path included */
+	uint64_t pc;
+	uint64_t addr;		/* effective address or transfer target */
+	uint64_t history;	/* global history at fetch, bit 0 newest */
+	uint64_t fetch_cycle;
+	uint32_t lat_fm;	/* fetch -> map */
+	uint32_t lat_md;	/* map -> data ready */
+	uint32_t lat_dx;	/* data ready -> issue */
+	uint32_t lat_xr;	/* issue -> retire ready */
+	uint32_t lat_rr;	/* retire ready -> retire */
+	uint32_t lat_ld;	/* load issue -> completion */
+	uint32_t lat_total;	/* fetch -> retire or abort */
+	uint8_t kind;		/* PMR_SIM_KIND_* (fetch-opportunity mode) */
+};
+
+/* What a selected fetch opportunity held. */
+#define PMR_SIM_KIND_INSN 0	/* an instruction on the predicted path */
+#define PMR_SIM_KIND_OFFPATH 1	/* a slot of the block off the path */
+#define PMR_SIM_KIND_EMPTY 2	/* nothing: fetch stalled */
+
+struct pmr_sim_pair {
+	uint64_t seq;
+	uint32_t fetch_lat;	/* F(b) - F(a) */
+	uint32_t dist;		/* d = pos(b) - pos(a) */
+	struct pmr_sim_sample a, b;
+};
+
+/* TRUTH record: exact aggregates of one static pc. */
+struct pmr_sim_truth {
+	uint64_t pc;
+	uint8_t cls;
+	uint64_t fetched, retired, aborted;
+	uint64_t ab_misp;	/* aborted by a mispredict */
+	uint64_t ab_other;
+	uint64_t sum_fm, sum_md, sum_dx, sum_xr, sum_rr, sum_ld;
+	uint64_t sq_fm, sq_md, sq_dx, sq_xr, sq_rr, sq_ld;
+	uint64_t n_ld;		/* retired loads with a completion */
+	uint64_t icache_miss, itlb_miss, dcache_miss, dtlb_miss;
+	union {			/* l2_miss: the field's first name */
+		uint64_t llc_miss;
+		uint64_t l2_miss;
+	};
+	uint64_t taken, br_misp, jmp_misp, fu_conflict, map_stall;
+	uint64_t forwarded;
+	double tp_cycles;	/* time-proportional oracle share */
+	uint64_t inprog;	/* L: sum of (RR or A) - F, all fetched */
+	uint64_t useful;	/* sum of retiring issues during [F, RR) */
+	int64_t wasted;		/* C * inprog - useful */
+	uint64_t inflight;	/* instruction-cycles of the others in flight
+				 * during each instance's [F, RR or abort) */
+	uint64_t inflight_ret;	/* the same, of those that retire */
+};
+
+struct pmr_sim;
+
+/*
+ * What the hook sees of every measured instruction when it retires or
+ * aborts (type PMR_SIM_HOOK_INSN, never written to a stream): the stamps
+ * and, apart, the latency components a dependence-graph (GNODE) record
+ * needs (icost 6.1).  Stamps not reached are ~0.  Producer distances are
+ * in fetch positions (pos, bad path included); cpos numbers the retired
+ * instructions, so a graph builder maps pos to commit order with a ring
+ * of the last window's (pos, cpos).  Adding GNODE is: a field table in
+ * sim_rtypes.c, an option, and an emit() of this struct's content from
+ * hook_insn() in core.c for retired instructions.
+ */
+#define PMR_SIM_HOOK_INSN 0x7fff0001u
+
+struct pmr_sim_insn {
+	uint64_t pos, pc;
+	uint64_t cpos;		/* retire index (retired only) */
+	uint64_t F, M, D, X, RR, end, LC;
+	uint32_t events;
+	uint8_t cls, trap, retired;
+	uint16_t dd_fetch;	/* cycles fetch waited for I-side misses */
+	uint16_t ep_fu;		/* functional-unit latency */
+	uint16_t ep_mem;	/* load-to-use of an L1-D hit (loads) */
+	uint16_t ep_miss;	/* further cycles of a miss (L2, L3, memory) */
+	uint16_t ep_tlb;	/* DTLB miss and first-touch cycles */
+	uint32_t preg[3];	/* pos distance to register producers, 0 none */
+	uint32_t pmem;		/* pos distance to the forwarding store */
+	uint32_t ppp;		/* pos distance to the load whose miss to the
+				 * same line it merged with (PP edge) */
+};
+
+/* --- configuration (config.c) ------------------------------------------ */
+
+/* Fills *c with preset name.  Returns PMR_OK or PMR_EINVAL if unknown. */
+int pmr_sim_config_preset(struct pmr_sim_config *c, const char *name);
+/* Returns the name of preset i (from 0), or NULL past the last. */
+const char *pmr_sim_preset_name(unsigned i);
+/*
+ * Sets key to value (a number, or a predictor name for "bp").  Returns
+ * PMR_OK, or PMR_EINVAL with a message in errbuf.
+ */
+int pmr_sim_config_set(struct pmr_sim_config *c, const char *key,
+    const char *value, char *errbuf, size_t errlen) PMR_RESULT_USED;
+/* Parses "key=value" and sets it.  Returns as pmr_sim_config_set. */
+int pmr_sim_config_setkv(struct pmr_sim_config *c, const char *kv,
+    char *errbuf, size_t errlen) PMR_RESULT_USED;
+/*
+ * Reads "key = value" lines ('#' starts a comment) from path.  Returns
+ * PMR_OK, PMR_EIO (errno set), or PMR_EINVAL with "LINE: message" in
+ * errbuf.
+ */
+int pmr_sim_config_load(struct pmr_sim_config *c, const char *path,
+    char *errbuf, size_t errlen) PMR_RESULT_USED;
+/* Checks the configuration.  Returns PMR_OK or PMR_EINVAL + message. */
+int pmr_sim_config_check(const struct pmr_sim_config *c, char *errbuf,
+    size_t errlen) PMR_RESULT_USED;
+/*
+ * Writes the canonical "key = value" text of c (with a comment per key
+ * when comments is set) into f.  Returns 0 or -1 on a write error.
+ */
+int pmr_sim_config_write(const struct pmr_sim_config *c, FILE *f,
+    int comments);
+/* Returns the FNV-1a 64 digest of the canonical text of c. */
+uint64_t pmr_sim_config_digest(const struct pmr_sim_config *c);
+/* Applies the idealizations in mask (PMR_SIM_IDEAL_*) to c. */
+void pmr_sim_config_idealize(struct pmr_sim_config *c, unsigned mask);
+/* Returns the PMR_SIM_IDEAL_* bit named name, or 0. */
+unsigned pmr_sim_ideal_byname(const char *name);
+
+/* --- the simulator (core.c) -------------------------------------------- */
+
+/* Fills *o with the defaults (no sampling, no truth, no events). */
+void pmr_sim_opts_init(struct pmr_sim_opts *o);
+/*
+ * Creates a simulator for machine c (copied; idealizations in o applied)
+ * and options o.  Returns it, or NULL with *err set (PMR_EINVAL for a bad
+ * configuration, PMR_ENOMEM).  Caller frees with pmr_sim_free().
+ */
+struct pmr_sim *pmr_sim_new(const struct pmr_sim_config *c,
+    const struct pmr_sim_opts *o, int *err) PMR_RESULT_USED;
+/* Sends records to w (may be NULL); the caller keeps owning w. */
+void pmr_sim_set_writer(struct pmr_sim *s, struct pmr_writer *w);
+/*
+ * Calls fn(arg, type, decoded struct) for every record emitted (EVENT as
+ * a struct pmr_event), and with PMR_SIM_HOOK_INSN for every measured
+ * instruction that retires or aborts (a struct pmr_sim_insn).
+ */
+void pmr_sim_set_hook(struct pmr_sim *s,
+    void (*fn)(void *arg, uint32_t type, const void *rec), void *arg);
+/*
+ * Runs the simulation over the instructions from src (which returns 1, 0
+ * at the end, or a negative PMR_E* code) until it ends or
+ * --max is reached, then writes the final STATS and the TRUTH records.
+ * Returns PMR_OK, the source's negative code, or a writer error; the
+ * message is in pmr_sim_errmsg().
+ */
+int pmr_sim_run(struct pmr_sim *s,
+    int (*src)(void *arg, struct pmr_dinsn *di), void *arg) PMR_RESULT_USED;
+/* Returns the statistics so far (valid after pmr_sim_run). */
+const struct pmr_sim_stats *pmr_sim_stats(const struct pmr_sim *s);
+/* Returns the effective configuration (idealizations applied). */
+const struct pmr_sim_config *pmr_sim_config(const struct pmr_sim *s);
+/* Returns the message of the last error ("" if none). */
+const char *pmr_sim_errmsg(const struct pmr_sim *s);
+void pmr_sim_free(struct pmr_sim *s);
+
+/* --- records (sim_rtypes.c) -------------------------------------------- */
+
+extern const struct pmr_rtype pmr_rtypes_sim[];
+extern const unsigned pmr_rtypes_sim_n;
+/* Returns the payload size of a fixed-layout sim record type. */
+uint32_t pmr_sim_rec_size(const struct pmr_rtype *t);
+/* Encodes the decoded struct in into p by the field table of t. */
+void pmr_sim_rec_encode(const struct pmr_rtype *t, const void *in,
+    unsigned char *p);
+/* Returns the registry entry of sim record type, or NULL. */
+const struct pmr_rtype *pmr_sim_rtype(uint32_t type);
+
+#ifdef PMR_SIM_INTERNAL
+/*
+ * Internal to lib/sim: set-associative caches and TLBs (cache.c) and the
+ * branch predictors, BTB and return stack (bpred.c).
+ */
+struct pmr_sim_cache {
+	uint64_t *tag;		/* sets * ways; key + 1, 0 = invalid */
+	uint32_t *use;		/* LRU stamps */
+	uint32_t clock;
+	unsigned sets, ways;
+	unsigned shift;		/* key = addr >> shift */
+};
+
+/* Sets up c with bytes/unit sets x ways; returns 0 or PMR_ENOMEM. */
+int pmr_sim_cache_init(struct pmr_sim_cache *c, uint64_t units,
+    unsigned ways, unsigned shift);
+void pmr_sim_cache_fini(struct pmr_sim_cache *c);
+/* Returns 1 on a hit; on a miss installs the block if install is set. */
+int pmr_sim_cache_access(struct pmr_sim_cache *c, uint64_t addr,
+    int install);
+
+struct pmr_sim_bpred {
+	int kind;		/* enum pmr_sim_bp */
+	uint8_t *bim, *gsh, *cho, *lpred;
+	uint16_t *lhist;
+	uint32_t bim_mask, gsh_mask, cho_mask, lh_mask, lp_mask;
+	uint32_t gmask;		/* global history bits in use */
+	/* BTB: sets x ways of (pc, target) */
+	uint64_t *btb_pc, *btb_tgt;
+	uint32_t *btb_use, btb_clock;
+	unsigned btb_sets, btb_ways;
+};
+
+int pmr_sim_bpred_init(struct pmr_sim_bpred *b,
+    const struct pmr_sim_config *c);
+void pmr_sim_bpred_fini(struct pmr_sim_bpred *b);
+/*
+ * Predicts the direction of the conditional branch at pc under global
+ * history ghist; when train is set, trains with the outcome taken.
+ */
+int pmr_sim_bpred_cond(struct pmr_sim_bpred *b, uint64_t pc, uint64_t ghist,
+    int taken, int train);
+/* Returns the BTB target of pc, or 0 on a miss. */
+uint64_t pmr_sim_btb_lookup(struct pmr_sim_bpred *b, uint64_t pc);
+void pmr_sim_btb_update(struct pmr_sim_bpred *b, uint64_t pc,
+    uint64_t target);
+#endif /* PMR_SIM_INTERNAL */
+
+#endif /* PMR_SIM_H */

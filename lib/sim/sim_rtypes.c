@@ -1,0 +1,248 @@
+/*
+ * sim_rtypes.c: the record types pmsim writes (STATS, SAMPLE, PAIR,
+ * TRUTH), as field tables for the libpmr registry, and a fixed-layout
+ * encoder the simulator uses without going through the registry.
+ *
+ * The tables are the reference of the wire layout, listed for man/pmr.5 in
+ * lib/sim/RECORDS.txt: change both together.  Records grow only by
+ * appending fields (with a higher "since" minor version).
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "sim.h"
+
+#define F(st, name, kind, desc) \
+	{ #name, PMR_K_##kind, 0, offsetof(struct st, name), desc }
+#define NF(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct pmr_field stats_fields[] = {
+	F(pmr_sim_stats, final, U8, "1: end of run, 0: --interval record"),
+	F(pmr_sim_stats, cycles, U64, "cycles since the end of warm-up"),
+	F(pmr_sim_stats, retired, U64, "instructions retired"),
+	F(pmr_sim_stats, ipc, F64, "retired / cycles"),
+	F(pmr_sim_stats, fetched, U64, "instructions fetched, bad path "
+	    "included"),
+	F(pmr_sim_stats, aborted, U64, "fetched instructions aborted"),
+	F(pmr_sim_stats, branches, U64, "retired control transfers"),
+	F(pmr_sim_stats, cond, U64, "retired conditional branches"),
+	F(pmr_sim_stats, mispredicts, U64, "retired transfers mispredicted"),
+	F(pmr_sim_stats, cond_misp, U64, "retired conditional branches "
+	    "mispredicted"),
+	F(pmr_sim_stats, btb_miss, U64, "taken direct transfers missing in "
+	    "the BTB"),
+	F(pmr_sim_stats, loads, U64, "retired instructions that load"),
+	F(pmr_sim_stats, stores, U64, "retired instructions that store"),
+	F(pmr_sim_stats, icache_miss, U64, "L1-I line misses"),
+	F(pmr_sim_stats, itlb_miss, U64, "ITLB misses"),
+	F(pmr_sim_stats, dcache_miss, U64, "L1-D misses of retired loads"),
+	F(pmr_sim_stats, llc_miss, U64, "retired loads missing in every "
+	    "cache"),
+	F(pmr_sim_stats, dtlb_miss, U64, "DTLB misses of retired loads"),
+	F(pmr_sim_stats, forwarded, U64, "retired loads fed by a store"),
+	F(pmr_sim_stats, st_icache, U64, "cycles fetch waited for the L1-I"),
+	F(pmr_sim_stats, st_redirect, U64, "cycles fetch waited for a "
+	    "redirect"),
+	F(pmr_sim_stats, st_fetchq, U64, "cycles the fetch queue was full"),
+	F(pmr_sim_stats, st_rob, U64, "cycles map stalled: in-flight limit"),
+	F(pmr_sim_stats, st_iq, U64, "cycles map stalled: issue queue"),
+	F(pmr_sim_stats, st_regs, U64, "cycles map stalled: registers"),
+	F(pmr_sim_stats, st_lsq, U64, "cycles map stalled: LQ/SQ"),
+	F(pmr_sim_stats, st_mshr, U64, "cycles a ready load waited for an "
+	    "MSHR"),
+	F(pmr_sim_stats, samples, U64, "SAMPLE records written"),
+	F(pmr_sim_stats, pairs, U64, "PAIR records written"),
+	F(pmr_sim_stats, dropped, U64, "selections lost (tag busy, end)"),
+	F(pmr_sim_stats, warmup, U64, "instructions retired in warm-up"),
+	F(pmr_sim_stats, wrongpath, U64, "instructions fetched on a wrong "
+	    "path"),
+	F(pmr_sim_stats, mem_traps, U64, "memory-order replay traps"),
+};
+
+#define SAMPLE_FIELDS(st, pre, m)                                           \
+	{ pre "sampler", PMR_K_U8, 0, offsetof(struct st, m sampler),        \
+	    "0 ProfileMe, 1 counter, 2 ibs, 3 pebs, 4 tip" },                \
+	{ pre "cls", PMR_K_U8, 0, offsetof(struct st, m cls),                \
+	    "operation class (trace.h pmr_opclass)" },                       \
+	{ pre "trap", PMR_K_U8, 0, offsetof(struct st, m trap),              \
+	    "0 retired, 1 branch mispredict, 2 jump mispredict, "            \
+	    "3 memory order, 7 end of run" },                                \
+	{ pre "hist_len", PMR_K_U8, 0, offsetof(struct st, m hist_len),      \
+	    "valid bits in history" },                                       \
+	{ pre "events", PMR_K_U32, 0, offsetof(struct st, m events),         \
+	    "event bits (RECORDS.txt)" },                                    \
+	{ pre "context", PMR_K_U32, 0, offsetof(struct st, m context),       \
+	    "thread id" },                                                   \
+	{ pre "seq", PMR_K_U64, 0, offsetof(struct st, m seq),               \
+	    "sample number" },                                               \
+	{ pre "pos", PMR_K_U64, 0, offsetof(struct st, m pos),               \
+	    "fetch index, bad path included" },                              \
+	{ pre "pc", PMR_K_X64, 0, offsetof(struct st, m pc),                 \
+	    "profiled pc" },                                                 \
+	{ pre "addr", PMR_K_X64, 0, offsetof(struct st, m addr),             \
+	    "effective address, or target of a transfer" },                  \
+	{ pre "history", PMR_K_X64, 0, offsetof(struct st, m history),       \
+	    "global branch history at fetch, bit 0 newest" },                \
+	{ pre "fetch_cycle", PMR_K_U64, 0,                                   \
+	    offsetof(struct st, m fetch_cycle), "cycle of fetch" },          \
+	{ pre "lat_fm", PMR_K_U32, 0, offsetof(struct st, m lat_fm),         \
+	    "fetch to map" },                                                \
+	{ pre "lat_md", PMR_K_U32, 0, offsetof(struct st, m lat_md),         \
+	    "map to data ready" },                                           \
+	{ pre "lat_dx", PMR_K_U32, 0, offsetof(struct st, m lat_dx),         \
+	    "data ready to issue" },                                         \
+	{ pre "lat_xr", PMR_K_U32, 0, offsetof(struct st, m lat_xr),         \
+	    "issue to retire ready" },                                       \
+	{ pre "lat_rr", PMR_K_U32, 0, offsetof(struct st, m lat_rr),         \
+	    "retire ready to retire" },                                      \
+	{ pre "lat_ld", PMR_K_U32, 0, offsetof(struct st, m lat_ld),         \
+	    "load issue to completion" },                                    \
+	{ pre "lat_total", PMR_K_U32, 0, offsetof(struct st, m lat_total),   \
+	    "fetch to retire or abort" },                                    \
+	{ pre "kind", PMR_K_U8, 0, offsetof(struct st, m kind),              \
+	    "0 instruction, 1 off-path slot, 2 empty slot" }
+
+static const struct pmr_field sample_fields[] = {
+	SAMPLE_FIELDS(pmr_sim_sample, "", ),
+};
+
+static const struct pmr_field pair_fields[] = {
+	F(pmr_sim_pair, seq, U64, "pair number"),
+	F(pmr_sim_pair, fetch_lat, U32, "intra-pair fetch latency F(b)-F(a)"),
+	F(pmr_sim_pair, dist, U32, "fetch distance d = pos(b)-pos(a)"),
+	SAMPLE_FIELDS(pmr_sim_pair, "a_", a.),
+	SAMPLE_FIELDS(pmr_sim_pair, "b_", b.),
+};
+
+static const struct pmr_field truth_fields[] = {
+	F(pmr_sim_truth, pc, X64, "static pc"),
+	F(pmr_sim_truth, cls, U8, "operation class"),
+	F(pmr_sim_truth, fetched, U64, "fetched instances"),
+	F(pmr_sim_truth, retired, U64, "retired instances"),
+	F(pmr_sim_truth, aborted, U64, "aborted instances"),
+	F(pmr_sim_truth, ab_misp, U64, "aborted by a mispredict"),
+	F(pmr_sim_truth, ab_other, U64, "aborted for another reason"),
+	F(pmr_sim_truth, sum_fm, U64, "sum of fetch to map, retired"),
+	F(pmr_sim_truth, sum_md, U64, "sum of map to data ready, retired"),
+	F(pmr_sim_truth, sum_dx, U64, "sum of data ready to issue, retired"),
+	F(pmr_sim_truth, sum_xr, U64, "sum of issue to retire ready"),
+	F(pmr_sim_truth, sum_rr, U64, "sum of retire ready to retire"),
+	F(pmr_sim_truth, sum_ld, U64, "sum of load issue to completion"),
+	F(pmr_sim_truth, sq_fm, U64, "sum of squares of lat_fm"),
+	F(pmr_sim_truth, sq_md, U64, "sum of squares of lat_md"),
+	F(pmr_sim_truth, sq_dx, U64, "sum of squares of lat_dx"),
+	F(pmr_sim_truth, sq_xr, U64, "sum of squares of lat_xr"),
+	F(pmr_sim_truth, sq_rr, U64, "sum of squares of lat_rr"),
+	F(pmr_sim_truth, sq_ld, U64, "sum of squares of lat_ld"),
+	F(pmr_sim_truth, n_ld, U64, "retired instances with a load latency"),
+	F(pmr_sim_truth, icache_miss, U64, "retired with ICACHE_MISS"),
+	F(pmr_sim_truth, itlb_miss, U64, "retired with ITLB_MISS"),
+	F(pmr_sim_truth, dcache_miss, U64, "retired with DCACHE_MISS"),
+	F(pmr_sim_truth, dtlb_miss, U64, "retired with DTLB_MISS"),
+	F(pmr_sim_truth, llc_miss, U64, "retired with LLC_MISS"),
+	F(pmr_sim_truth, taken, U64, "retired with TAKEN"),
+	F(pmr_sim_truth, br_misp, U64, "retired with BR_MISP"),
+	F(pmr_sim_truth, jmp_misp, U64, "retired with JMP_MISP"),
+	F(pmr_sim_truth, fu_conflict, U64, "retired with FU_CONFLICT"),
+	F(pmr_sim_truth, map_stall, U64, "retired with a MAP_* stall"),
+	F(pmr_sim_truth, forwarded, U64, "retired with FORWARD"),
+	F(pmr_sim_truth, tp_cycles, F64, "cycles charged by the "
+	    "time-proportional oracle"),
+	F(pmr_sim_truth, inprog, U64, "L: sum over fetched instances of "
+	    "(RR or abort) - F"),
+	F(pmr_sim_truth, useful, U64, "retiring issues during [F, RR) of "
+	    "each instance, itself excluded"),
+	F(pmr_sim_truth, wasted, I64, "issue_width * inprog - useful"),
+	F(pmr_sim_truth, inflight, U64, "cycles of other instructions in "
+	    "flight during [F, RR) of each instance"),
+	F(pmr_sim_truth, inflight_ret, U64, "the same, counting only "
+	    "instructions that retire"),
+};
+
+#define T(num, name, st, fields, desc) \
+	{ num, name, desc, fields, NF(fields), sizeof(struct st) }
+
+const struct pmr_rtype pmr_rtypes_sim[] = {
+	T(PMR_REC_STATS, "STATS", pmr_sim_stats, stats_fields,
+	    "pmsim counters, at the end and every --interval"),
+	T(PMR_REC_SAMPLE, "SAMPLE", pmr_sim_sample, sample_fields,
+	    "one ProfileMe sample"),
+	T(PMR_REC_PAIR, "PAIR", pmr_sim_pair, pair_fields,
+	    "one ProfileMe paired sample"),
+	T(PMR_REC_TRUTH, "TRUTH", pmr_sim_truth, truth_fields,
+	    "exact per-pc aggregates of a pmsim run"),
+};
+const unsigned pmr_rtypes_sim_n = NF(pmr_rtypes_sim);
+
+static unsigned
+ksize(unsigned k)
+{
+	switch (k) {
+	case PMR_K_U8:
+		return 1;
+	case PMR_K_U16:
+		return 2;
+	case PMR_K_U32:
+		return 4;
+	default:
+		return 8;
+	}
+}
+
+uint32_t
+pmr_sim_rec_size(const struct pmr_rtype *t)
+{
+	uint32_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < t->nfields; i++)
+		n += ksize(t->fields[i].kind);
+	return n;
+}
+
+void
+pmr_sim_rec_encode(const struct pmr_rtype *t, const void *in,
+    unsigned char *p)
+{
+	const unsigned char *b = in;
+	unsigned i;
+
+	for (i = 0; i < t->nfields; i++) {
+		const struct pmr_field *f = &t->fields[i];
+		uint64_t v;
+		uint32_t v32;
+		uint16_t v16;
+
+		switch (f->kind) {
+		case PMR_K_U8:
+			*p++ = b[f->off];
+			break;
+		case PMR_K_U16:
+			memcpy(&v16, b + f->off, 2);
+			pmr_put16(p, v16);
+			p += 2;
+			break;
+		case PMR_K_U32:
+			memcpy(&v32, b + f->off, 4);
+			pmr_put32(p, v32);
+			p += 4;
+			break;
+		default:	/* U64, X64, I64, F64: 8 bytes */
+			memcpy(&v, b + f->off, 8);
+			pmr_put64(p, v);
+			p += 8;
+			break;
+		}
+	}
+}
+
+const struct pmr_rtype *
+pmr_sim_rtype(uint32_t type)
+{
+	unsigned i;
+
+	for (i = 0; i < pmr_rtypes_sim_n; i++)
+		if (pmr_rtypes_sim[i].type == type)
+			return &pmr_rtypes_sim[i];
+	return NULL;
+}

@@ -1,0 +1,361 @@
+#!/usr/bin/env bats
+# pmsim: every option, bad input, determinism, and the records it writes
+# (looked at through pmview).  The core's timing is validated by the unit
+# tests (tests/unit/test_sim.c); these check the program around it.
+
+load test_helper
+
+TRACE=$DATA/sim/app30k.champsim.xz
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+# Prints field $2 of the records of type $1 (a name) in file $3, one a
+# line, integers in decimal.  When the registry does not know the type
+# yet, pmview prints its payload in hex, and the field is decoded here
+# from the layout in lib/sim/RECORDS.txt.
+col() {
+	local num=$1 v
+	case $1 in
+	STATS) num=16 ;; SAMPLE) num=17 ;; PAIR) num=18 ;; TRUTH) num=19 ;;
+	esac
+	"$PMVIEW" -f tsv -t "$num" "$3" | awk -F '\t' -v type="$1" -v num="$num" \
+	    -v name="$2" -v rec="$TOP/lib/sim/RECORDS.txt" '
+	    BEGIN {
+		while ((getline l < rec) > 0) {
+			if (index(l, type " (") == 1) { inside = 1; off = 0; continue }
+			if (l ~ /payload bytes/) inside = 0
+			if (inside && l ~ /^  [a-z_0-9]+ +[UXIF][0-9]+ /) {
+				split(l, f, " ")
+				sz = f[2] == "U8" ? 1 : f[2] == "U16" ? 2 : \
+				    f[2] == "U32" ? 4 : 8
+				if (f[1] == name) { o = off; s = sz }
+				off += sz
+			}
+		}
+	    }
+	    /^#/ { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+	    NF == 2 && $1 == num {
+		hex = substr($2, o * 2 + 1, s * 2); le = ""
+		for (k = s; k >= 1; k--) le = le substr(hex, k * 2 - 1, 2)
+		print "0x" le; next
+	    }
+	    { print $c }' | while read -r v; do
+		case $v in 0x*) echo $((v)) ;; *) echo "$v" ;; esac
+	done
+}
+
+@test "pmsim --help prints the options on stdout and exits 0" {
+	run -0 --separate-stderr "$PMSIM" --help
+	[[ $output == *"usage: pmsim"* ]]
+	[[ $output == *"--profileme=SPEC"* ]]
+	[[ $output == *"--set=KEY=VALUE"* ]]
+	[ -z "$stderr" ]
+}
+
+@test "pmsim -V prints the version" {
+	run -0 "$PMSIM" -V
+	[[ $output == "pmsim "[0-9]* ]]
+}
+
+@test "pmsim with a bad option exits 2 with usage on stderr" {
+	run -2 --separate-stderr "$PMSIM" --bogus "$TRACE"
+	[[ $stderr == *"usage: pmsim"* ]]
+	[[ $stderr == *"Try 'pmsim --help'."* ]]
+	[ -z "$output" ]
+}
+
+@test "pmsim -m with an unknown machine exits 2" {
+	run -2 --separate-stderr "$PMSIM" -m pentium "$TRACE"
+	[[ $stderr == *"unknown machine 'pentium'"* ]]
+}
+
+@test "pmsim -O with an unknown key exits 2" {
+	run -2 --separate-stderr "$PMSIM" -O nokey=1 "$TRACE"
+	[[ $stderr == *"unknown key 'nokey'"* ]]
+	[[ $stderr == *"usage: pmsim"* ]]
+}
+
+@test "pmsim -O with a value out of range exits 2" {
+	run -2 --separate-stderr "$PMSIM" --set rob=0 "$TRACE"
+	[[ $stderr == *"rob: value '0' is too small"* ]]
+}
+
+@test "pmsim --profileme without a mode exits 2" {
+	run -2 --separate-stderr "$PMSIM" --profileme=S=10 "$TRACE"
+	[[ $stderr == *"say 'single' or 'paired'"* ]]
+}
+
+@test "pmsim --events with an unknown kind exits 2" {
+	run -2 --separate-stderr "$PMSIM" --events=value,bogus "$TRACE"
+	[[ $stderr == *"unknown item 'bogus'"* ]]
+}
+
+@test "pmsim --ideal with an unknown class exits 2" {
+	run -2 --separate-stderr "$PMSIM" --ideal=l3 "$TRACE"
+	[[ $stderr == *"unknown item 'l3'"* ]]
+}
+
+@test "pmsim --max 0 is a usage error" {
+	run -2 --separate-stderr "$PMSIM" --max 0 "$TRACE"
+	[[ $stderr == *"--max: value '0' is too small"* ]]
+}
+
+@test "pmsim on a missing trace exits 1 with one line naming it" {
+	run -1 --separate-stderr "$PMSIM" -o "$T/out.pmr" "$T/none.champsim"
+	assert_one_line_stderr
+	[[ $stderr == *"'$T/none.champsim'"* ]]
+	[ ! -e "$T/out.pmr" ]
+}
+
+@test "pmsim on a truncated trace exits 1 with one line naming it" {
+	head -c 3000 "$TRACE" > "$T/cut.champsim.xz"
+	run -1 --separate-stderr "$PMSIM" -o "$T/out.pmr" "$T/cut.champsim.xz"
+	assert_one_line_stderr
+	[[ $stderr == *"'$T/cut.champsim.xz'"*"truncated"* ]]
+	[ ! -e "$T/out.pmr" ]
+}
+
+@test "pmsim on a file that is no trace exits 1" {
+	printf 'hello\n' > "$T/junk.pmr"
+	run -1 --separate-stderr "$PMSIM" -o "$T/out.pmr" "$T/junk.pmr"
+	assert_one_line_stderr
+	[[ $stderr == *"junk.pmr"* ]]
+}
+
+@test "pmsim -c reports the line of a bad setting" {
+	printf 'rob = 96\n# fine\nbogus\n' > "$T/m.cfg"
+	run -1 --separate-stderr "$PMSIM" -c "$T/m.cfg" "$TRACE"
+	[[ $stderr == *"'$T/m.cfg': line 3: expected 'key = value'"* ]]
+}
+
+@test "pmsim -c on a missing file exits 1" {
+	run -1 --separate-stderr "$PMSIM" -c "$T/none.cfg" "$TRACE"
+	[[ $stderr == *"cannot read '$T/none.cfg'"* ]]
+}
+
+@test "pmsim --print-config shows each preset" {
+	run -0 "$PMSIM" --print-config
+	[[ $output == *"machine alpha21264"* ]]
+	[[ $output == *"rob          = 80 "* ]]
+	run -0 "$PMSIM" -m fields03 --print-config
+	[[ $output == *"rob          = 64 "* ]]
+	[[ $output == *"issue_width  = 6 "* ]]
+	run -0 "$PMSIM" -m champsim --print-config
+	[[ $output == *"rob          = 352 "* ]]
+	[[ $output == *"bp           = bimodal "* ]]
+}
+
+@test "pmsim --print-config round-trips through -c and keeps the digest" {
+	"$PMSIM" -m fields03 -O rob=100 --print-config > "$T/a.cfg"
+	"$PMSIM" -m champsim -c "$T/a.cfg" --print-config > "$T/b.cfg"
+	[ "$(sed -n 's/.*digest //p' "$T/a.cfg")" = \
+	    "$(sed -n 's/.*digest //p' "$T/b.cfg")" ]
+	grep -q '^rob *= 100 ' "$T/b.cfg"
+}
+
+@test "pmsim -O applies after -c" {
+	printf 'rob = 96\n' > "$T/m.cfg"
+	run -0 "$PMSIM" -c "$T/m.cfg" -O rob=97 --print-config
+	[[ $output == *"rob          = 97 "* ]]
+}
+
+@test "pmsim --ideal shows in --print-config" {
+	run -0 "$PMSIM" --ideal=win,bmisp --print-config
+	[[ $output == *"rob          = 1600 "* ]]
+	[[ $output == *"bp           = perfect "* ]]
+}
+
+@test "pmsim writes META, one final STATS and a PROV record" {
+	"$PMSIM" -o "$T/o.pmr" "$TRACE"
+	run -0 "$PMVIEW" -f tsv -t META "$T/o.pmr"
+	[[ $output == *"config-digest"* ]]
+	[[ $output == *"machine	alpha21264"* ]]
+	[ "$(col STATS final "$T/o.pmr")" = 1 ]
+	[ "$(col STATS retired "$T/o.pmr")" = 30000 ]
+	run -0 "$PMVIEW" -f tsv -t PROV "$T/o.pmr"
+	[[ $output == *"pmsim"* ]]
+}
+
+@test "pmsim reads the trace from standard input" {
+	"$PMSIM" --trace-format=champsim < "$TRACE" > "$T/o.pmr"
+	[ "$(col STATS retired "$T/o.pmr")" = 30000 ]
+}
+
+@test "pmsim --max and --warmup bound the measured instructions" {
+	"$PMSIM" --warmup 5000 --max 20000 -o "$T/o.pmr" "$TRACE"
+	[ "$(col STATS retired "$T/o.pmr")" = 20000 ]
+	w=$(col STATS warmup "$T/o.pmr")
+	[ "$w" -ge 5000 ] && [ "$w" -lt 5010 ]
+}
+
+@test "pmsim --interval writes a STATS record every N instructions" {
+	"$PMSIM" --interval 10000 -o "$T/o.pmr" "$TRACE"
+	run -0 col STATS final "$T/o.pmr"
+	[ "$output" = "$(printf '0\n0\n0\n1')" ]
+}
+
+@test "pmsim --profileme=single writes SAMPLE records, about N/S" {
+	"$PMSIM" --profileme=single,S=100,rearm=select -o "$T/o.pmr" "$TRACE"
+	n=$(col SAMPLE pc "$T/o.pmr" | wc -l)
+	f=$(col STATS fetched "$T/o.pmr")
+	# within 4 sigma of fetched / S
+	awk -v n="$n" -v f="$f" 'BEGIN { e = f / 100; d = n - e;
+	    exit !(d * d <= 16 * e) }'
+	[ "$(col STATS samples "$T/o.pmr")" = "$n" ]
+}
+
+@test "pmsim --profileme=single,dist=uniform,J=10 spaces samples evenly" {
+	"$PMSIM" --profileme=single,S=50,J=10,dist=uniform \
+	    -o "$T/o.pmr" "$TRACE"
+	# faithful re-arm: one sample in flight, so positions are >= 40 apart
+	col SAMPLE pos "$T/o.pmr" | sort -n |
+	    awk 'NR > 1 && $1 - p < 40 { bad = 1 } { p = $1 }
+		END { exit bad }'
+}
+
+@test "pmsim --profileme=single,select=opportunity samples empty slots" {
+	"$PMSIM" --profileme=single,S=20,select=opportunity,rearm=select \
+	    -o "$T/o.pmr" "$TRACE"
+	run -0 col SAMPLE kind "$T/o.pmr"
+	printf '%s\n' "${lines[@]}" | grep -qx 0
+	printf '%s\n' "${lines[@]}" | grep -qx 2
+	[ "$(col META value "$T/o.pmr" | grep -c 'select=opportunity')" = 1 ]
+}
+
+@test "pmsim --profileme=paired,select=opportunity is a usage error" {
+	run -2 --separate-stderr "$PMSIM" \
+	    --profileme=paired,select=opportunity "$TRACE"
+	[[ $stderr == *"select=opportunity is for single sampling"* ]]
+}
+
+@test "pmsim --sampler=tip writes TIP samples, about cycles / S" {
+	"$PMSIM" --sampler=tip,S=50 -o "$T/o.pmr" "$TRACE"
+	n=$(col SAMPLE sampler "$T/o.pmr" | grep -cx 4)
+	c=$(col STATS cycles "$T/o.pmr")
+	awk -v n="$n" -v c="$c" 'BEGIN { e = c / 50; d = n - e;
+	    exit !(d * d <= 16 * e) }'
+	[ "$(col META value "$T/o.pmr" | grep -c '^tip S=50')" = 1 ]
+}
+
+@test "pmsim --sampler=counter,event=dmiss,skid=6 names pcs" {
+	"$PMSIM" --sampler=counter,S=5,event=dmiss,skid=6 -o "$T/o.pmr" \
+	    "$TRACE"
+	run -0 col SAMPLE sampler "$T/o.pmr"
+	[ "${#lines[@]}" -gt 10 ]
+	printf '%s\n' "${lines[@]}" | awk '$1 != 1 { exit 1 }'
+}
+
+@test "pmsim --sampler=pebs and --sampler=ibs write their samplers' records" {
+	"$PMSIM" --sampler=pebs,S=100 -o "$T/o.pmr" "$TRACE"
+	[ "$(col SAMPLE sampler "$T/o.pmr" | sort -u)" = 3 ]
+	"$PMSIM" --sampler=ibs,S=100 -o "$T/o.pmr" "$TRACE"
+	[ "$(col SAMPLE sampler "$T/o.pmr" | sort -u)" = 2 ]
+}
+
+@test "pmsim --sampler=ibs with --profileme is a usage error" {
+	run -2 --separate-stderr "$PMSIM" --profileme=single --sampler=ibs \
+	    "$TRACE"
+	[[ $stderr == *"exclude each other"* ]]
+}
+
+@test "pmsim --sampler with an unknown name exits 2" {
+	run -2 --separate-stderr "$PMSIM" --sampler=lbr "$TRACE"
+	[[ $stderr == *"unknown item 'lbr'"* ]]
+}
+
+@test "pmsim --profileme=paired writes PAIR records with d in 1..W" {
+	"$PMSIM" --profileme=paired,S=200,W=32 -o "$T/o.pmr" "$TRACE"
+	run -0 col PAIR dist "$T/o.pmr"
+	[ "${#lines[@]}" -gt 20 ]
+	printf '%s\n' "${lines[@]}" | awk '$1 < 1 || $1 > 32 { exit 1 }'
+	[ "$(col META value "$T/o.pmr" | grep -c 'mode=paired S=200 W=32')" = 1 ]
+}
+
+@test "pmsim --truth totals equal the STATS totals" {
+	"$PMSIM" --truth -o "$T/o.pmr" "$TRACE"
+	r=$(col TRUTH retired "$T/o.pmr" | awk '{ s += $1 } END { print s }')
+	f=$(col TRUTH fetched "$T/o.pmr" | awk '{ s += $1 } END { print s }')
+	[ "$r" = "$(col STATS retired "$T/o.pmr")" ]
+	[ "$f" = "$(col STATS fetched "$T/o.pmr")" ]
+}
+
+@test "pmsim --events=edge writes one EVENT per retired transfer" {
+	"$PMSIM" --events=edge -o "$T/o.pmr" "$TRACE"
+	n=$("$PMVIEW" -f tsv -t EVENT "$T/o.pmr" | grep -vc '^#')
+	[ "$n" = "$(col STATS branches "$T/o.pmr")" ]
+}
+
+@test "pmsim --events=value writes nothing for a trace without values" {
+	"$PMSIM" --events=value -o "$T/o.pmr" "$TRACE"
+	run -0 "$PMVIEW" -f tsv -t EVENT "$T/o.pmr"
+	[ -z "$output" ]
+}
+
+@test "pmsim --ideal=bmisp removes every mispredict" {
+	"$PMSIM" --ideal=bmisp -o "$T/o.pmr" "$TRACE"
+	[ "$(col STATS mispredicts "$T/o.pmr")" = 0 ]
+}
+
+@test "pmsim -m champsim runs without wrong-path fetch" {
+	"$PMSIM" -m champsim -o "$T/o.pmr" "$TRACE"
+	[ "$(col STATS wrongpath "$T/o.pmr")" = 0 ]
+	[ "$(col STATS aborted "$T/o.pmr")" = 0 ]
+	run -0 "$PMVIEW" -f tsv -t META "$T/o.pmr"
+	[[ $output == *"machine	champsim"* ]]
+}
+
+@test "pmsim -m alpha21264 fetches down wrong paths and aborts them" {
+	"$PMSIM" --truth -o "$T/o.pmr" "$TRACE"
+	[ "$(col STATS wrongpath "$T/o.pmr")" -gt 0 ]
+	[ "$(col STATS aborted "$T/o.pmr")" -gt 0 ]
+}
+
+@test "pmsim -O mem_order=0 turns memory-order traps off" {
+	"$PMSIM" -O mem_order=0 -o "$T/o.pmr" "$TRACE"
+	[ "$(col STATS mem_traps "$T/o.pmr")" = 0 ]
+	"$PMSIM" -O mem_order=1 --truth -o "$T/o.pmr" "$TRACE"
+	r=$(col TRUTH retired "$T/o.pmr" | awk '{ s += $1 } END { print s }')
+	[ "$r" = 30000 ]
+}
+
+@test "pmsim is deterministic for a seed and differs across seeds" {
+	"$PMSIM" --seed 5 --profileme=paired,S=100 --truth "$TRACE" > "$T/a"
+	"$PMSIM" --seed 5 --profileme=paired,S=100 --truth "$TRACE" > "$T/b"
+	"$PMSIM" --seed 6 --profileme=paired,S=100 --truth "$TRACE" > "$T/c"
+	cmp "$T/a" "$T/b"
+	run -1 cmp -s "$T/a" "$T/c"
+}
+
+@test "pmsim -z and -o FILE.zst write zstd" {
+	"$PMSIM" -o "$T/o.pmr.zst" "$TRACE"
+	[ "$(head -c 4 "$T/o.pmr.zst" | od -An -tx1 | tr -d ' ')" = 28b52ffd ]
+	[ "$(col STATS retired "$T/o.pmr.zst")" = 30000 ]
+}
+
+@test "pmsim -z -q --level=5 writes zstd to stdout, nothing on stderr" {
+	run -0 --separate-stderr bash -c '"$PMSIM" -z -q --level=5 "$1" > "$2"' \
+	    _ "$TRACE" "$T/o.zst"
+	[ -z "$stderr" ]
+	[ "$(head -c 4 "$T/o.zst" | od -An -tx1 | tr -d ' ')" = 28b52ffd ]
+}
+
+@test "pmsim --profileme irq=N lengthens the dead time after each sample" {
+	"$PMSIM" --profileme=single,S=20 -o "$T/a.pmr" "$TRACE"
+	"$PMSIM" --profileme=single,S=20,irq=200 -o "$T/b.pmr" "$TRACE"
+	a=$(col STATS samples "$T/a.pmr")
+	b=$(col STATS samples "$T/b.pmr")
+	[ "$b" -lt "$a" ]
+}
+
+@test "pmsim -v prints a summary line on stderr" {
+	run -0 --separate-stderr "$PMSIM" -v -o "$T/o.pmr" "$TRACE"
+	[[ $stderr == "pmsim: 30000 instructions, "*"IPC"* ]]
+}
+
+@test "pmsim --no-pg writes no PROV record" {
+	"$PMSIM" --no-pg -o "$T/o.pmr" "$TRACE"
+	run -0 "$PMVIEW" -f tsv -t PROV "$T/o.pmr"
+	[ -z "$output" ]
+}

@@ -1,0 +1,1225 @@
+/*
+ * test_sim.c: validation of the pmsim core on synthetic programs.
+ *
+ * Each test builds a small loop of static instructions (struct pmr_sinsn)
+ * and a generator of its dynamic instances, runs the simulator through
+ * the library API (no trace files) and checks a figure against the value
+ * derived from the configuration in the comment, within 2%.  Records are
+ * seen through the simulator's hook as decoded structs.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+#include "unit.h"
+
+#define MAXP 1024
+
+struct prog {
+	struct pmr_sinsn si[MAXP];
+	unsigned n;		/* static instructions, pc = base + 4 i */
+	uint64_t base;
+	uint64_t count, max;	/* dynamic instructions made / wanted */
+	unsigned i;		/* next static index */
+	uint64_t addr;		/* pointer-chase / stream address */
+	uint64_t stride, span;
+	uint64_t rng;
+	int random_br;		/* branches taken at random */
+};
+
+static uint64_t
+xs(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static struct pmr_sinsn *
+add(struct prog *p, unsigned cls)
+{
+	struct pmr_sinsn *si = &p->si[p->n];
+
+	memset(si, 0, sizeof(*si));
+	si->id = p->n;
+	si->isa = PMR_ISA_X86_64;
+	si->cls = (uint8_t)cls;
+	si->len = 4;
+	si->pc = p->base + 4ull * p->n;
+	p->n++;
+	return si;
+}
+
+static void
+src1(struct pmr_sinsn *si, uint16_t r)
+{
+	si->src[si->nsrc++] = r;
+}
+
+static void
+dst1(struct pmr_sinsn *si, uint16_t r)
+{
+	si->dst[si->ndst++] = r;
+}
+
+/* Closes the loop: a direct jump back to the first instruction. */
+static void
+close_loop(struct prog *p)
+{
+	struct pmr_sinsn *j = add(p, PMR_OP_JMP);
+
+	j->target = p->base;
+}
+
+static void
+prog_init(struct prog *p, uint64_t max)
+{
+	memset(p, 0, sizeof(*p));
+	p->base = 0x400000;
+	p->max = max;
+	p->rng = 88172645463325252ull;
+}
+
+static int
+prog_next(void *arg, struct pmr_dinsn *di)
+{
+	struct prog *p = arg;
+	const struct pmr_sinsn *si;
+	unsigned k;
+
+	if (p->count >= p->max)
+		return 0;
+	si = &p->si[p->i];
+	memset(di, 0, sizeof(*di));
+	di->si = si;
+	di->seq = p->count++;
+	di->pc = si->pc;
+	di->nmem = si->nmem;
+	di->nload = si->nload;
+	for (k = 0; k < si->nmem; k++) {
+		di->addr[k] = p->addr;
+		di->msize[k] = 8;
+	}
+	if (si->nmem > 0 && p->stride) {
+		p->addr += p->stride;
+		if (p->span && p->addr >= 0x10000000 + p->span)
+			p->addr = 0x10000000;
+	}
+	switch (si->cls) {
+	case PMR_OP_JMP:
+		di->flags |= PMR_DI_TAKEN;
+		di->next_pc = si->target;
+		p->i = (unsigned)((si->target - p->base) / 4);
+		break;
+	case PMR_OP_BR_COND:
+		if (p->random_br ? (xs(&p->rng) & 1) : 1) {
+			di->flags |= PMR_DI_TAKEN;
+			di->next_pc = si->target;
+			p->i = (unsigned)((si->target - p->base) / 4);
+		} else {
+			di->next_pc = si->pc + 4;
+			p->i++;
+		}
+		break;
+	default:
+		di->next_pc = si->pc + 4;
+		p->i++;
+		break;
+	}
+	return 1;
+}
+
+/* Every measured instruction, collected while g_ins != NULL. */
+static struct pmr_sim_insn *g_ins;
+static size_t g_nins, g_capins;
+
+struct run {
+	struct pmr_sim_stats st;
+	uint64_t nsample, nbad, nabort, nret, nempty, noff;
+	uint64_t ntruth, t_ret, t_fetch, t_abort;
+	double t_tp;
+	uint64_t hash;
+	int check_inv;
+	/* per-pc (index = (pc - base) / 4) */
+	uint64_t k[MAXP], fetched[MAXP];
+	uint64_t base;
+	uint64_t useful[MAXP], inflight[MAXP], inflight_ret[MAXP];
+	double tp[MAXP];
+	uint64_t bysampler[8];
+};
+
+static void
+hash_bytes(struct run *r, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n-- > 0) {
+		r->hash ^= *b++;
+		r->hash *= 0x100000001b3ull;
+	}
+}
+
+/* Checks the stage invariants of one sample; counts violations. */
+static void
+check_sample(struct run *r, const struct pmr_sim_sample *s)
+{
+	int ret = s->trap == PMR_SIM_TRAP_NONE;
+	uint64_t sum;
+
+	r->nsample++;
+	r->bysampler[s->sampler & 7]++;
+	if (s->sampler == PMR_SIM_SAMPLER_COUNTER ||
+	    (s->sampler == PMR_SIM_SAMPLER_TIP &&
+	    !(s->events & PMR_SIM_EV_RETIRED))) {
+		/* a pc and nothing else */
+		if (s->pc >= r->base && (s->pc - r->base) / 4 < MAXP)
+			r->k[(s->pc - r->base) / 4]++;
+		if (s->lat_total != PMR_SIM_NOLAT)
+			r->nbad++;
+		return;
+	}
+	if (s->kind != PMR_SIM_KIND_INSN) {
+		if (s->kind == PMR_SIM_KIND_EMPTY)
+			r->nempty++;
+		else
+			r->noff++;
+		if (s->lat_total != PMR_SIM_NOLAT || s->trap != 0)
+			r->nbad++;
+		return;
+	}
+	if (s->pc >= r->base && (s->pc - r->base) / 4 < MAXP)
+		r->k[(s->pc - r->base) / 4]++;
+	if (!ret) {
+		r->nabort++;
+		if ((s->events & PMR_SIM_EV_RETIRED) || s->trap == 0)
+			r->nbad++;
+		return;
+	}
+	r->nret++;
+	/* F <= M <= D <= X <= RR <= R: every stage reached, and the
+	 * stage latencies add up to the whole */
+	if (s->lat_fm == PMR_SIM_NOLAT || s->lat_md == PMR_SIM_NOLAT ||
+	    s->lat_dx == PMR_SIM_NOLAT || s->lat_xr == PMR_SIM_NOLAT ||
+	    s->lat_rr == PMR_SIM_NOLAT || !(s->events & PMR_SIM_EV_RETIRED))
+		r->nbad++;
+	sum = (uint64_t)s->lat_fm + s->lat_md + s->lat_dx + s->lat_xr +
+	    s->lat_rr;
+	if (sum != s->lat_total)
+		r->nbad++;
+	/* loads: LC >= X */
+	if (s->cls == PMR_OP_LOAD && s->lat_ld == PMR_SIM_NOLAT)
+		r->nbad++;
+}
+
+static void
+hook(void *arg, uint32_t type, const void *rec)
+{
+	struct run *r = arg;
+	const struct pmr_rtype *t = pmr_sim_rtype(type);
+	unsigned char buf[1024];
+
+	if (t != NULL) {
+		pmr_sim_rec_encode(t, rec, buf);
+		hash_bytes(r, buf, pmr_sim_rec_size(t));
+	}
+	if (type == PMR_SIM_HOOK_INSN) {
+		if (g_ins != NULL && g_nins < g_capins)
+			g_ins[g_nins++] = *(const struct pmr_sim_insn *)rec;
+		return;
+	}
+	if (type == PMR_REC_STATS) {
+		const struct pmr_sim_stats *st = rec;
+
+		if (st->final)
+			r->st = *st;
+	} else if (type == PMR_REC_SAMPLE) {
+		check_sample(r, rec);
+	} else if (type == PMR_REC_PAIR) {
+		const struct pmr_sim_pair *pr = rec;
+
+		check_sample(r, &pr->a);
+		check_sample(r, &pr->b);
+		if (pr->dist == 0 || pr->b.pos - pr->a.pos != pr->dist ||
+		    pr->b.fetch_cycle - pr->a.fetch_cycle != pr->fetch_lat)
+			r->nbad++;
+	} else if (type == PMR_REC_TRUTH) {
+		const struct pmr_sim_truth *tr = rec;
+
+		r->ntruth++;
+		r->t_ret += tr->retired;
+		r->t_fetch += tr->fetched;
+		r->t_abort += tr->aborted;
+		r->t_tp += tr->tp_cycles;
+		if (tr->pc >= r->base && (tr->pc - r->base) / 4 < MAXP) {
+			r->fetched[(tr->pc - r->base) / 4] = tr->fetched;
+			r->useful[(tr->pc - r->base) / 4] = tr->useful;
+			r->inflight[(tr->pc - r->base) / 4] = tr->inflight;
+			r->inflight_ret[(tr->pc - r->base) / 4] =
+			    tr->inflight_ret;
+			r->tp[(tr->pc - r->base) / 4] = tr->tp_cycles;
+		}
+	}
+}
+
+/* Runs p on preset (with "key=value" overrides) and options o. */
+static int
+run(struct prog *p, const char *preset, const char *const *set,
+    const struct pmr_sim_opts *o, struct run *r)
+{
+	struct pmr_sim_config c;
+	struct pmr_sim *s;
+	char msg[128];
+	int err = 0, rc;
+
+	memset(r, 0, sizeof(*r));
+	r->base = p->base;
+	r->hash = 0xcbf29ce484222325ull;
+	if (pmr_sim_config_preset(&c, preset) != PMR_OK)
+		return -1;
+	for (; set != NULL && *set != NULL; set++)
+		if (pmr_sim_config_setkv(&c, *set, msg, sizeof(msg)) != 0) {
+			printf("# %s\n", msg);
+			return -1;
+		}
+	if ((s = pmr_sim_new(&c, o, &err)) == NULL)
+		return -1;
+	pmr_sim_set_hook(s, hook, r);
+	rc = pmr_sim_run(s, prog_next, p);
+	pmr_sim_free(s);
+	return rc;
+}
+
+static int run_trace(const char *, const struct pmr_sim_opts *,
+    struct run *);
+static int run_trace_set(const char *, const char *const *,
+    const struct pmr_sim_opts *, struct run *);
+
+static double
+ipc(const struct run *r)
+{
+	return r->st.cycles ? (double)r->st.retired / r->st.cycles : 0;
+}
+
+/*
+ * A chain of dependent 1-cycle ALU ops (255 per loop, plus the jump
+ * back, which depends on nothing): one op per cycle, so IPC =
+ * 256 / 255 = 1.004.
+ */
+UNIT_TEST(chain)
+{
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	unsigned i;
+
+	prog_init(&p, 200000);
+	for (i = 0; i < 255; i++) {
+		struct pmr_sinsn *si = add(&p, PMR_OP_INT);
+
+		src1(si, PMR_X86_RAX);
+		dst1(si, PMR_X86_RAX);
+	}
+	close_loop(&p);
+	pmr_sim_opts_init(&o);
+	o.warmup = 10000;
+	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r), 0);
+	CHECK_EQ(r.st.retired, 190000);
+	CHECK_NEAR(ipc(&r), 256.0 / 255, 0.02 * 256.0 / 255);
+	printf("# chain: IPC %.4f (expected %.4f)\n", ipc(&r), 256.0 / 255);
+}
+
+/*
+ * Independent 1-cycle ops: alpha21264 fetches, maps and issues 4 per
+ * cycle (4 ALUs), 64 aligned 16-byte blocks per 256-instruction loop:
+ * IPC = 4.
+ */
+UNIT_TEST(independent)
+{
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	unsigned i;
+
+	prog_init(&p, 200000);
+	for (i = 0; i < 255; i++)
+		dst1(add(&p, PMR_OP_INT), (uint16_t)(PMR_X86_RAX + i % 16));
+	close_loop(&p);
+	pmr_sim_opts_init(&o);
+	o.warmup = 10000;	/* past the cold I-cache misses */
+	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r), 0);
+	CHECK_NEAR(ipc(&r), 4.0, 0.02 * 4);
+	printf("# independent: IPC %.4f (expected 4)\n", ipc(&r));
+}
+
+/*
+ * Independent multiplies on one pipelined multiplier: the FU limit, one
+ * per cycle.  The loop jump issues beside them: IPC = 256 / 255.
+ */
+UNIT_TEST(fu_limit)
+{
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	unsigned i;
+
+	prog_init(&p, 100000);
+	for (i = 0; i < 255; i++)
+		dst1(add(&p, PMR_OP_IMUL), (uint16_t)(PMR_X86_RAX + i % 16));
+	close_loop(&p);
+	pmr_sim_opts_init(&o);
+	o.warmup = 10000;
+	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r), 0);
+	CHECK_NEAR(ipc(&r), 256.0 / 255, 0.02 * 256.0 / 255);
+	printf("# fu_limit: IPC %.4f (expected %.4f)\n", ipc(&r), 256.0 / 255);
+}
+
+/*
+ * Pointer chase over 64 MB (beyond the 2 MB L2), one line per load: each
+ * load waits for the previous one, so an iteration (load, 2 ALU ops,
+ * jump) takes mem_lat = 100 cycles (TLB misses turned off: tlb_lat = 0).
+ */
+UNIT_TEST(pointer_chase)
+{
+	static const char *const set[] = { "tlb_lat=0", NULL };
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	struct pmr_sinsn *si;
+	double cpi;
+
+	prog_init(&p, 40000);
+	si = add(&p, PMR_OP_LOAD);
+	src1(si, PMR_X86_RAX);
+	si->src_addr = 1;
+	dst1(si, PMR_X86_RAX);
+	si->nmem = si->nload = 1;
+	si->msize[0] = 8;
+	dst1(add(&p, PMR_OP_INT), PMR_X86_RCX);
+	dst1(add(&p, PMR_OP_INT), PMR_X86_RDX);
+	close_loop(&p);
+	p.addr = 0x10000000;
+	p.stride = 64 + 4096;	/* a new line, and a new L2 set */
+	p.span = 64u << 20;
+	pmr_sim_opts_init(&o);
+	o.warmup = 400;
+	CHECK_EQ(run(&p, "alpha21264", set, &o, &r), 0);
+	cpi = (double)r.st.cycles / (r.st.retired / 4.0);
+	CHECK_NEAR(cpi, 100.0, 2.0);
+	printf("# pointer chase: %.3f cycles/iteration (expected 100)\n", cpi);
+	CHECK(r.st.llc_miss >= r.st.loads * 99 / 100);
+}
+
+/*
+ * Streaming loads, independent, each to a new line beyond the L2: the 8
+ * MSHRs of alpha21264 (MAF) bound them to 8 per mem_lat = 100 cycles, so
+ * an iteration (load, 3 ALU ops, jump) takes 100 / 8 = 12.5 cycles (TLB
+ * misses off: tlb_lat = 0).  With mshr = 4, 25 cycles.
+ */
+UNIT_TEST(mshr_bound)
+{
+	static const char *const set8[] = { "tlb_lat=0", NULL };
+	static const char *const set4[] = { "tlb_lat=0", "mshr=4", NULL };
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	struct pmr_sinsn *si;
+	unsigned i;
+	double cpi;
+
+	for (i = 0; i < 2; i++) {
+		prog_init(&p, 40000);
+		si = add(&p, PMR_OP_LOAD);
+		dst1(si, PMR_X86_RAX);
+		si->nmem = si->nload = 1;
+		dst1(add(&p, PMR_OP_INT), PMR_X86_RCX);
+		dst1(add(&p, PMR_OP_INT), PMR_X86_RDX);
+		dst1(add(&p, PMR_OP_INT), PMR_X86_RBX);
+		close_loop(&p);
+		p.addr = 0x10000000;
+		p.stride = 64 + 4096;
+		p.span = 64u << 20;
+		pmr_sim_opts_init(&o);
+		o.warmup = 1000;
+		CHECK_EQ(run(&p, "alpha21264", i == 0 ? set8 : set4, &o, &r),
+		    0);
+		cpi = (double)r.st.cycles / (r.st.retired / 5.0);
+		CHECK_NEAR(cpi, i == 0 ? 12.5 : 25.0, i == 0 ? 0.25 : 0.5);
+		printf("# streaming loads: %.3f cycles/load (expected %.1f)\n",
+		    cpi, i == 0 ? 12.5 : 25.0);
+		CHECK(r.st.st_mshr > 0);
+	}
+}
+
+/*
+ * Cache-block sharing (icost's PP edge): two independent loads to one
+ * new line per iteration; the second merges with the first one's miss,
+ * and the hook reports its distance to it, 1, and its commit index.
+ */
+UNIT_TEST(partial_miss)
+{
+	static const char *const set[] = { "tlb_lat=0", NULL };
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	struct pmr_sinsn *si;
+	size_t i, n1 = 0, nret = 0;
+
+	prog_init(&p, 4000);
+	si = add(&p, PMR_OP_LOAD);
+	dst1(si, PMR_X86_RAX);
+	si->nmem = si->nload = 1;
+	si = add(&p, PMR_OP_LOAD);
+	dst1(si, PMR_X86_RBX);
+	si->nmem = si->nload = 1;
+	close_loop(&p);
+	p.addr = 0x10000000;
+	p.stride = 32;
+	p.span = 64u << 20;
+	g_capins = 8000;
+	g_nins = 0;
+	g_ins = calloc(g_capins, sizeof(*g_ins));
+	pmr_sim_opts_init(&o);
+	CHECK_EQ(run(&p, "alpha21264", set, &o, &r), 0);
+	for (i = 0; i < g_nins; i++) {
+		const struct pmr_sim_insn *e = &g_ins[i];
+
+		if (!e->retired)
+			continue;
+		CHECK_EQ(e->cpos, nret);
+		nret++;
+		if (e->pc == p.base + 4)
+			n1 += e->ppp == 1;
+		else
+			CHECK_EQ(e->ppp, 0);
+	}
+	CHECK(n1 * 100 >= (r.st.retired / 3) * 99);
+	free(g_ins);
+	g_ins = NULL;
+}
+
+/* The unpredictable-branch loop: 16 ops, a random branch over one op. */
+static void
+branchy(struct prog *p, uint64_t n)
+{
+	struct pmr_sinsn *si;
+	unsigned i;
+
+	prog_init(p, n);
+	p->random_br = 1;
+	for (i = 0; i < 14; i++)
+		dst1(add(p, PMR_OP_INT), (uint16_t)(PMR_X86_RAX + i % 16));
+	si = add(p, PMR_OP_BR_COND);
+	si->target = si->pc + 8;
+	dst1(add(p, PMR_OP_INT), PMR_X86_RBX);
+	dst1(add(p, PMR_OP_INT), PMR_X86_RCX);
+	close_loop(p);
+}
+
+/*
+ * A branch taken at random: the tournament predictor cannot learn it, so
+ * half of its executions mispredict (50%, +-2%).  The penalty is visible:
+ * against a perfect predictor each mispredict costs about the redirect
+ * loop, fetch->map 2 + map->issue 1 + issue->resolve 1 + redirect 3 = 7
+ * cycles, minus the one cycle the next fetch would have taken anyway;
+ * fetch-block alignment blurs it, so it is checked to lie in [5, 8].
+ */
+UNIT_TEST(random_branch)
+{
+	static const char *const perfect[] = { "bp=perfect", NULL };
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r, q;
+	double rate, pen;
+
+	branchy(&p, 300000);
+	pmr_sim_opts_init(&o);
+	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r), 0);
+	rate = (double)r.st.cond_misp / r.st.cond;
+	CHECK_NEAR(rate, 0.5, 0.01);
+	branchy(&p, 300000);
+	CHECK_EQ(run(&p, "alpha21264", perfect, &o, &q), 0);
+	CHECK_EQ(q.st.mispredicts, 0);
+	pen = ((double)r.st.cycles - q.st.cycles) / r.st.mispredicts;
+	printf("# mispredict rate %.4f, penalty %.2f cycles\n", rate, pen);
+	CHECK(pen >= 5.0 && pen <= 8.0);
+	CHECK(r.st.aborted > 0);
+}
+
+/*
+ * Invariants on every sample (rearm=select, S = 5, so many samples):
+ * F <= M <= D <= X <= RR <= R, loads complete after issue, aborted
+ * samples carry a trap reason; TRUTH totals equal STATS totals and the
+ * time-proportional oracle charges every cycle.
+ */
+UNIT_TEST(invariants)
+{
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	struct pmr_sinsn *si;
+
+	branchy(&p, 100000);
+	/* add a load to the loop, before the jump */
+	p.n--;
+	si = add(&p, PMR_OP_LOAD);
+	src1(si, PMR_X86_RSI);
+	dst1(si, PMR_X86_RSI);
+	si->nmem = si->nload = 1;
+	close_loop(&p);
+	p.addr = 0x10000000;
+	p.stride = 8;
+	p.span = 1 << 20;
+	pmr_sim_opts_init(&o);
+	o.pm = PMR_SIM_PM_SINGLE;
+	o.pm_s = 5;
+	o.pm_rearm = 1;
+	o.truth = 1;
+	o.seed = 7;
+	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r), 0);
+	CHECK(r.nsample > 10000);
+	CHECK(r.nabort > 0);
+	CHECK_EQ(r.nbad, 0);
+	CHECK_EQ(r.t_ret, r.st.retired);
+	CHECK_EQ(r.t_fetch, r.st.fetched);
+	CHECK_EQ(r.t_abort, r.st.aborted);
+	CHECK_NEAR(r.t_tp, (double)r.st.cycles, 1e-6 * r.st.cycles);
+	CHECK_EQ(r.st.fetched, r.st.retired + r.st.aborted);
+}
+
+/*
+ * The exact paired truth (prefix sums over cycles) against brute force
+ * over every pair of instances: for each instance e and its in-progress
+ * window [F(e), RR(e)) (or [F(e), A(e)) if e aborted), the instances
+ * y != e that retire and issue in it (useful), and the cycles of the
+ * window during which y is in flight, [F(y), R(y) or A(y)) (inflight; and
+ * inflight_ret for retiring y), summed per pc.
+ */
+UNIT_TEST(useful_bruteforce)
+{
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	uint64_t want[MAXP], wfl[MAXP], wflr[MAXP];
+	size_t i, j;
+	unsigned k;
+
+	g_capins = 20000;
+	g_nins = 0;
+	g_ins = calloc(g_capins, sizeof(*g_ins));
+	branchy(&p, 3000);
+	pmr_sim_opts_init(&o);
+	o.truth = 1;
+	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r), 0);
+	CHECK(g_nins > 3000 && g_nins < g_capins);	/* bad path too */
+	memset(want, 0, sizeof(want));
+	memset(wfl, 0, sizeof(wfl));
+	memset(wflr, 0, sizeof(wflr));
+	for (i = 0; i < g_nins; i++) {
+		const struct pmr_sim_insn *e = &g_ins[i];
+		uint64_t end = e->retired ? e->RR : e->end, n = 0, fl = 0;
+		uint64_t flr = 0;
+
+		for (j = 0; j < g_nins; j++) {
+			const struct pmr_sim_insn *y = &g_ins[j];
+			uint64_t lo = y->F > e->F ? y->F : e->F;
+			uint64_t hi = y->end < end ? y->end : end;
+
+			if (j == i)
+				continue;
+			if (y->retired && y->X >= e->F && y->X < end)
+				n++;
+			if (hi > lo) {
+				fl += hi - lo;
+				flr += y->retired ? hi - lo : 0;
+			}
+		}
+		want[(e->pc - p.base) / 4] += n;
+		wfl[(e->pc - p.base) / 4] += fl;
+		wflr[(e->pc - p.base) / 4] += flr;
+	}
+	for (k = 0; k < p.n; k++) {
+		CHECK_EQ_U64(r.useful[k], want[k]);
+		CHECK_EQ_U64(r.inflight[k], wfl[k]);
+		CHECK_EQ_U64(r.inflight_ret[k], wflr[k]);
+	}
+	free(g_ins);
+	g_ins = NULL;
+}
+
+/*
+ * A hand-computed timeline on alpha21264 with tlb_lat = 0: I0 "rax = ..",
+ * I1 "rax = rax + ..", I2 "rbx = [rax]" (misses everywhere), I3 "jmp".
+ * The cold I-cache line comes from memory: F = 100 for all four (one
+ * aligned 16-byte block); map 2 cycles later, M = 102; issue no earlier
+ * than M + 1.  I0: D 102, X 103, RR 104, R 104.  I1 waits for I0:
+ * D 104, X 104, RR 105, R 105.  I2 waits for I1: D 105, X 105; its data
+ * comes from memory, LC = 105 + 100 = 205, but it is ready to retire
+ * after the 3-cycle L1 check (load_early): RR 108, R 108.  I3 (no
+ * operands): D 102, X 103, RR 104, and retires in order after I2: R 108.
+ */
+UNIT_TEST(timeline)
+{
+	static const char *const set[] = { "tlb_lat=0", NULL };
+	static const uint64_t want[4][7] = {
+		/* F    M    D    X    RR   R    LC */
+		{ 100, 102, 102, 103, 104, 104, 104 },
+		{ 100, 102, 104, 104, 105, 105, 105 },
+		{ 100, 102, 105, 105, 108, 108, 205 },
+		{ 100, 102, 102, 103, 104, 108, 104 },
+	};
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	struct pmr_sinsn *si;
+	size_t i;
+
+	prog_init(&p, 4);
+	dst1(add(&p, PMR_OP_INT), PMR_X86_RAX);
+	si = add(&p, PMR_OP_INT);
+	src1(si, PMR_X86_RAX);
+	dst1(si, PMR_X86_RAX);
+	si = add(&p, PMR_OP_LOAD);
+	src1(si, PMR_X86_RAX);
+	dst1(si, PMR_X86_RBX);
+	si->nmem = si->nload = 1;
+	close_loop(&p);
+	p.addr = 0x10000000;
+	g_capins = 16;
+	g_nins = 0;
+	g_ins = calloc(g_capins, sizeof(*g_ins));
+	pmr_sim_opts_init(&o);
+	CHECK_EQ(run(&p, "alpha21264", set, &o, &r), 0);
+	CHECK_EQ(g_nins, 4);
+	for (i = 0; i < g_nins && i < 4; i++) {
+		const struct pmr_sim_insn *e = &g_ins[i];
+
+		CHECK_EQ(e->pos, i);
+		CHECK_EQ(e->F, want[i][0]);
+		CHECK_EQ(e->M, want[i][1]);
+		CHECK_EQ(e->D, want[i][2]);
+		CHECK_EQ(e->X, want[i][3]);
+		CHECK_EQ(e->RR, want[i][4]);
+		CHECK_EQ(e->end, want[i][5]);
+		CHECK_EQ(e->LC, want[i][6]);
+		CHECK_EQ(e->retired, 1);
+	}
+	CHECK_EQ(g_ins[2].ep_mem, 3);
+	CHECK_EQ(g_ins[2].ep_miss, 97);
+	CHECK_EQ(g_ins[1].preg[0], 1);
+	CHECK_EQ(g_ins[2].preg[0], 1);
+	CHECK_EQ(g_ins[0].dd_fetch, 100);
+	CHECK_EQ(r.st.cycles, 109);	/* cycles 0..108 */
+	free(g_ins);
+	g_ins = NULL;
+}
+
+/*
+ * Memory order: a store whose data comes from a 20-cycle divide, then a
+ * load of the same address.  With perfect disambiguation (mem_order = 0)
+ * the load waits for the store and takes its data (FORWARD), no trap.
+ * With mem_order = 1 the first load issues early, the store finds it and
+ * the load and everything after it are aborted (trap 3) and fetched
+ * again; the load's pc then waits: exactly one trap, every instruction
+ * still retires once, and the stream is the same with idle cycles
+ * skipped or not.
+ */
+UNIT_TEST(mem_order)
+{
+	static const char *const set[] = { "mem_order=1", NULL };
+	static const char *const perfect[] = { "mem_order=0", NULL };
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r, r2;
+	struct pmr_sinsn *si;
+	unsigned i;
+
+	prog_init(&p, 20000);
+	si = add(&p, PMR_OP_IDIV);
+	src1(si, PMR_X86_RBX);
+	dst1(si, PMR_X86_RBX);
+	si = add(&p, PMR_OP_STORE);
+	src1(si, PMR_X86_RBX);
+	src1(si, PMR_X86_RSI);
+	si->nmem = 1;
+	si = add(&p, PMR_OP_LOAD);
+	src1(si, PMR_X86_RSI);
+	dst1(si, PMR_X86_RCX);
+	si->nmem = si->nload = 1;
+	for (i = 0; i < 8; i++)
+		dst1(add(&p, PMR_OP_INT), (uint16_t)(PMR_X86_R8 + i));
+	close_loop(&p);
+	p.addr = 0x10000000;
+	pmr_sim_opts_init(&o);
+	o.pm = PMR_SIM_PM_SINGLE;
+	o.pm_s = 2;
+	o.pm_rearm = 1;
+	o.truth = 1;
+	CHECK_EQ(run(&p, "alpha21264", perfect, &o, &r), 0);
+	CHECK_EQ(r.st.mem_traps, 0);
+	CHECK_EQ(r.st.forwarded, r.st.loads);
+	CHECK_EQ(r.st.aborted, 0);
+
+	p.count = 0;
+	p.i = 0;
+	CHECK_EQ(run(&p, "alpha21264", set, &o, &r), 0);
+	/* one trap, and one more each time the wait bits are cleared */
+	CHECK_EQ(r.st.mem_traps, 1 + r.st.cycles / 16384);
+	CHECK_EQ(r.st.retired, 20000);
+	CHECK(r.st.aborted > 0);
+	CHECK_EQ(r.st.fetched, r.st.retired + r.st.aborted);
+	CHECK_EQ(r.t_ret, r.st.retired);
+	CHECK_EQ(r.t_abort, r.st.aborted);
+	CHECK_EQ(r.nbad, 0);
+	o.noskip = 1;
+	p.count = 0;
+	p.i = 0;
+	CHECK_EQ(run(&p, "alpha21264", set, &o, &r2), 0);
+	CHECK_EQ_U64(r.hash, r2.hash);
+}
+
+/* Paired sampling: d in 1..W, pos(b) - pos(a) = d, F(b) - F(a) = lat. */
+UNIT_TEST(pairs)
+{
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+
+	branchy(&p, 100000);
+	pmr_sim_opts_init(&o);
+	o.pm = PMR_SIM_PM_PAIRED;
+	o.pm_s = 50;
+	o.pm_w = 64;
+	o.seed = 3;
+	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r), 0);
+	CHECK(r.st.pairs > 100);
+	CHECK_EQ(r.nbad, 0);
+}
+
+/* Same seed, same records; another seed, other records. */
+UNIT_TEST(determinism)
+{
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r1, r2, r3;
+
+	pmr_sim_opts_init(&o);
+	o.pm = PMR_SIM_PM_PAIRED;
+	o.pm_s = 100;
+	o.truth = 1;
+	o.seed = 11;
+	branchy(&p, 50000);
+	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r1), 0);
+	branchy(&p, 50000);
+	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r2), 0);
+	CHECK_EQ_U64(r1.hash, r2.hash);
+	o.seed = 12;
+	branchy(&p, 50000);
+	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r3), 0);
+	CHECK(r1.hash != r3.hash);
+}
+
+/*
+ * ProfileMe statistics with idealized re-arm and geometric intervals:
+ * for pcs with k >= 25 samples, k * S / fetched lies within 1 +- 2/sqrt(k)
+ * for >= 95% of them (allowance rounded up to whole pcs: 1 of the 18).
+ * Each bound holds with probability ~95.4% (2 sigma), so with 18 pcs a
+ * run fails when 2 or more miss: about 20% of seeds would fail; seed 1 is
+ * fixed, so the test is deterministic.  The total sample count must lie
+ * within 3 sigma of fetched / S (false failure 0.3%).
+ */
+UNIT_TEST(pm_unbiased)
+{
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	unsigned i, n = 0, in = 0;
+
+	branchy(&p, 400000);
+	pmr_sim_opts_init(&o);
+	o.pm = PMR_SIM_PM_SINGLE;
+	o.pm_s = 100;
+	o.pm_rearm = 1;
+	o.truth = 1;
+	o.seed = 1;
+	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r), 0);
+	for (i = 0; i < p.n; i++) {
+		double k = (double)r.k[i], est;
+
+		if (k < 25 || r.fetched[i] == 0)
+			continue;
+		n++;
+		est = k * 100 / r.fetched[i];
+		if (fabs(est - 1) <= 2 / sqrt(k))
+			in++;
+	}
+	CHECK(n >= 15);
+	CHECK((n - in) <= (n * 5 + 99) / 100);
+	CHECK(fabs((double)r.nsample - r.st.fetched / 100.0) <=
+	    3 * sqrt(r.st.fetched / 100.0));
+}
+
+/*
+ * Fetch-opportunity selection: the counter runs over fetch_width slots a
+ * cycle, so samples = cycles * 4 / S (within 3 sigma), instruction
+ * samples are the fetched fraction of the slots, and the rest are
+ * empty or off-path slots.
+ */
+UNIT_TEST(opportunity)
+{
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	double slots, e;
+
+	branchy(&p, 200000);
+	pmr_sim_opts_init(&o);
+	o.pm = PMR_SIM_PM_SINGLE;
+	o.pm_s = 20;
+	o.pm_rearm = 1;
+	o.pm_select = 1;
+	o.truth = 1;
+	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r), 0);
+	slots = 4.0 * r.st.cycles;
+	e = slots / 20;
+	CHECK(fabs((double)r.nsample - e) <= 3 * sqrt(e));
+	CHECK(r.nempty + r.noff > 0);
+	e = (double)r.st.fetched / 20;
+	CHECK(fabs((double)(r.nsample - r.nempty - r.noff) - e) <=
+	    3 * sqrt(e));
+	CHECK_EQ(r.nbad, 0);
+}
+
+/*
+ * TIP-like sampling at commit: a cycle every S (geometric) is charged to
+ * one of the instructions retiring in it, or to the oldest in flight, so
+ * per-pc counts x S estimate the time-proportional truth: the total
+ * within 3 sigma of cycles / S, every pc with k >= 100 within 4/sqrt(k).
+ */
+UNIT_TEST(tip)
+{
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	unsigned i, n = 0;
+	double e;
+
+	branchy(&p, 300000);
+	pmr_sim_opts_init(&o);
+	o.sampler = PMR_SIM_SAMPLER_TIP;
+	o.bs_s = 10;
+	o.truth = 1;
+	o.seed = 9;
+	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r), 0);
+	e = (double)r.st.cycles / 10;
+	CHECK(fabs((double)r.nsample - e) <= 3 * sqrt(e));
+	CHECK_EQ(r.bysampler[PMR_SIM_SAMPLER_TIP], r.nsample);
+	CHECK_EQ(r.nbad, 0);
+	for (i = 0; i < p.n; i++) {
+		double k = (double)r.k[i];
+
+		if (k < 100)
+			continue;
+		n++;
+		CHECK(fabs(k * 10 / r.tp[i] - 1) <= 4 / sqrt(k));
+	}
+	CHECK(n >= 10);
+}
+
+/* A missing load feeding a chain of 12 ALU ops, for the skid tests. */
+static void
+chase(struct prog *p, uint64_t n)
+{
+	struct pmr_sinsn *si;
+	unsigned i;
+
+	prog_init(p, n);
+	si = add(p, PMR_OP_LOAD);
+	src1(si, PMR_X86_RAX);
+	dst1(si, PMR_X86_RAX);
+	si->nmem = si->nload = 1;
+	for (i = 0; i < 12; i++) {
+		si = add(p, PMR_OP_INT);
+		src1(si, PMR_X86_RAX);
+		dst1(si, PMR_X86_RAX);
+	}
+	close_loop(p);
+	p->addr = 0x10000000;
+	p->stride = 64 + 4096;
+	p->span = 64u << 20;
+}
+
+/*
+ * Attribution of a D-cache-miss event (ProfileMe 2.2, Figure 2), with
+ * loads that retire with their data (load_early = 0): PEBS samples the
+ * next instruction to retire after the missing load, always the one
+ * after it (index 1); a counter with a 6-cycle skid names the oldest
+ * instruction 6 cycles after the load retired: the chain retires one a
+ * cycle from there, so that is the 6th or 7th after the load, never the
+ * load; ProfileMe-style ibs samples carry the load's own miss.
+ */
+UNIT_TEST(skid)
+{
+	static const char *const set[] = { "load_early=0", NULL };
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	unsigned i, top = 0;
+
+	chase(&p, 20000);
+	pmr_sim_opts_init(&o);
+	o.sampler = PMR_SIM_SAMPLER_PEBS;
+	o.bs_event = PMR_SIM_BSEV_DMISS;
+	o.bs_s = 1;
+	CHECK_EQ(run(&p, "alpha21264", set, &o, &r), 0);
+	CHECK(r.nsample > 1000);
+	CHECK_EQ(r.k[1], r.nsample);
+
+	chase(&p, 20000);
+	o.sampler = PMR_SIM_SAMPLER_COUNTER;
+	o.bs_skid = 6;
+	CHECK_EQ(run(&p, "alpha21264", set, &o, &r), 0);
+	CHECK(r.nsample > 1000);
+	CHECK_EQ(r.k[0], 0);
+	CHECK_EQ(r.nbad, 0);
+	for (i = 1; i < p.n; i++)
+		if (r.k[i] > r.k[top])
+			top = i;
+	CHECK(top == 6 || top == 7);
+	CHECK(r.k[top] * 10 >= r.nsample * 9);
+
+	chase(&p, 20000);
+	pmr_sim_opts_init(&o);
+	o.pm = PMR_SIM_PM_SINGLE;
+	o.pm_select = 2;
+	o.pm_s = 7;
+	o.pm_rearm = 1;
+	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r), 0);
+	CHECK_EQ(r.bysampler[PMR_SIM_SAMPLER_IBS], r.nsample);
+	CHECK(r.k[0] > 50);
+	CHECK_EQ(r.nbad, 0);
+}
+
+/*
+ * Jumping over idle cycles changes nothing: every record (counters and
+ * stall reasons included) is the same as when each cycle is simulated,
+ * on every preset, with each sampler and the truth, on the real trace
+ * and on the pointer chase (long idle stretches).
+ */
+UNIT_TEST(skip_idle)
+{
+	static const int sampler[] = { 0, PMR_SIM_SAMPLER_COUNTER,
+		PMR_SIM_SAMPLER_PEBS, PMR_SIM_SAMPLER_TIP, -1, -2 };
+	struct pmr_sim_opts o;
+	struct prog p;
+	struct run r1, r2;
+	const char *name;
+	unsigned i, j;
+
+	for (i = 0; (name = pmr_sim_preset_name(i)) != NULL; i++)
+		for (j = 0; j < sizeof(sampler) / sizeof(sampler[0]); j++) {
+			pmr_sim_opts_init(&o);
+			o.truth = 1;
+			o.seed = 4;
+			o.interval = 5000;
+			o.warmup = 1000;
+			if (sampler[j] > 0) {
+				o.sampler = sampler[j];
+				o.bs_s = 13;
+				o.bs_event = sampler[j] ==
+				    PMR_SIM_SAMPLER_PEBS ? PMR_SIM_BSEV_DMISS :
+				    PMR_SIM_BSEV_CYCLES;
+			} else if (sampler[j] == -1) {
+				o.pm = PMR_SIM_PM_PAIRED;
+				o.pm_s = 20;
+			} else if (sampler[j] == -2) {
+				o.pm = PMR_SIM_PM_SINGLE;
+				o.pm_s = 9;
+				o.pm_irq = 3;
+			}
+			CHECK_EQ(run_trace(name, &o, &r1), 0);
+			o.noskip = 1;
+			CHECK_EQ(run_trace(name, &o, &r2), 0);
+			CHECK_EQ_U64(r1.hash, r2.hash);
+			CHECK_EQ(r1.st.cycles, r2.st.cycles);
+			o.noskip = 0;
+			chase(&p, 5000);
+			CHECK_EQ(run(&p, name, NULL, &o, &r1), 0);
+			o.noskip = 1;
+			chase(&p, 5000);
+			CHECK_EQ(run(&p, name, NULL, &o, &r2), 0);
+			CHECK_EQ_U64(r1.hash, r2.hash);
+		}
+}
+
+/* Warm-up and --max: measured instructions are exactly max. */
+UNIT_TEST(warmup_max)
+{
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+
+	branchy(&p, 100000);
+	pmr_sim_opts_init(&o);
+	o.warmup = 20000;
+	o.max = 50000;
+	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r), 0);
+	CHECK_EQ(r.st.retired, 50000);
+	CHECK(r.st.warmup >= 20000 && r.st.warmup < 20008);
+}
+
+/* Every preset runs the branchy loop to the end. */
+UNIT_TEST(presets)
+{
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	const char *name;
+	unsigned i;
+
+	pmr_sim_opts_init(&o);
+	o.truth = 1;
+	for (i = 0; (name = pmr_sim_preset_name(i)) != NULL; i++) {
+		branchy(&p, 30000);
+		CHECK_EQ(run(&p, name, NULL, &o, &r), 0);
+		CHECK_EQ(r.st.retired, 30000);
+		CHECK_EQ(r.t_ret, 30000);
+	}
+	CHECK_EQ(i, 3);
+}
+
+/* Configuration keys: set, reject, load from a file with line numbers. */
+UNIT_TEST(config)
+{
+	struct pmr_sim_config c, d;
+	char msg[128];
+	FILE *f;
+	char path[] = "/tmp/test_sim_cfgXXXXXX";
+	int fd;
+
+	CHECK_EQ(pmr_sim_config_preset(&c, "alpha21264"), 0);
+	CHECK_EQ(pmr_sim_config_preset(&c, "nosuch"), PMR_EINVAL);
+	CHECK_EQ(pmr_sim_config_preset(&c, "fields03"), 0);
+	d = c;
+	CHECK_EQ(pmr_sim_config_setkv(&c, "rob=128", msg, sizeof(msg)), 0);
+	CHECK_EQ(c.rob, 128);
+	CHECK(pmr_sim_config_digest(&c) != pmr_sim_config_digest(&d));
+	CHECK_EQ(pmr_sim_config_setkv(&c, "rob=x", msg, sizeof(msg)),
+	    PMR_EINVAL);
+	CHECK_EQ(pmr_sim_config_setkv(&c, "nokey=1", msg, sizeof(msg)),
+	    PMR_EINVAL);
+	CHECK_STR(msg, "unknown key 'nokey'");
+	CHECK_EQ(pmr_sim_config_setkv(&c, "bp=gshare", msg, sizeof(msg)), 0);
+	CHECK_EQ(c.bp, PMR_SIM_BP_GSHARE);
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	f = fdopen(fd, "w");
+	fprintf(f, "# comment\nrob = 96  # trailing\n\nbogus line\n");
+	fclose(f);
+	CHECK_EQ(pmr_sim_config_load(&c, path, msg, sizeof(msg)), PMR_EINVAL);
+	CHECK_STR(msg, "line 4: expected 'key = value'");
+	CHECK_EQ(c.rob, 96);
+	remove(path);
+}
+
+static int
+trace_next(void *arg, struct pmr_dinsn *di)
+{
+	return pmr_trace_next(arg, di);
+}
+
+/* Runs tests/data/sim/app30k.champsim.xz on preset with options o. */
+static int
+run_trace(const char *preset, const struct pmr_sim_opts *o, struct run *r)
+{
+	return run_trace_set(preset, NULL, o, r);
+}
+
+/* The same, with "key=value" settings set (NULL-terminated, or NULL). */
+static int
+run_trace_set(const char *preset, const char *const *set,
+    const struct pmr_sim_opts *o, struct run *r)
+{
+	const char *top = getenv("PM_TOP");
+	char path[4096], msg[256];
+	struct pmr_sim_config c;
+	struct pmr_trace *t;
+	struct pmr_sim *s;
+	int err = 0, rc;
+
+	memset(r, 0, sizeof(*r));
+	r->hash = 0xcbf29ce484222325ull;
+	snprintf(path, sizeof(path), "%s/tests/data/sim/app30k.champsim.xz",
+	    top != NULL ? top : ".");
+	if ((t = pmr_trace_open(path, PMR_TF_AUTO, &err, msg,
+	    sizeof(msg))) == NULL) {
+		printf("# %s\n", msg);
+		return -1;
+	}
+	if (pmr_sim_config_preset(&c, preset) != PMR_OK) {
+		pmr_trace_close(t);
+		return -1;
+	}
+	for (; set != NULL && *set != NULL; set++)
+		if (pmr_sim_config_setkv(&c, *set, msg, sizeof(msg)) != 0) {
+			pmr_trace_close(t);
+			return -1;
+		}
+	if ((s = pmr_sim_new(&c, o, &err)) == NULL) {
+		pmr_trace_close(t);
+		return -1;
+	}
+	pmr_sim_set_hook(s, hook, r);
+	rc = pmr_sim_run(s, trace_next, t);
+	pmr_sim_free(s);
+	pmr_trace_close(t);
+	return rc;
+}
+
+/*
+ * The invariants on a real trace (30000 instructions of simple_app), on
+ * every preset, with single and paired sampling of about every third
+ * fetched instruction: stage order, trap reasons, pair geometry, and
+ * TRUTH totals = STATS totals.
+ */
+UNIT_TEST(real_trace)
+{
+	static const char *const mo[] = { "mem_order=1", NULL };
+	struct pmr_sim_opts o;
+	struct run r;
+	const char *name;
+	unsigned i;
+	int pm;
+
+	for (i = 0; (name = pmr_sim_preset_name(i)) != NULL; i++)
+		for (pm = PMR_SIM_PM_SINGLE; pm <= PMR_SIM_PM_PAIRED + 1; pm++) {
+			pmr_sim_opts_init(&o);
+			o.pm = pm > PMR_SIM_PM_PAIRED ? PMR_SIM_PM_SINGLE : pm;
+			o.pm_s = 3;
+			o.pm_rearm = 1;
+			o.truth = 1;
+			/* the last round: loads pass stores, replay traps */
+			CHECK_EQ(run_trace_set(name, pm > PMR_SIM_PM_PAIRED ?
+			    mo : NULL, &o, &r), 0);
+			CHECK_EQ(r.st.retired, 30000);
+			CHECK(r.nsample > 5000);
+			CHECK_EQ(r.nbad, 0);
+			CHECK_EQ(r.t_ret, r.st.retired);
+			CHECK_EQ(r.t_fetch, r.st.fetched);
+			CHECK_EQ(r.t_abort, r.st.aborted);
+			CHECK_EQ(r.st.fetched, r.st.retired + r.st.aborted);
+			CHECK_NEAR(r.t_tp, (double)r.st.cycles,
+			    1e-6 * r.st.cycles);
+		}
+}
+
+UNIT_MAIN(UNIT_ENTRY(chain), UNIT_ENTRY(independent), UNIT_ENTRY(fu_limit),
+    UNIT_ENTRY(pointer_chase), UNIT_ENTRY(random_branch),
+    UNIT_ENTRY(invariants), UNIT_ENTRY(pairs), UNIT_ENTRY(determinism),
+    UNIT_ENTRY(pm_unbiased), UNIT_ENTRY(warmup_max), UNIT_ENTRY(presets),
+    UNIT_ENTRY(config), UNIT_ENTRY(real_trace),
+    UNIT_ENTRY(useful_bruteforce), UNIT_ENTRY(opportunity), UNIT_ENTRY(tip),
+    UNIT_ENTRY(skid), UNIT_ENTRY(skip_idle), UNIT_ENTRY(timeline),
+    UNIT_ENTRY(mem_order), UNIT_ENTRY(mshr_bound), UNIT_ENTRY(partial_miss))
