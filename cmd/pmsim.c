@@ -494,7 +494,8 @@ main(int argc, char *argv[])
 		errx(1, "cannot create '%s': %s", display(com.output),
 		    pmr_strerror(e));
 	}
-	if (write_meta(w, pmr_sim_config(sim), &o) != 0) {
+	/* The effective options: the META record states the W and S used. */
+	if (write_meta(w, pmr_sim_config(sim), pmr_sim_opts(sim)) != 0) {
 		warnx("'%s': %s", display(com.output), pmr_writer_errmsg(w));
 		pmr_writer_abort(w);
 		return 1;

@@ -82,6 +82,9 @@ static const struct pmr_rtype core_types[] = {
 /* The simulator's records (lib/sim/sim_rtypes.c). */
 extern const struct pmr_rtype pmr_rtypes_sim[];
 extern const unsigned pmr_rtypes_sim_n;
+/* pairs' METRIC record (lib/pairs_rtypes.c). */
+extern const struct pmr_rtype pmr_rtypes_pairs[];
+extern const unsigned pmr_rtypes_pairs_n;
 
 #define NTYPES_MAX 128
 static const struct pmr_rtype *all[NTYPES_MAX];
@@ -109,6 +112,7 @@ registry_init(void)
 	add_table(core_types, NF(core_types));
 	add_table(pmr_rtypes_trace, PMR_RTYPES_TRACE_N);
 	add_table(pmr_rtypes_sim, pmr_rtypes_sim_n);
+	add_table(pmr_rtypes_pairs, pmr_rtypes_pairs_n);
 }
 
 const struct pmr_rtype *

@@ -2568,6 +2568,12 @@ pmr_sim_config(const struct pmr_sim *s)
 	return &s->c;
 }
 
+const struct pmr_sim_opts *
+pmr_sim_opts(const struct pmr_sim *s)
+{
+	return &s->o;
+}
+
 const char *
 pmr_sim_errmsg(const struct pmr_sim *s)
 {

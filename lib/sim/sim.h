@@ -10,7 +10,7 @@
  * emits STATS, SAMPLE, PAIR, TRUTH and EVENT records into an optional
  * pmr_writer and to an optional hook that sees the decoded structs.  The
  * wire layout of the records is the field tables in sim_rtypes.c, listed
- * in lib/sim/RECORDS.txt.
+ * in man/pmr.5 (SIMULATION RECORDS).
  *
  * The library never prints and never exits.  Names are pmr_sim_*; there
  * are no typedefs.
@@ -405,6 +405,8 @@ int pmr_sim_run(struct pmr_sim *s,
 const struct pmr_sim_stats *pmr_sim_stats(const struct pmr_sim *s);
 /* Returns the effective configuration (idealizations applied). */
 const struct pmr_sim_config *pmr_sim_config(const struct pmr_sim *s);
+/* Returns the effective options (defaults resolved: W, S). */
+const struct pmr_sim_opts *pmr_sim_opts(const struct pmr_sim *s);
 /* Returns the message of the last error ("" if none). */
 const char *pmr_sim_errmsg(const struct pmr_sim *s);
 void pmr_sim_free(struct pmr_sim *s);

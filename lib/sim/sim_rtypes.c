@@ -3,8 +3,8 @@
  * TRUTH), as field tables for the libpmr registry, and a fixed-layout
  * encoder the simulator uses without going through the registry.
  *
- * The tables are the reference of the wire layout, listed for man/pmr.5 in
- * lib/sim/RECORDS.txt: change both together.  Records grow only by
+ * The tables are the reference of the wire layout, which man/pmr.5
+ * (SIMULATION RECORDS) lists field by field: change both together.  Records grow only by
  * appending fields (with a higher "since" minor version).
  */
 #include <stddef.h>
@@ -70,7 +70,7 @@ static const struct pmr_field stats_fields[] = {
 	{ pre "hist_len", PMR_K_U8, 0, offsetof(struct st, m hist_len),      \
 	    "valid bits in history" },                                       \
 	{ pre "events", PMR_K_U32, 0, offsetof(struct st, m events),         \
-	    "event bits (RECORDS.txt)" },                                    \
+	    "event bits (pmr(5), SIMULATION RECORDS)" },                                    \
 	{ pre "context", PMR_K_U32, 0, offsetof(struct st, m context),       \
 	    "thread id" },                                                   \
 	{ pre "seq", PMR_K_U64, 0, offsetof(struct st, m seq),               \

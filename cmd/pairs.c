@@ -1,0 +1,843 @@
+/*
+ * pairs: ProfileMe metrics from SAMPLE and PAIR records, per pc, image or
+ * in total, with confidence intervals and, given TRUTH records, the exact
+ * values and the errors.  See pairs(1).
+ *
+ * The estimators are in lib/pairs.c; this file parses options, feeds the
+ * records of the inputs to the library and prints the report.
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pairs.h"
+#include "pmr.h"
+
+enum fmt { F_TEXT, F_TSV, F_JSON, F_PMR };
+
+enum {
+	O_ABORTS = PMR_OPT_PRIVATE,
+	O_CONFIDENCE,
+	O_HIST,
+	O_IF,
+	O_MIN_SAMPLES,
+	O_NOMINAL
+};
+
+struct opts {
+	struct pmr_common c;
+	struct pairs_opts po;
+	enum fmt fmt;
+	enum pairs_by by;
+	int *mlist;		/* metric ids to print */
+	int nm;
+	int sort;		/* metric id, -1 for the default */
+	uint64_t top;		/* 0: all */
+	int truth;
+	uint64_t min_k;
+	int list;
+	int hist;		/* latency of --hist, -1 for none */
+	const char *if_arg;	/* --if, for the header */
+};
+
+static void
+synopsis(FILE *f)
+{
+	fprintf(f,
+	    "usage: pairs [-lt] [-b by] [-C width] [-f format] [-m metrics] "
+	    "[-n top]\n"
+	    "             [-o file] [-p lo-hi] [-s metric] [-W window] "
+	    "[--aborts=rule]\n"
+	    "             [--confidence=p] [--min-samples=n] [--nominal] "
+	    "[file ...]\n");
+}
+
+static void PMR_NORETURN
+usage(void)
+{
+	synopsis(stderr);
+	fprintf(stderr, "Try 'pairs --help'.\n");
+	exit(2);
+}
+
+static void
+help(void)
+{
+	printf("usage: pairs [options] [file ...]\n"
+	    "ProfileMe metrics from the SAMPLE and PAIR records of pmsim "
+	    "streams (\"-\" or\nno file is standard input; several files "
+	    "or concatenated streams merge),\nwith confidence intervals; "
+	    "scored against TRUTH records with -t.\n\n"
+	    "      --aborts=RULE    in-progress time of aborted samples: "
+	    "count (to the\n"
+	    "                       abort, as TRUTH) or zero [count]\n"
+	    "  -b, --by=GROUP       rows per pc, proc, image or all [pc]\n"
+	    "  -C, --width=N        issue width C [META issue-width, "
+	    "else 4]\n"
+	    "      --confidence=P   level of the intervals, 0 < P < 1 "
+	    "[0.95]\n"
+	    "  -f, --format=FMT     text, tsv, json or pmr (METRIC "
+	    "records) [text]\n"
+	    "      --hist=LAT       print the distribution of latency LAT "
+	    "(fm md dx xr rr\n"
+	    "                       ld total) instead of the metrics [off]\n"
+	    "      --if=LIST        use only samples with these event bits "
+	    "(!bit: without),\n"
+	    "                       e.g. dcache_miss or !taken,retired "
+	    "[all]\n"
+	    "  -l, --list           list the metrics and exit\n"
+	    "  -m, --metrics=LIST   comma-separated metrics, or all "
+	    "[execs,retires,\n"
+	    "                       aborts,dcache_miss,misp_rate,inprog; "
+	    "paired: execs,\n"
+	    "                       retires,inprog,useful,wasted,"
+	    "wasted_frac]\n"
+	    "      --min-samples=N  rows scored by -t need N samples with "
+	    "the property [10]\n"
+	    "  -n, --top=N          print the first N rows [all]\n"
+	    "      --nominal        scale by the nominal S of META, not "
+	    "fetched/samples [off]\n"
+	    "  -p, --pc=LO-HI       keep pcs in [LO, HI] (hex with 0x) "
+	    "[all]\n"
+	    "  -s, --sort=METRIC    sort rows by METRIC, largest first "
+	    "[execs]\n"
+	    "  -t, --truth          print exact values, errors and the "
+	    "accuracy summary [off]\n"
+	    "  -W, --window=N       pair window W [META profileme]\n\n%s",
+	    pmr_common_help);
+}
+
+static void
+parse_metrics(struct opts *o, const char *arg)
+{
+	char *s, *tok, *save = NULL;
+	int m, i;
+
+	free(o->mlist);
+	o->nm = 0;
+	if ((o->mlist = calloc((size_t)pairs_nmetrics() + 1,
+	    sizeof(int))) == NULL)
+		err(1, NULL);
+	if (strcmp(arg, "all") == 0) {
+		for (i = 0; i < pairs_nmetrics(); i++)
+			o->mlist[o->nm++] = i;
+		return;
+	}
+	if ((s = strdup(arg)) == NULL)
+		err(1, NULL);
+	for (tok = strtok_r(s, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if ((m = pairs_metric_find(tok)) < 0) {
+			warnx("unknown metric '%s' (pairs -l lists them)", tok);
+			usage();
+		}
+		if (o->nm < pairs_nmetrics())
+			o->mlist[o->nm++] = m;
+	}
+	free(s);
+	if (o->nm == 0) {
+		warnx("--metrics: empty list");
+		usage();
+	}
+}
+
+/* Parses --if=dcache_miss,!taken into the event masks. */
+static void
+parse_if(struct opts *o, const char *arg)
+{
+	char *s, *tok, *save = NULL;
+	uint32_t bit;
+	int neg;
+
+	if ((s = strdup(arg)) == NULL)
+		err(1, NULL);
+	for (tok = strtok_r(s, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		neg = tok[0] == '!';
+		if ((bit = pairs_event_bit(tok + neg)) == 0) {
+			warnx("--if: unknown event '%s'", tok + neg);
+			usage();
+		}
+		if (neg)
+			o->po.if_clear |= bit;
+		else
+			o->po.if_set |= bit;
+	}
+	free(s);
+}
+
+static void
+parse_range(struct opts *o, const char *arg)
+{
+	char *end;
+	const char *dash = strchr(arg, '-');
+
+	errno = 0;
+	o->po.pc_lo = strtoull(arg, &end, 0);
+	if (dash == NULL || end != dash || errno != 0)
+		goto bad;
+	o->po.pc_hi = strtoull(dash + 1, &end, 0);
+	if (*end != '\0' || end == dash + 1 || errno != 0 ||
+	    o->po.pc_hi < o->po.pc_lo)
+		goto bad;
+	return;
+bad:
+	warnx("--pc '%s': give LO-HI, LO <= HI", arg);
+	usage();
+}
+
+static uint64_t
+num(const char *what, const char *arg, long long lo, long long hi)
+{
+	const char *e;
+	long long v = pmr_strtonum(arg, lo, hi, &e);
+
+	if (e != NULL) {
+		warnx("%s '%s' is %s", what, arg, e);
+		usage();
+	}
+	return (uint64_t)v;
+}
+
+static void
+default_metrics(struct opts *o, int mode)
+{
+	static const char *single = "execs,retires,aborts,dcache_miss,"
+	    "misp_rate,inprog";
+	static const char *paired = "execs,retires,inprog,useful,wasted,"
+	    "wasted_frac";
+
+	parse_metrics(o, mode == 2 ? paired : single);
+}
+
+/* --- output ---------------------------------------------------------- */
+
+static void
+print_num(FILE *f, const char *fmt, double v, const char *nan)
+{
+	if (isnan(v))
+		fputs(nan, f);
+	else
+		fprintf(f, fmt, v);
+}
+
+static const char *
+row_key(const struct pairs_row *r, char *buf, size_t cap)
+{
+	if (r->name != NULL)
+		return r->name;
+	snprintf(buf, cap, "0x%" PRIx64, r->key);
+	return buf;
+}
+
+static void
+header(FILE *f, const struct opts *o, const struct pairs_info *in,
+    int argc, char *argv[])
+{
+	const char *lead = o->fmt == F_TSV ? "#" : "# ";
+	int i;
+
+	fprintf(f, "%sinput:", lead);
+	if (argc == 0)
+		fprintf(f, " -");
+	for (i = 0; i < argc; i++)
+		fprintf(f, " %s", argv[i]);
+	fprintf(f, "\n%smachine: %s (config %s)\n", lead,
+	    in->machine[0] ? in->machine : "?",
+	    in->digest[0] ? in->digest : "?");
+	fprintf(f, "%ssampler: ProfileMe %s%s%s\n", lead,
+	    in->mode == 2 ? "paired" : "single",
+	    in->sampler[0] ? ": " : "", in->sampler);
+	fprintf(f, "%sS %" PRIu64 ", W %u, C %u, samples %" PRIu64
+	    ", pairs %" PRIu64 ", fetched %" PRIu64 ", effective S %.1f, "
+	    "scale per sample %.1f\n", lead, in->S, in->W, in->C,
+	    in->samples, in->pairs, in->fetched, in->S_eff, in->s);
+	if (in->offpath + in->empty > 0)
+		fprintf(f, "%sfront-end waste: %.4f of the selected slots "
+		    "(%" PRIu64 " off-path, %" PRIu64 " empty)\n", lead,
+		    (double)(in->offpath + in->empty) /
+		    (double)(in->mode == 2 ? 2 * in->pairs : in->samples),
+		    in->offpath, in->empty);
+	if (in->other > 0)
+		fprintf(f, "%signored: %" PRIu64 " samples of a baseline "
+		    "sampler\n", lead, in->other);
+	if (o->if_arg != NULL)
+		fprintf(f, "%sonly samples with events %s (TRUTH unused)\n",
+		    lead, o->if_arg);
+	if (o->truth)
+		fprintf(f, "%struth: %" PRIu64 " TRUTH records\n", lead,
+		    in->ntruth);
+}
+
+static void
+text_report(FILE *f, const struct opts *o, const struct pairs *p,
+    const struct pairs_row *rows, size_t n)
+{
+	size_t i, c, *w, ncol = 2 + (size_t)o->nm * (o->truth ? 4 : 2);
+	struct pairs_val v;
+	char key[32];
+	int k;
+
+	/* all cells row-major, then printed with the widest of each column */
+	if ((w = calloc(ncol, sizeof(*w))) == NULL)
+		err(1, NULL);
+	{
+		char **all = NULL;
+		size_t na = 0;
+
+#define PUT(s) do {							\
+		if ((all = realloc(all, (na + 1) * sizeof(*all))) == NULL) \
+			err(1, NULL);					\
+		if ((all[na++] = strdup(s)) == NULL)			\
+			err(1, NULL);					\
+	} while (0)
+		PUT(o->by == PAIRS_BY_ALL ? "rows" : o->by == PAIRS_BY_PC ?
+		    "pc" : o->by == PAIRS_BY_PROC ? "procedure" : "image");
+		PUT("samples");
+		for (k = 0; k < o->nm; k++) {
+			PUT(pairs_metric_name(o->mlist[k]));
+			PUT("+-");
+			if (o->truth) {
+				PUT("exact");
+				PUT("err%");
+			}
+		}
+		for (i = 0; i < n; i++) {
+			char buf[64];
+
+			PUT(row_key(&rows[i], key, sizeof(key)));
+			pairs_eval(p, &rows[i], 0, &v);
+			snprintf(buf, sizeof(buf), "%" PRIu64, v.k);
+			PUT(buf);
+			for (k = 0; k < o->nm; k++) {
+				int m = o->mlist[k], ok;
+				const char *fm = pairs_metric_fmt(m);
+
+				ok = pairs_eval(p, &rows[i], m, &v);
+#define NUM(fmt_, x) do {						\
+		if (!ok || isnan(x))					\
+			snprintf(buf, sizeof(buf), "-");		\
+		else							\
+			snprintf(buf, sizeof(buf), fmt_, x);		\
+		PUT(buf);						\
+	} while (0)
+				NUM(fm, v.est);
+				NUM(fm, (v.hi - v.lo) / 2);
+				if (o->truth) {
+					NUM(fm, v.exact);
+					NUM("%+.1f", 100 * v.relerr);
+				}
+			}
+		}
+		for (i = 0; i < na; i++) {
+			c = i % ncol;
+			if (strlen(all[i]) > w[c])
+				w[c] = strlen(all[i]);
+		}
+		for (i = 0; i < na; i++) {
+			c = i % ncol;
+			if (c == 0)
+				fprintf(f, "%-*s", (int)w[c], all[i]);
+			else
+				fprintf(f, "  %*s", (int)w[c], all[i]);
+			if (c == ncol - 1)
+				fputc('\n', f);
+			free(all[i]);
+		}
+		free(all);
+#undef NUM
+#undef PUT
+	}
+	free(w);
+}
+
+static void
+tsv_report(FILE *f, const struct opts *o, const struct pairs *p,
+    const struct pairs_row *rows, size_t n)
+{
+	struct pairs_val v;
+	char key[32];
+	size_t i;
+	int k;
+
+	fprintf(f, "#key\tmetric\tk\test\tlo\thi%s\n",
+	    o->truth ? "\texact\trelerr" : "");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < o->nm; k++) {
+			if (!pairs_eval(p, &rows[i], o->mlist[k], &v))
+				v.est = v.lo = v.hi = NAN;
+			fprintf(f, "%s\t%s\t%" PRIu64 "\t",
+			    row_key(&rows[i], key, sizeof(key)),
+			    pairs_metric_name(o->mlist[k]), v.k);
+			print_num(f, "%.10g", v.est, "-");
+			fputc('\t', f);
+			print_num(f, "%.10g", v.lo, "-");
+			fputc('\t', f);
+			print_num(f, "%.10g", v.hi, "-");
+			if (o->truth) {
+				fputc('\t', f);
+				print_num(f, "%.10g", v.exact, "-");
+				fputc('\t', f);
+				print_num(f, "%.6g", v.relerr, "-");
+			}
+			fputc('\n', f);
+		}
+}
+
+static void
+json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void
+json_report(FILE *f, const struct opts *o, const struct pairs *p,
+    const struct pairs_row *rows, size_t n)
+{
+	const struct pairs_info *in = pairs_info(p);
+	struct pairs_val v;
+	char key[32];
+	size_t i;
+	int k;
+
+	fprintf(f, "{\"header\":{\"machine\":");
+	json_str(f, in->machine);
+	fprintf(f, ",\"config\":");
+	json_str(f, in->digest);
+	fprintf(f, ",\"sampler\":");
+	json_str(f, in->sampler);
+	fprintf(f, ",\"mode\":\"%s\",\"S\":%" PRIu64 ",\"W\":%u,\"C\":%u,"
+	    "\"samples\":%" PRIu64 ",\"pairs\":%" PRIu64 ",\"fetched\":%"
+	    PRIu64 ",\"S_eff\":%.10g,\"scale\":%.10g}}\n",
+	    in->mode == 2 ? "paired" : "single", in->S, in->W, in->C,
+	    in->samples, in->pairs, in->fetched, in->S_eff, in->s);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "{\"key\":");
+		json_str(f, row_key(&rows[i], key, sizeof(key)));
+		for (k = 0; k < o->nm; k++) {
+			int ok = pairs_eval(p, &rows[i], o->mlist[k], &v);
+
+			fprintf(f, ",\"%s\":{\"k\":%" PRIu64 ",\"est\":",
+			    pairs_metric_name(o->mlist[k]), v.k);
+			print_num(f, "%.10g", ok ? v.est : NAN, "null");
+			fprintf(f, ",\"lo\":");
+			print_num(f, "%.10g", ok ? v.lo : NAN, "null");
+			fprintf(f, ",\"hi\":");
+			print_num(f, "%.10g", ok ? v.hi : NAN, "null");
+			if (o->truth) {
+				fprintf(f, ",\"exact\":");
+				print_num(f, "%.10g", v.exact, "null");
+				fprintf(f, ",\"relerr\":");
+				print_num(f, "%.6g", v.relerr, "null");
+			}
+			fputc('}', f);
+		}
+		fprintf(f, "}\n");
+	}
+}
+
+/* Prints the distribution of latency o->hist of each row. */
+static void
+hist_report(FILE *f, const struct opts *o, const struct pairs *p,
+    const struct pairs_row *rows, size_t n)
+{
+	static const char *const lat[] = { "fm", "md", "dx", "xr", "rr", "ld",
+		"total" };
+	uint64_t c[PAIRS_NB], tot, lo, hi;
+	double s = pairs_info(p)->s;
+	char key[32];
+	size_t i;
+	unsigned b;
+	int w = 4;
+
+	for (i = 0; i < n; i++)
+		if ((int)strlen(row_key(&rows[i], key, sizeof(key))) > w)
+			w = (int)strlen(key);
+	if (o->fmt == F_TSV)
+		fprintf(f, "#key\tlat\tlo\thi\tsamples\tfraction\test\n");
+	else if (o->fmt == F_TEXT)
+		fprintf(f, "%-*s  %-5s  %10s  %10s  %8s  %8s  %12s\n", w,
+		    o->by == PAIRS_BY_ALL ? "rows" : "key", "lat", "lo", "hi",
+		    "samples", "fraction", "est");
+	for (i = 0; i < n; i++) {
+		if ((tot = pairs_hist(&rows[i], o->hist, c)) == 0)
+			continue;
+		row_key(&rows[i], key, sizeof(key));
+		for (b = 0; b < PAIRS_NB; b++) {
+			if (c[b] == 0)
+				continue;
+			lo = pairs_bucket_lo(b);
+			hi = b + 1 < PAIRS_NB ? pairs_bucket_lo(b + 1) - 1 :
+			    UINT32_MAX - 1;
+			if (o->fmt == F_JSON) {
+				fprintf(f, "{\"key\":");
+				json_str(f, key);
+				fprintf(f, ",\"lat\":\"%s\",\"lo\":%" PRIu64
+				    ",\"hi\":%" PRIu64 ",\"samples\":%" PRIu64
+				    ",\"fraction\":%.6g,\"est\":%.10g}\n",
+				    lat[o->hist], lo, hi, c[b],
+				    (double)c[b] / (double)tot, s * (double)c[b]);
+			} else if (o->fmt == F_TSV) {
+				fprintf(f, "%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%"
+				    PRIu64 "\t%.6g\t%.10g\n", key, lat[o->hist],
+				    lo, hi, c[b], (double)c[b] / (double)tot,
+				    s * (double)c[b]);
+			} else {
+				fprintf(f, "%-*s  %-5s  %10" PRIu64 "  %10" PRIu64
+				    "  %8" PRIu64 "  %8.4f  %12.0f\n", w, key,
+				    lat[o->hist], lo, hi, c[b],
+				    (double)c[b] / (double)tot, s * (double)c[b]);
+			}
+		}
+	}
+}
+
+/* Prints the accuracy of each count metric against TRUTH. */
+static void
+truth_summary(FILE *f, const struct opts *o, const struct pairs *p,
+    const struct pairs_row *rows, size_t n)
+{
+	struct pairs_score sc;
+	struct pairs_val v;
+	int k, m;
+
+	for (k = 0; k < o->nm; k++) {
+		m = o->mlist[k];
+		if (n == 0 || pairs_eval(p, &rows[0], m, &v) == 0 ||
+		    isnan(v.exact))
+			continue;
+		if (pairs_score(p, rows, n, m, o->min_k, &sc) != 0)
+			errx(1, "out of memory");
+		if (sc.n == 0)
+			continue;
+		if (o->fmt == F_JSON) {
+			fprintf(f, "{\"truth\":{\"metric\":\"%s\",\"rows\":%"
+			    PRIu64 ",\"min_samples\":%" PRIu64,
+			    pairs_metric_name(m), sc.n, o->min_k);
+			if (v.count)
+				fprintf(f, ",\"in1\":%.6g,\"in2\":%.6g",
+				    (double)sc.in1 / (double)sc.n,
+				    (double)sc.in2 / (double)sc.n);
+			fprintf(f, ",\"covered\":%.6g,\"median_abs_err\":"
+			    "%.6g}}\n", (double)sc.covered / (double)sc.n,
+			    sc.med_abs);
+			continue;
+		}
+		fprintf(f, "%struth %s: %" PRIu64 " rows with %s >= %" PRIu64,
+		    o->fmt == F_TSV ? "#" : "# ", pairs_metric_name(m), sc.n,
+		    v.count ? "expected k" : "k", o->min_k);
+		if (v.count)
+			fprintf(f, ", %.1f%% inside 1 +- 1/sqrt(k), %.1f%% "
+			    "inside 1 +- 2/sqrt(k)",
+			    100.0 * (double)sc.in1 / (double)sc.n,
+			    100.0 * (double)sc.in2 / (double)sc.n);
+		fprintf(f, ", interval covers exact %.1f%%, median |err| "
+		    "%.2f%%\n", 100.0 * (double)sc.covered / (double)sc.n,
+		    100 * sc.med_abs);
+	}
+}
+
+static const struct pairs *sort_p;
+static int sort_m;
+
+static int
+cmp_rows(const void *x, const void *y)
+{
+	const struct pairs_row *a = x, *b = y;
+	struct pairs_val va, vb;
+	double ea, eb;
+
+	ea = pairs_eval(sort_p, a, sort_m, &va) ? va.est : NAN;
+	eb = pairs_eval(sort_p, b, sort_m, &vb) ? vb.est : NAN;
+	if (isnan(ea) != isnan(eb))
+		return isnan(ea) ? 1 : -1;
+	if (!isnan(ea) && ea != eb)
+		return ea > eb ? -1 : 1;
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+
+/* Reads every record of path into p; with w, passes the others through. */
+static void
+read_input(struct pairs *p, const char *path, struct pmr_writer *w)
+{
+	struct pmr_reader *r;
+	struct pmr_rec rec;
+	const char *name = path ? path : "-";
+	int e, rc;
+
+	if ((r = pmr_reader_open(path, 0, &e)) == NULL) {
+		if (e == PMR_EIO)
+			err(1, "cannot open '%s'", name);
+		errx(1, "cannot open '%s': %s", name, pmr_strerror(e));
+	}
+	while ((rc = pmr_reader_next(r, &rec)) == 1) {
+		if ((e = pairs_add(p, &rec)) < 0)
+			errx(1, "'%s': %s", name, pairs_errmsg(p));
+		if (e == 0 && w != NULL &&
+		    pmr_write_raw(w, rec.type, rec.p, rec.len) != 0)
+			errx(1, "write: %s", pmr_writer_errmsg(w));
+	}
+	if (rc < 0)
+		errx(1, "'%s': %s", name, pmr_reader_errmsg(r));
+	pmr_reader_close(r);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option long_opts[] = {
+		{ "aborts", required_argument, NULL, O_ABORTS },
+		{ "by", required_argument, NULL, 'b' },
+		{ "confidence", required_argument, NULL, O_CONFIDENCE },
+		{ "format", required_argument, NULL, 'f' },
+		{ "hist", required_argument, NULL, O_HIST },
+		{ "if", required_argument, NULL, O_IF },
+		{ "list", no_argument, NULL, 'l' },
+		{ "metrics", required_argument, NULL, 'm' },
+		{ "min-samples", required_argument, NULL, O_MIN_SAMPLES },
+		{ "nominal", no_argument, NULL, O_NOMINAL },
+		{ "pc", required_argument, NULL, 'p' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "truth", no_argument, NULL, 't' },
+		{ "width", required_argument, NULL, 'C' },
+		{ "window", required_argument, NULL, 'W' },
+		PMR_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 }
+	};
+	struct opts o;
+	struct pairs *p;
+	struct pairs_row *rows;
+	struct pmr_writer *w = NULL;
+	struct pmr_textout tout;
+	const char *e, *note;
+	char *end, ebuf[256];
+	size_t n;
+	int ch, i, r;
+
+	memset(&o, 0, sizeof(o));
+	pmr_common_init(&o.c);
+	o.sort = -1;
+	o.hist = -1;
+	o.min_k = 10;
+	o.po.confidence = 0.95;
+	while ((ch = getopt_long(argc, argv,
+	    "b:C:f:lm:n:p:s:tW:" PMR_COMMON_SHORTOPTS, long_opts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case O_ABORTS:
+			if (strcmp(optarg, "count") == 0)
+				o.po.aborts = PAIRS_ABORT_COUNT;
+			else if (strcmp(optarg, "zero") == 0)
+				o.po.aborts = PAIRS_ABORT_ZERO;
+			else {
+				warnx("unknown --aborts rule '%s' (count, "
+				    "zero)", optarg);
+				usage();
+			}
+			break;
+		case 'b':
+			if (strcmp(optarg, "pc") == 0)
+				o.by = PAIRS_BY_PC;
+			else if (strcmp(optarg, "image") == 0)
+				o.by = PAIRS_BY_IMAGE;
+			else if (strcmp(optarg, "proc") == 0)
+				o.by = PAIRS_BY_PROC;
+			else if (strcmp(optarg, "all") == 0)
+				o.by = PAIRS_BY_ALL;
+			else {
+				warnx("unknown grouping '%s' (pc, proc, "
+				    "image, all)", optarg);
+				usage();
+			}
+			break;
+		case 'C':
+			o.po.width = (uint32_t)num("--width", optarg, 1, 64);
+			break;
+		case O_CONFIDENCE:
+			errno = 0;
+			o.po.confidence = strtod(optarg, &end);
+			if (*end != '\0' || end == optarg || errno != 0 ||
+			    !(o.po.confidence > 0 && o.po.confidence < 1)) {
+				warnx("--confidence '%s' is not in (0, 1)",
+				    optarg);
+				usage();
+			}
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") == 0)
+				o.fmt = F_TEXT;
+			else if (strcmp(optarg, "tsv") == 0)
+				o.fmt = F_TSV;
+			else if (strcmp(optarg, "json") == 0)
+				o.fmt = F_JSON;
+			else if (strcmp(optarg, "pmr") == 0)
+				o.fmt = F_PMR;
+			else {
+				warnx("unknown format '%s' (text, tsv, json, "
+				    "pmr)", optarg);
+				usage();
+			}
+			break;
+		case O_HIST:
+			if ((o.hist = pairs_lat_find(optarg)) < 0) {
+				warnx("--hist: unknown latency '%s' (fm, md, "
+				    "dx, xr, rr, ld, total)", optarg);
+				usage();
+			}
+			break;
+		case O_IF:
+			parse_if(&o, optarg);
+			o.if_arg = optarg;
+			break;
+		case 'l':
+			o.list = 1;
+			break;
+		case 'm':
+			parse_metrics(&o, optarg);
+			break;
+		case O_MIN_SAMPLES:
+			o.min_k = num("--min-samples", optarg, 0, LLONG_MAX);
+			break;
+		case 'n':
+			o.top = num("--top", optarg, 1, LLONG_MAX);
+			break;
+		case O_NOMINAL:
+			o.po.nominal = 1;
+			break;
+		case 'p':
+			parse_range(&o, optarg);
+			break;
+		case 's':
+			if ((o.sort = pairs_metric_find(optarg)) < 0) {
+				warnx("unknown metric '%s' (pairs -l lists "
+				    "them)", optarg);
+				usage();
+			}
+			break;
+		case 't':
+			o.truth = 1;
+			break;
+		case 'W':
+			o.po.window = (uint32_t)num("--window", optarg, 1,
+			    1 << 20);
+			break;
+		default:
+			r = pmr_common_opt(&o.c, ch, optarg, &e);
+			if (r == 'h') {
+				help();
+				goto out;
+			}
+			if (r == 'V') {
+				printf("pairs %s\n", PMTOOLS_VERSION);
+				goto out;
+			}
+			if (r < 0) {
+				warnx("%s", e);
+				usage();
+			}
+			if (r == 0)
+				usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	if (o.list) {
+		for (i = 0; i < pairs_nmetrics(); i++)
+			printf("%-14s %s%s\n", pairs_metric_name(i),
+			    pairs_metric_desc(i),
+			    pairs_metric_paired(i) ? " [pairs]" : "");
+		goto out;
+	}
+	if (argc == 0 && isatty(STDIN_FILENO)) {
+		/* a bare run on a terminal: nothing to read */
+		synopsis(stdout);
+		goto out;
+	}
+	if (o.fmt == F_PMR) {
+		if (pmr_common_tty_refused(&o.c))
+			errx(1, "refusing to write binary records to a "
+			    "terminal (use -o or --force)");
+		if ((w = pmr_common_writer(&o.c, "pairs", argc + optind,
+		    argv - optind, &r)) == NULL)
+			errx(1, "cannot write '%s': %s",
+			    o.c.output ? o.c.output : "-", pmr_strerror(r));
+	}
+	if ((p = pairs_new(&o.po)) == NULL)
+		err(1, NULL);
+	if (argc == 0)
+		read_input(p, NULL, w);
+	for (i = 0; i < argc; i++)
+		read_input(p, strcmp(argv[i], "-") == 0 ? NULL : argv[i], w);
+	if (pairs_finish(p) != 0)
+		errx(1, "'%s': %s", argc == 1 ? argv[0] : argc == 0 ? "-" :
+		    "input", pairs_errmsg(p));
+	if (w != NULL) {
+		if (pairs_write(p, w) != 0) {
+			pmr_writer_abort(w);
+			errx(1, "%s", pairs_errmsg(p));
+		}
+		if (pmr_writer_close(w, ebuf, sizeof(ebuf)) != 0)
+			errx(1, "%s", ebuf);
+		pairs_free(p);
+		goto out;
+	}
+	if (o.nm == 0)
+		default_metrics(&o, pairs_info(p)->mode);
+	if (pairs_rows(p, o.by, &rows, &n, &note) != 0)
+		errx(1, "out of memory");
+	if (note != NULL && pairs_info(p)->nimg == 0)
+		o.by = PAIRS_BY_PC;
+	if (note != NULL && !o.c.quiet)
+		warnx("%s", note);
+	sort_p = p;
+	sort_m = o.sort >= 0 ? o.sort : 0;
+	qsort(rows, n, sizeof(*rows), cmp_rows);
+	if (pmr_textout_open(&tout, o.c.output) != 0)
+		err(1, "cannot write '%s'", o.c.output);
+	if (o.hist >= 0) {
+		if (o.fmt != F_JSON)
+			header(tout.f, &o, pairs_info(p), argc, argv);
+		hist_report(tout.f, &o, p, rows,
+		    o.top && o.top < n ? o.top : n);
+	} else if (o.fmt == F_JSON)
+		json_report(tout.f, &o, p, rows,
+		    o.top && o.top < n ? o.top : n);
+	else {
+		header(tout.f, &o, pairs_info(p), argc, argv);
+		if (o.fmt == F_TSV)
+			tsv_report(tout.f, &o, p, rows,
+			    o.top && o.top < n ? o.top : n);
+		else
+			text_report(tout.f, &o, p, rows,
+			    o.top && o.top < n ? o.top : n);
+	}
+	if (o.truth && o.hist < 0)
+		truth_summary(tout.f, &o, p, rows, n);
+	if (tout.f != stdout && (ferror(tout.f) ||
+	    pmr_textout_close(&tout, 1) != 0))
+		err(1, "cannot write '%s'", o.c.output);
+	pairs_free(p);
+out:
+	free(o.mlist);
+	if (ferror(stdout) | fclose(stdout))
+		err(1, "stdout");
+	return 0;
+}

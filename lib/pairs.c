@@ -1,0 +1,1590 @@
+/*
+ * pairs.c: the ProfileMe estimators of spec profileme section 4 over
+ * SAMPLE and PAIR records (lib/sim/RECORDS.txt), scored against TRUTH.
+ *
+ * Everything read is kept as sums in one vector of u64 per pc (layout
+ * below, also the acc field of the METRIC record), so that shards merge by
+ * addition and every estimate is a function of sums: counts s*k with a
+ * Poisson score interval, proportions with the Wilson interval, means with
+ * a t interval, and the pair metrics (spec 4.3-4.5) with the variance of a
+ * Poisson-sampled total, sum over contributions of (weight*value)^2, and
+ * its linearization (delta method) for ratios.  Nothing here is random, so
+ * merged and unmerged runs print the same numbers.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pairs.h"
+#include "sim/sim.h"
+#include "trace.h"
+
+/*
+ * The accumulator vector of one pc.  Sample counts are over SAMPLE
+ * records, or over both members of every PAIR in paired mode.  Latency
+ * sums, squares and histograms cover retired samples with the stage
+ * reached (as TRUTH's sums do).  l is the in-progress latency of a sample
+ * (F to RR if retired, F to abort otherwise: rule (a)); u the useful
+ * overlap of the partner (it retires and issues in [F, F + l) of this
+ * member); gf the cycles the partner was in flight during that window and
+ * gu the same for a partner that retires.
+ */
+enum {
+	A_K = 0,		/* samples */
+	A_KRET,			/* retired samples */
+	A_TRAP,			/* 8: samples by trap reason */
+	A_EV = A_TRAP + 8,	/* 32: samples with event bit i */
+	A_EVR = A_EV + 32,	/* 32: retired samples with event bit i */
+	A_MAPR = A_EVR + 32,	/* retired with any map-stage stall bit */
+	A_MISPR,		/* retired with BR_MISP or JMP_MISP */
+	A_LN,			/* 7: retired samples with latency j */
+	A_LS = A_LN + PAIRS_NLAT,	/* 7: sum of latency j */
+	A_LQ = A_LS + PAIRS_NLAT,	/* 7: sum of squares */
+	A_INP = A_LQ + PAIRS_NLAT,	/* sum of l */
+	A_INP2,			/* sum of l^2 */
+	A_UF, A_UB,		/* sum of u, member first / second */
+	A_UL,			/* sum of u*l */
+	A_GF, A_GF2, A_GFL,	/* sum of gf, gf^2, gf*l */
+	A_GU, A_GU2, A_GUL,	/* sum of gu, gu^2, gu*l */
+	A_T,			/* TRUTH fields, T_* below */
+	A_H = A_T + 40,		/* 7 x PAIRS_NB: latency histograms */
+	A_N = A_H + PAIRS_NLAT * PAIRS_NB
+};
+
+/* TRUTH fields, offsets from A_T (T_COUNT: TRUTH records added). */
+enum {
+	T_FETCHED, T_RETIRED, T_ABORTED, T_AB_MISP, T_AB_OTHER,
+	T_SUM, T_SQ = T_SUM + 6, T_N_LD = T_SQ + 6,
+	T_ICM, T_ITLB, T_DCM, T_DTLB, T_L2, T_TAKEN, T_BRM, T_JMPM, T_FU,
+	T_MAP, T_FWD, T_INPROG, T_USEFUL, T_WASTED, T_COUNT, T_INFL, T_INFLR,
+	T_NFIELDS
+};
+
+/* Global vector of the METRIC record of kind 1. */
+enum {
+	G_VERSION, G_MODE, G_S, G_W, G_C, G_FETCHED, G_NSTATS, G_SAMPLES,
+	G_PAIRS, G_OTHER, G_OFFPATH, G_EMPTY, G_N
+};
+
+_Static_assert(T_NFIELDS <= 40, "A_H leaves room for the TRUTH fields");
+
+struct ent {
+	uint64_t pc;
+	uint8_t cls;
+	size_t acc;		/* index of the vector in p->acc */
+};
+
+struct image {
+	uint64_t start, size, offset;
+	char *path;
+	struct pairs_symtab *st;	/* --by=proc, loaded on demand */
+	int st_tried;
+};
+
+struct pairs {
+	struct pairs_opts o;
+	struct pairs_info info;
+	struct ent *ent;
+	size_t nent, capent;
+	uint32_t *hash;		/* entry index + 1, 0 empty */
+	size_t hcap;
+	uint64_t *acc;		/* nent vectors of A_N */
+	struct image *img;
+	size_t nimg;
+	/* report */
+	struct pairs_row *rows;
+	uint64_t *racc;		/* vectors of the grouped rows */
+	char **names;		/* row names of --by=proc */
+	size_t nnames;
+	char note[320];
+	int have_s;		/* META profileme seen */
+	uint32_t meta_w, meta_c;
+	char err[256];
+};
+
+static int PMR_FORMAT(3, 4)
+fail(struct pairs *p, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->err, sizeof(p->err), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+struct pairs *
+pairs_new(const struct pairs_opts *o)
+{
+	struct pairs *p;
+
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		return NULL;
+	p->o = *o;
+	if (p->o.pc_hi == 0)
+		p->o.pc_hi = UINT64_MAX;
+	if (!(p->o.confidence > 0 && p->o.confidence < 1))
+		p->o.confidence = 0.95;
+	return p;
+}
+
+void
+pairs_free(struct pairs *p)
+{
+	size_t i;
+
+	if (p == NULL)
+		return;
+	for (i = 0; i < p->nimg; i++) {
+		free(p->img[i].path);
+		pairs_symtab_free(p->img[i].st);
+	}
+	free(p->img);
+	for (i = 0; i < p->nnames; i++)
+		free(p->names[i]);
+	free(p->names);
+	free(p->ent);
+	free(p->hash);
+	free(p->acc);
+	free(p->rows);
+	free(p->racc);
+	free(p);
+}
+
+const char *
+pairs_errmsg(const struct pairs *p)
+{
+	return p->err;
+}
+
+const struct pairs_info *
+pairs_info(const struct pairs *p)
+{
+	return &p->info;
+}
+
+static uint64_t
+hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static int
+rehash(struct pairs *p, size_t cap)
+{
+	uint32_t *h;
+	size_t i, j;
+
+	if ((h = calloc(cap, sizeof(*h))) == NULL)
+		return PMR_ENOMEM;
+	for (i = 0; i < p->nent; i++) {
+		j = hash64(p->ent[i].pc) & (cap - 1);
+		while (h[j] != 0)
+			j = (j + 1) & (cap - 1);
+		h[j] = (uint32_t)(i + 1);
+	}
+	free(p->hash);
+	p->hash = h;
+	p->hcap = cap;
+	return 0;
+}
+
+/* Returns the vector of pc, created if new, or NULL (out of memory). */
+static uint64_t *
+lookup(struct pairs *p, uint64_t pc, uint8_t cls)
+{
+	size_t j;
+	struct ent *e;
+
+	if (p->hcap == 0 && rehash(p, 1024) != 0)
+		return NULL;
+	j = hash64(pc) & (p->hcap - 1);
+	while (p->hash[j] != 0) {
+		e = &p->ent[p->hash[j] - 1];
+		if (e->pc == pc)
+			return p->acc + e->acc;
+		j = (j + 1) & (p->hcap - 1);
+	}
+	if (p->nent == p->capent) {
+		size_t cap = p->capent ? 2 * p->capent : 1024;
+		struct ent *ne;
+		uint64_t *na;
+
+		if (cap > UINT32_MAX - 1)
+			return NULL;
+		if ((ne = realloc(p->ent, cap * sizeof(*ne))) == NULL)
+			return NULL;
+		p->ent = ne;
+		if ((na = realloc(p->acc, cap * A_N * sizeof(*na))) == NULL)
+			return NULL;
+		p->acc = na;
+		p->capent = cap;
+	}
+	e = &p->ent[p->nent];
+	e->pc = pc;
+	e->cls = cls;
+	e->acc = p->nent * A_N;
+	memset(p->acc + e->acc, 0, A_N * sizeof(uint64_t));
+	p->hash[j] = (uint32_t)(++p->nent);
+	if (2 * p->nent > p->hcap && rehash(p, 2 * p->hcap) != 0)
+		return NULL;
+	p->info.npcs = p->nent;
+	return p->acc + e->acc;
+}
+
+unsigned
+pairs_bucket(uint32_t v)
+{
+	unsigned b = 31 - (unsigned)__builtin_clz(v | 1);  /* floor(log2 v) */
+
+	if (v < 16)
+		return v;
+	return 16 + (b - 4);	/* b >= 4 */
+}
+
+uint64_t
+pairs_bucket_lo(unsigned b)
+{
+	return b < 16 ? b : (uint64_t)1 << (b - 12);
+}
+
+/* Returns the in-progress latency of x (spec 4.4), or -1 if unknown. */
+static int64_t
+inprog(const struct pairs *p, const struct pmr_sim_sample *x)
+{
+	if (x->events & PMR_SIM_EV_RETIRED) {
+		if (x->lat_total == PMR_SIM_NOLAT || x->lat_rr == PMR_SIM_NOLAT ||
+		    x->lat_rr > x->lat_total)
+			return -1;
+		return (int64_t)x->lat_total - x->lat_rr;
+	}
+	if (p->o.aborts == PAIRS_ABORT_ZERO)
+		return 0;
+	if (x->lat_total == PMR_SIM_NOLAT)
+		return -1;
+	return x->lat_total;
+}
+
+/* Returns the issue time of y relative to its fetch, or -1. */
+static int64_t
+issue_at(const struct pmr_sim_sample *y)
+{
+	if (y->lat_fm == PMR_SIM_NOLAT || y->lat_md == PMR_SIM_NOLAT ||
+	    y->lat_dx == PMR_SIM_NOLAT)
+		return -1;
+	return (int64_t)y->lat_fm + y->lat_md + y->lat_dx;
+}
+
+/* Adds the single-sample part of x to its pc; returns the vector. */
+static uint64_t *
+add_sample(struct pairs *p, const struct pmr_sim_sample *x, int64_t l)
+{
+	uint64_t *a;
+	uint32_t ev = x->events, lat[PAIRS_NLAT];
+	int ret = (ev & PMR_SIM_EV_RETIRED) != 0;
+	unsigned i;
+
+	if ((a = lookup(p, x->pc, x->cls)) == NULL)
+		return NULL;
+	a[A_K]++;
+	a[A_TRAP + (x->trap & 7)]++;
+	for (i = 0; ev >> i; i++)
+		if (ev >> i & 1)
+			a[A_EV + i]++;
+	if (l >= 0) {
+		a[A_INP] += (uint64_t)l;
+		a[A_INP2] += (uint64_t)(l * l);
+	}
+	if (!ret)
+		return a;
+	a[A_KRET]++;
+	for (i = 0; ev >> i; i++)
+		if (ev >> i & 1)
+			a[A_EVR + i]++;
+	a[A_MAPR] += (ev & (PMR_SIM_EV_MAP_REGS | PMR_SIM_EV_MAP_IQ |
+	    PMR_SIM_EV_MAP_ROB | PMR_SIM_EV_LSQ_FULL)) != 0;
+	a[A_MISPR] += (ev & (PMR_SIM_EV_BR_MISP | PMR_SIM_EV_JMP_MISP)) != 0;
+	lat[PAIRS_LAT_FM] = x->lat_fm;
+	lat[PAIRS_LAT_MD] = x->lat_md;
+	lat[PAIRS_LAT_DX] = x->lat_dx;
+	lat[PAIRS_LAT_XR] = x->lat_xr;
+	lat[PAIRS_LAT_RR] = x->lat_rr;
+	lat[PAIRS_LAT_LD] = x->lat_ld;
+	lat[PAIRS_LAT_TOTAL] = x->lat_total;
+	for (i = 0; i < PAIRS_NLAT; i++) {
+		uint64_t v = lat[i];
+
+		if (lat[i] == PMR_SIM_NOLAT)
+			continue;
+		a[A_LN + i]++;
+		a[A_LS + i] += v;
+		a[A_LQ + i] += v * v;
+		a[A_H + i * PAIRS_NB + pairs_bucket(lat[i])]++;
+	}
+	return a;
+}
+
+static int
+keep(const struct pairs *p, uint64_t pc)
+{
+	return pc >= p->o.pc_lo && pc <= p->o.pc_hi;
+}
+
+/* Returns 1 if sample x passes the --if condition. */
+static int
+cond(const struct pairs *p, const struct pmr_sim_sample *x)
+{
+	return (x->events & p->o.if_set) == p->o.if_set &&
+	    (x->events & p->o.if_clear) == 0;
+}
+
+static const char *const event_names[] = {
+	"icache_miss", "itlb_miss", "dcache_miss", "dtlb_miss", "llc_miss",
+	"taken", "br_misp", "jmp_misp", "map_regs", "map_iq", "map_rob",
+	"fu_conflict", "lsq_full", "mem_trap", "retired", "nonint",
+	"bad_path", "forward", "mshr_full", "btb_miss", "synth"
+};
+
+uint32_t
+pairs_event_bit(const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(event_names) / sizeof(event_names[0]); i++)
+		if (strcmp(event_names[i], name) == 0)
+			return 1u << i;
+	return 0;
+}
+
+int
+pairs_lat_find(const char *name)
+{
+	static const char *const lat[PAIRS_NLAT] = { "fm", "md", "dx", "xr",
+		"rr", "ld", "total" };
+	int i;
+
+	for (i = 0; i < PAIRS_NLAT; i++)
+		if (strcmp(lat[i], name) == 0)
+			return i;
+	return -1;
+}
+
+/*
+ * Adds member x of a pair, fetched at fx, whose partner y was fetched at
+ * fy (cycles, relative to the pair): the single-sample part and the pair
+ * functions g(x, y) of spec 4.4-4.5.
+ */
+static int
+add_member(struct pairs *p, const struct pmr_sim_sample *x, int64_t fx,
+    const struct pmr_sim_sample *y, int64_t fy, int first)
+{
+	uint64_t *a;
+	int64_t l, xy, end, yend, lo, hi, g;
+	int yret = (y->events & PMR_SIM_EV_RETIRED) != 0;
+
+	if (x->kind != PMR_SIM_KIND_INSN || !keep(p, x->pc) || !cond(p, x))
+		return 0;
+	l = inprog(p, x);
+	if ((a = add_sample(p, x, l)) == NULL)
+		return fail(p, PMR_ENOMEM, "out of memory");
+	if (l < 0 || y->kind != PMR_SIM_KIND_INSN)
+		return 0;
+	end = fx + l;
+	xy = issue_at(y);
+	if (yret && xy >= 0 && fx <= fy + xy && fy + xy < end) {
+		a[first ? A_UF : A_UB]++;
+		a[A_UL] += (uint64_t)l;
+	}
+	if (y->lat_total == PMR_SIM_NOLAT)
+		return 0;
+	yend = fy + y->lat_total;
+	lo = fy > fx ? fy : fx;
+	hi = yend < end ? yend : end;
+	if (hi <= lo)
+		return 0;
+	g = hi - lo;
+	a[A_GF] += (uint64_t)g;
+	a[A_GF2] += (uint64_t)(g * g);
+	a[A_GFL] += (uint64_t)(g * l);
+	if (yret) {
+		a[A_GU] += (uint64_t)g;
+		a[A_GU2] += (uint64_t)(g * g);
+		a[A_GUL] += (uint64_t)(g * l);
+	}
+	return 0;
+}
+
+static int
+set_mode(struct pairs *p, int mode)
+{
+	if (p->info.mode != 0 && p->info.mode != mode)
+		return fail(p, PMR_ECORRUPT, "mismatched shards: single "
+		    "samples and pairs in one input");
+	p->info.mode = mode;
+	return 0;
+}
+
+/* Copies a META value into dst, or fails if it differs from a kept one. */
+static int
+meta_same(struct pairs *p, char *dst, size_t cap, const char *what,
+    const struct pmr_bytes *v)
+{
+	char buf[512];
+	size_t n = v->n < sizeof(buf) - 1 ? v->n : sizeof(buf) - 1;
+
+	memcpy(buf, v->p, n);
+	buf[n] = '\0';
+	if (dst[0] != '\0' && strncmp(dst, buf, cap - 1) != 0)
+		return fail(p, PMR_ECORRUPT, "mismatched shards: %s '%s' "
+		    "after '%.60s'", what, buf, dst);
+	n = n < cap - 1 ? n : cap - 1;
+	memcpy(dst, buf, n);
+	dst[n] = '\0';
+	return 0;
+}
+
+/* Parses "mode=paired S=1024 W=96 ..." of META profileme. */
+static int
+meta_profileme(struct pairs *p, const struct pmr_bytes *v)
+{
+	const char *s;
+	int rc;
+
+	if ((rc = meta_same(p, p->info.sampler, sizeof(p->info.sampler),
+	    "profileme", v)) != 0)
+		return rc;
+	s = p->info.sampler;
+	if (strstr(s, "mode=paired") != NULL)
+		rc = set_mode(p, 2);
+	else if (strstr(s, "mode=single") != NULL)
+		rc = set_mode(p, 1);
+	if (rc != 0)
+		return rc;
+	if ((s = strstr(p->info.sampler, "S=")) != NULL)
+		p->info.S = strtoull(s + 2, NULL, 10);
+	if ((s = strstr(p->info.sampler, " W=")) != NULL)
+		p->meta_w = (uint32_t)strtoul(s + 3, NULL, 10);
+	p->have_s = 1;
+	return 0;
+}
+
+static int
+add_meta(struct pairs *p, const struct pmr_rec *rec)
+{
+	struct pmr_meta m;
+	const char *why;
+	char buf[32];
+	size_t n;
+
+	if (pmr_rec_decode(rec, &m, &why) != 0)
+		return fail(p, PMR_ECORRUPT, "bad META record: %s", why);
+	n = m.key.n;
+	if (n == 7 && memcmp(m.key.p, "machine", 7) == 0)
+		return meta_same(p, p->info.machine, sizeof(p->info.machine),
+		    "machine", &m.value);
+	if (n == 13 && memcmp(m.key.p, "config-digest", 13) == 0)
+		return meta_same(p, p->info.digest, sizeof(p->info.digest),
+		    "config-digest", &m.value);
+	if (n == 9 && memcmp(m.key.p, "profileme", 9) == 0)
+		return meta_profileme(p, &m.value);
+	if (n == 11 && memcmp(m.key.p, "issue-width", 11) == 0) {
+		n = m.value.n < sizeof(buf) - 1 ? m.value.n : sizeof(buf) - 1;
+		memcpy(buf, m.value.p, n);
+		buf[n] = '\0';
+		p->meta_c = (uint32_t)strtoul(buf, NULL, 10);
+	}
+	return 0;
+}
+
+static int
+add_truth(struct pairs *p, const struct pmr_rec *rec)
+{
+	struct pmr_sim_truth t;
+	const char *why;
+	uint64_t *a, *d;
+	unsigned i;
+
+	if (pmr_rec_decode(rec, &t, &why) != 0)
+		return fail(p, PMR_ECORRUPT, "bad TRUTH record: %s", why);
+	if (!keep(p, t.pc) || p->o.if_set != 0 || p->o.if_clear != 0)
+		return 1;	/* TRUTH is of all executions, not a subset */
+	if ((a = lookup(p, t.pc, t.cls)) == NULL)
+		return fail(p, PMR_ENOMEM, "out of memory");
+	d = a + A_T;
+	d[T_FETCHED] += t.fetched;
+	d[T_RETIRED] += t.retired;
+	d[T_ABORTED] += t.aborted;
+	d[T_AB_MISP] += t.ab_misp;
+	d[T_AB_OTHER] += t.ab_other;
+	{
+		const uint64_t sum[6] = { t.sum_fm, t.sum_md, t.sum_dx,
+			t.sum_xr, t.sum_rr, t.sum_ld };
+		const uint64_t sq[6] = { t.sq_fm, t.sq_md, t.sq_dx, t.sq_xr,
+			t.sq_rr, t.sq_ld };
+
+		for (i = 0; i < 6; i++) {
+			d[T_SUM + i] += sum[i];
+			d[T_SQ + i] += sq[i];
+		}
+	}
+	d[T_N_LD] += t.n_ld;
+	d[T_ICM] += t.icache_miss;
+	d[T_ITLB] += t.itlb_miss;
+	d[T_DCM] += t.dcache_miss;
+	d[T_DTLB] += t.dtlb_miss;
+	d[T_L2] += t.l2_miss;
+	d[T_TAKEN] += t.taken;
+	d[T_BRM] += t.br_misp;
+	d[T_JMPM] += t.jmp_misp;
+	d[T_FU] += t.fu_conflict;
+	d[T_MAP] += t.map_stall;
+	d[T_FWD] += t.forwarded;
+	d[T_INPROG] += t.inprog;
+	d[T_USEFUL] += t.useful;
+	d[T_WASTED] += (uint64_t)t.wasted;
+	d[T_INFL] += t.inflight;
+	d[T_INFLR] += t.inflight_ret;
+	d[T_COUNT]++;
+	p->info.ntruth++;
+	return 1;
+}
+
+static int
+add_image(struct pairs *p, const struct pmr_rec *rec)
+{
+	struct pmr_image im;
+	struct image *ni;
+	const char *why;
+
+	if (pmr_rec_decode(rec, &im, &why) != 0)
+		return fail(p, PMR_ECORRUPT, "bad IMAGE record: %s", why);
+	if ((ni = realloc(p->img, (p->nimg + 1) * sizeof(*ni))) == NULL)
+		return fail(p, PMR_ENOMEM, "out of memory");
+	p->img = ni;
+	ni += p->nimg;
+	memset(ni, 0, sizeof(*ni));
+	ni->start = im.start;
+	ni->size = im.size;
+	ni->offset = im.offset;
+	if ((ni->path = strndup((const char *)im.path.p, im.path.n)) == NULL)
+		return fail(p, PMR_ENOMEM, "out of memory");
+	p->info.nimg = ++p->nimg;
+	return 0;		/* also passed through */
+}
+
+/* Reads one METRIC record (a shard's accumulators) into p. */
+static int
+add_metric(struct pairs *p, const struct pmr_rec *rec)
+{
+	struct pairs_metric_rec m;
+	const char *why;
+	uint64_t *a, g[G_N];
+	unsigned i, n;
+	int rc;
+
+	if (pmr_rec_decode(rec, &m, &why) != 0)
+		return fail(p, PMR_ECORRUPT, "bad METRIC record: %s", why);
+	if (m.kind == PAIRS_MK_GLOBAL) {
+		memset(g, 0, sizeof(g));
+		n = m.acc.n < G_N ? m.acc.n : G_N;
+		for (i = 0; i < n; i++)
+			g[i] = pmr_a64_get(m.acc, i);
+		if (g[G_MODE] != 0 && (rc = set_mode(p, (int)g[G_MODE])) != 0)
+			return rc;
+		if ((p->info.S != 0 && g[G_S] != 0 && p->info.S != g[G_S]) ||
+		    (p->meta_w != 0 && g[G_W] != 0 && p->meta_w != g[G_W]))
+			return fail(p, PMR_ECORRUPT, "mismatched shards: S or "
+			    "W of METRIC records differ");
+		if (g[G_S] != 0) {
+			p->info.S = g[G_S];
+			p->have_s = 1;
+		}
+		if (g[G_W] != 0)
+			p->meta_w = (uint32_t)g[G_W];
+		if (g[G_C] != 0)
+			p->meta_c = (uint32_t)g[G_C];
+		p->info.fetched += g[G_FETCHED];
+		p->info.nstats += g[G_NSTATS];
+		p->info.samples += g[G_SAMPLES];
+		p->info.pairs += g[G_PAIRS];
+		p->info.other += g[G_OTHER];
+		p->info.offpath += g[G_OFFPATH];
+		p->info.empty += g[G_EMPTY];
+		return 1;
+	}
+	if (m.kind != PAIRS_MK_PC)
+		return 0;
+	if (m.acc.n > A_N)
+		return fail(p, PMR_EVERSION, "METRIC record with %u "
+		    "accumulators, more than the %u known", m.acc.n,
+		    (unsigned)A_N);
+	if (!keep(p, m.key))
+		return 1;
+	if ((a = lookup(p, m.key, m.cls)) == NULL)
+		return fail(p, PMR_ENOMEM, "out of memory");
+	for (i = 0; i < m.acc.n; i++)
+		a[i] += pmr_a64_get(m.acc, i);
+	if (m.acc.n > A_T + T_COUNT)
+		p->info.ntruth += pmr_a64_get(m.acc, A_T + T_COUNT);
+	return 1;
+}
+
+int
+pairs_add(struct pairs *p, const struct pmr_rec *rec)
+{
+	const char *why;
+	int rc;
+
+	switch (rec->type) {
+	case PMR_REC_SAMPLE: {
+		struct pmr_sim_sample x;
+		int64_t l;
+
+		if (pmr_rec_decode(rec, &x, &why) != 0)
+			return fail(p, PMR_ECORRUPT, "bad SAMPLE record: %s",
+			    why);
+		if (x.sampler != 0) {
+			p->info.other++;
+			return 1;
+		}
+		if ((rc = set_mode(p, 1)) != 0)
+			return rc;
+		p->info.samples++;
+		if (x.kind == PMR_SIM_KIND_OFFPATH) {
+			p->info.offpath++;
+			return 1;
+		}
+		if (x.kind == PMR_SIM_KIND_EMPTY) {
+			p->info.empty++;
+			return 1;
+		}
+		if (!keep(p, x.pc) || !cond(p, &x))
+			return 1;
+		l = inprog(p, &x);
+		if (add_sample(p, &x, l) == NULL)
+			return fail(p, PMR_ENOMEM, "out of memory");
+		return 1;
+	}
+	case PMR_REC_PAIR: {
+		struct pmr_sim_pair q;
+
+		if (pmr_rec_decode(rec, &q, &why) != 0)
+			return fail(p, PMR_ECORRUPT, "bad PAIR record: %s", why);
+		if ((rc = set_mode(p, 2)) != 0)
+			return rc;
+		p->info.pairs++;
+		p->info.offpath += (q.a.kind == PMR_SIM_KIND_OFFPATH) +
+		    (q.b.kind == PMR_SIM_KIND_OFFPATH);
+		p->info.empty += (q.a.kind == PMR_SIM_KIND_EMPTY) +
+		    (q.b.kind == PMR_SIM_KIND_EMPTY);
+		if ((rc = add_member(p, &q.a, 0, &q.b, q.fetch_lat, 1)) != 0)
+			return rc;
+		if ((rc = add_member(p, &q.b, q.fetch_lat, &q.a, 0, 0)) != 0)
+			return rc;
+		return 1;
+	}
+	case PMR_REC_TRUTH:
+		return add_truth(p, rec);
+	case PMR_REC_STATS: {
+		struct pmr_sim_stats st;
+
+		if (pmr_rec_decode(rec, &st, &why) != 0)
+			return fail(p, PMR_ECORRUPT, "bad STATS record: %s", why);
+		if (st.final) {
+			p->info.fetched += st.fetched;
+			p->info.nstats++;
+		}
+		return 1;
+	}
+	case PMR_REC_META:
+		return (rc = add_meta(p, rec)) < 0 ? rc : 0;
+	case PMR_REC_IMAGE:
+		return add_image(p, rec);
+	case PMR_REC_METRIC:
+		return add_metric(p, rec);
+	default:
+		return 0;
+	}
+}
+
+int
+pairs_finish(struct pairs *p)
+{
+	struct pairs_info *in = &p->info;
+	uint64_t n;
+
+	if (in->mode == 0)
+		return fail(p, PMR_ECORRUPT, "no SAMPLE or PAIR records");
+	n = in->mode == 2 ? in->pairs : in->samples;
+	if (n == 0)
+		return fail(p, PMR_ECORRUPT, "no %s records",
+		    in->mode == 2 ? "PAIR" : "SAMPLE");
+	in->W = p->o.window ? p->o.window : p->meta_w;
+	in->C = p->o.width ? p->o.width : p->meta_c;
+	if (in->mode == 2 && in->W == 0)
+		return fail(p, PMR_ECORRUPT, "PAIR records without a pair "
+		    "window: META profileme has no W (give --window)");
+	if (in->C == 0)
+		in->C = 4;
+	if (!p->o.nominal && in->nstats > 0 && in->fetched > 0)
+		in->S_eff = (double)in->fetched / (double)n;
+	else if (in->S != 0)
+		in->S_eff = (double)in->S;
+	else
+		return fail(p, PMR_ECORRUPT, "no sampling interval: neither "
+		    "META profileme nor a final STATS record");
+	in->s = in->mode == 2 ? in->S_eff / 2 : in->S_eff;
+	in->z = pairs_zquantile(p->o.confidence);
+	return 0;
+}
+
+/* --- statistics ------------------------------------------------------ */
+
+/* Acklam's rational approximation of the normal quantile (rel. err 1e-9). */
+static double
+qnorm(double q)
+{
+	static const double a[] = { -3.969683028665376e+01,
+		2.209460984245205e+02, -2.759285104469687e+02,
+		1.383577518672690e+02, -3.066479806614716e+01,
+		2.506628277459239e+00 };
+	static const double b[] = { -5.447609879822406e+01,
+		1.615858368580409e+02, -1.556989798598866e+02,
+		6.680131188771972e+01, -1.328068155288572e+01 };
+	static const double c[] = { -7.784894002430293e-03,
+		-3.223964580411365e-01, -2.400758277161838e+00,
+		-2.549732539343734e+00, 4.374664141464968e+00,
+		2.938163982698783e+00 };
+	static const double d[] = { 7.784695709041462e-03,
+		3.224671290700398e-01, 2.445134137142996e+00,
+		3.754408661907416e+00 };
+	double r, t;
+
+	if (q < 0.02425) {
+		t = sqrt(-2 * log(q));
+		return (((((c[0] * t + c[1]) * t + c[2]) * t + c[3]) * t +
+		    c[4]) * t + c[5]) /
+		    ((((d[0] * t + d[1]) * t + d[2]) * t + d[3]) * t + 1);
+	}
+	if (q > 1 - 0.02425)
+		return -qnorm(1 - q);
+	t = q - 0.5;
+	r = t * t;
+	return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r +
+	    a[5]) * t /
+	    (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
+double
+pairs_zquantile(double conf)
+{
+	return qnorm(0.5 + conf / 2);
+}
+
+/*
+ * Two-sided t quantile by the Cornish-Fisher expansion in 1/df (Abramowitz
+ * and Stegun 26.7.5); within 1% for df >= 3, exact enough for intervals.
+ */
+double
+pairs_tquantile(double conf, double df)
+{
+	double z = pairs_zquantile(conf), z2 = z * z, z3 = z2 * z;
+	double z5 = z3 * z2, z7 = z5 * z2, z9 = z7 * z2;
+
+	if (df <= 1)
+		return tan(M_PI * conf / 2);	/* Cauchy, exact */
+	if (df <= 2)
+		return conf * sqrt(2 / (1 - conf * conf));	/* exact */
+	return z + (z3 + z) / (4 * df) +
+	    (5 * z5 + 16 * z3 + 3 * z) / (96 * df * df) +
+	    (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df * df * df) +
+	    (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) /
+	    (92160 * df * df * df * df);
+}
+
+void
+pairs_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi)
+{
+	double ph, z2 = z * z, c, h, dn = (double)n;
+
+	if (n == 0) {
+		*lo = *hi = NAN;
+		return;
+	}
+	ph = (double)k / dn;
+	c = (ph + z2 / (2 * dn)) / (1 + z2 / dn);
+	h = z / (1 + z2 / dn) * sqrt(ph * (1 - ph) / dn + z2 / (4 * dn * dn));
+	*lo = c - h < 0 ? 0 : c - h;
+	*hi = c + h > 1 ? 1 : c + h;
+}
+
+void
+pairs_poisson(uint64_t k, double z, double *lo, double *hi)
+{
+	double dk = (double)k, z2 = z * z, h = z * sqrt(dk + z2 / 4);
+
+	*lo = dk + z2 / 2 - h;
+	if (*lo < 0)
+		*lo = 0;
+	*hi = dk + z2 / 2 + h;
+}
+
+/* --- metrics --------------------------------------------------------- */
+
+enum mtype {
+	MT_COUNT,	/* s * k(a); truth t */
+	MT_PROP,	/* k(a) / k(b); truth t / tb */
+	MT_MEAN,	/* mean of latency j; truth sum / retired (or n_ld) */
+	MT_PCTL,	/* percentile b of latency j, from the histogram */
+	MT_SUM,		/* s * sum of latency j; truth sum */
+	MT_INPROG,	/* s * sum l; truth inprog */
+	MT_USEFUL,	/* W S (UF + UB), or one of them */
+	MT_AVAIL,	/* C s L */
+	MT_WASTED,	/* C s L - W S U */
+	MT_WFRAC,	/* 1 - 2 W U / (C L) */
+	MT_URATE,	/* 2 W U / L */
+	MT_CONC		/* 2 W G / L for G = gf or gu */
+};
+
+/* Virtual counts (negative codes) built from several accumulators. */
+enum {
+	V_ABORT = -1,	/* samples - retired */
+	V_ABMISP = -2,	/* trap 1 + trap 2 */
+	V_ABOTHER = -3,	/* aborted for another reason */
+	V_FALL = -4,	/* retired, not taken */
+	V_NONE = -100
+};
+/* Virtual truth values. */
+enum {
+	VT_MISP = -1,	/* br_misp + jmp_misp */
+	VT_FALL = -2,	/* retired - taken */
+	VT_LTOT = -3,	/* sum of the five stage sums */
+	VT_AVAIL = -4,	/* C * inprog */
+	VT_NONE = -100
+};
+
+struct metric {
+	const char *name;
+	enum mtype type;
+	int a, b;		/* accumulators, virtual codes, lat j, ... */
+	int t, tb;		/* truth fields (offsets from A_T) or VT_* */
+	const char *fmt;
+	const char *desc;
+};
+
+#define EVC(nm, bit, tf, d) \
+	{ nm, MT_COUNT, A_EVR + bit, 0, tf, VT_NONE, "%.0f", d }
+#define EVP(nm, bit, tf, d) \
+	{ nm, MT_PROP, A_EVR + bit, A_KRET, tf, T_RETIRED, "%.4f", d }
+#define LATM(nm, j, t, tb) \
+	{ "lat_" nm, MT_MEAN, j, 0, t, tb, "%.2f", \
+	    "mean " nm " latency of retired executions" }, \
+	{ "lat_" nm "_p50", MT_PCTL, j, 50, VT_NONE, VT_NONE, "%.0f", \
+	    "median " nm " latency (histogram bucket floor)" }, \
+	{ "lat_" nm "_p90", MT_PCTL, j, 90, VT_NONE, VT_NONE, "%.0f", \
+	    "90th percentile " nm " latency (bucket floor)" }, \
+	{ "cyc_" nm, MT_SUM, j, 0, t, VT_NONE, "%.0f", \
+	    "total " nm " cycles of retired executions" }
+
+static const struct metric metrics[] = {
+	{ "execs", MT_COUNT, A_K, 0, T_FETCHED, VT_NONE, "%.0f",
+	    "executions (fetches, bad path included)" },
+	{ "retires", MT_COUNT, A_KRET, 0, T_RETIRED, VT_NONE, "%.0f",
+	    "retired executions" },
+	{ "aborts", MT_COUNT, V_ABORT, 0, T_ABORTED, VT_NONE, "%.0f",
+	    "aborted executions" },
+	{ "ab_misp", MT_COUNT, V_ABMISP, 0, T_AB_MISP, VT_NONE, "%.0f",
+	    "aborts behind a mispredicted branch or jump (traps 1, 2)" },
+	{ "ab_br", MT_COUNT, A_TRAP + 1, 0, VT_NONE, VT_NONE, "%.0f",
+	    "aborts behind a mispredicted conditional branch (trap 1)" },
+	{ "ab_jmp", MT_COUNT, A_TRAP + 2, 0, VT_NONE, VT_NONE, "%.0f",
+	    "aborts behind a mispredicted jump, call or return (trap 2)" },
+	{ "ab_other", MT_COUNT, V_ABOTHER, 0, T_AB_OTHER, VT_NONE, "%.0f",
+	    "aborts for another reason (traps 3-7)" },
+	{ "ret_rate", MT_PROP, A_KRET, A_K, T_RETIRED, T_FETCHED, "%.4f",
+	    "retires per execution" },
+	{ "abort_rate", MT_PROP, V_ABORT, A_K, T_ABORTED, T_FETCHED, "%.4f",
+	    "aborts per execution" },
+	EVC("icache_miss", 0, T_ICM, "retired executions with an I-cache miss"),
+	EVC("itlb_miss", 1, T_ITLB, "retired executions with an ITLB miss"),
+	EVC("dcache_miss", 2, T_DCM, "retired executions with a D-cache miss"),
+	EVC("dtlb_miss", 3, T_DTLB, "retired executions with a DTLB miss"),
+	EVC("llc_miss", 4, T_L2, "retired executions whose data came from "
+	    "memory (L2_MISS)"),
+	EVC("taken", 5, T_TAKEN, "retired taken transfers (CFG taken edge)"),
+	{ "fallthru", MT_COUNT, V_FALL, 0, VT_FALL, VT_NONE, "%.0f",
+	    "retired executions not taken (CFG fall-through edge)" },
+	EVC("br_misp", 6, T_BRM, "retired conditional branches "
+	    "mispredicted"),
+	EVC("jmp_misp", 7, T_JMPM, "retired transfers with a wrong target"),
+	{ "map_stall", MT_COUNT, A_MAPR, 0, T_MAP, VT_NONE, "%.0f",
+	    "retired executions that stalled map (any reason)" },
+	EVC("fu_conflict", 11, T_FU, "retired executions that waited for a "
+	    "unit"),
+	EVC("forward", 17, T_FWD, "retired loads fed by a store"),
+	EVC("mshr_full", 18, VT_NONE, "retired loads that waited for an "
+	    "MSHR"),
+	EVC("btb_miss", 19, VT_NONE, "retired taken transfers missing in "
+	    "the BTB"),
+	{ "bad_path", MT_COUNT, A_EV + 16, 0, VT_NONE, VT_NONE, "%.0f",
+	    "executions fetched on a wrong path" },
+	EVP("icache_rate", 0, T_ICM, "I-cache misses per retired execution"),
+	EVP("dcache_rate", 2, T_DCM, "D-cache misses per retired execution"),
+	EVP("dtlb_rate", 3, T_DTLB, "DTLB misses per retired execution"),
+	EVP("taken_rate", 5, T_TAKEN, "taken per retired execution"),
+	{ "misp_rate", MT_PROP, A_MISPR, A_KRET, VT_MISP, T_RETIRED, "%.4f",
+	    "mispredicts per retired execution (of a branch)" },
+	LATM("fm", PAIRS_LAT_FM, T_SUM + 0, T_RETIRED),
+	LATM("md", PAIRS_LAT_MD, T_SUM + 1, T_RETIRED),
+	LATM("dx", PAIRS_LAT_DX, T_SUM + 2, T_RETIRED),
+	LATM("xr", PAIRS_LAT_XR, T_SUM + 3, T_RETIRED),
+	LATM("rr", PAIRS_LAT_RR, T_SUM + 4, T_RETIRED),
+	LATM("ld", PAIRS_LAT_LD, T_SUM + 5, T_N_LD),
+	LATM("total", PAIRS_LAT_TOTAL, VT_LTOT, T_RETIRED),
+	{ "inprog", MT_INPROG, 0, 0, T_INPROG, VT_NONE, "%.0f",
+	    "in-progress cycles, fetch to retire-ready or abort (L S/2)" },
+	{ "useful", MT_USEFUL, 2, 0, T_USEFUL, VT_NONE, "%.0f",
+	    "useful issues while in progress (U W S)" },
+	{ "useful_fwd", MT_USEFUL, 0, 0, VT_NONE, VT_NONE, "%.0f",
+	    "useful issues of later instructions (U^F W S)" },
+	{ "useful_bwd", MT_USEFUL, 1, 0, VT_NONE, VT_NONE, "%.0f",
+	    "useful issues of earlier instructions (U^B W S)" },
+	{ "avail", MT_AVAIL, 0, 0, VT_AVAIL, VT_NONE, "%.0f",
+	    "issue slots while in progress (C L S/2)" },
+	{ "wasted", MT_WASTED, 0, 0, T_WASTED, VT_NONE, "%.0f",
+	    "wasted issue slots (C L S/2 - U W S)" },
+	{ "wasted_frac", MT_WFRAC, 0, 0, T_WASTED, VT_AVAIL, "%.4f",
+	    "wasted fraction of the issue slots (1 - 2 W U / (C L))" },
+	{ "useful_rate", MT_URATE, 0, 0, T_USEFUL, T_INPROG, "%.3f",
+	    "useful issues per in-progress cycle (2 W U / L)" },
+	{ "inflight", MT_CONC, A_GF, 0, T_INFL, T_INPROG, "%.2f",
+	    "mean instructions in flight while in progress (2 W G / L)" },
+	{ "useful_conc", MT_CONC, A_GU, 0, T_INFLR, T_INPROG, "%.2f",
+	    "mean eventually-retiring instructions in flight (2 W G / L)" },
+};
+
+#define NMETRICS ((int)(sizeof(metrics) / sizeof(metrics[0])))
+
+int
+pairs_nmetrics(void)
+{
+	return NMETRICS;
+}
+
+int
+pairs_metric_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NMETRICS; i++)
+		if (strcmp(metrics[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+const char *
+pairs_metric_name(int m)
+{
+	return metrics[m].name;
+}
+
+const char *
+pairs_metric_desc(int m)
+{
+	return metrics[m].desc;
+}
+
+const char *
+pairs_metric_fmt(int m)
+{
+	return metrics[m].fmt;
+}
+
+int
+pairs_metric_paired(int m)
+{
+	return metrics[m].type >= MT_USEFUL;
+}
+
+static uint64_t
+kval(const uint64_t *a, int code)
+{
+	switch (code) {
+	case V_ABORT:
+		return a[A_K] - a[A_KRET];
+	case V_ABMISP:
+		return a[A_TRAP + 1] + a[A_TRAP + 2];
+	case V_ABOTHER:
+		return a[A_K] - a[A_KRET] - a[A_TRAP + 1] - a[A_TRAP + 2];
+	case V_FALL:
+		return a[A_KRET] - a[A_EVR + 5];
+	default:
+		return a[code];
+	}
+}
+
+static double
+tval(const struct pairs *p, const uint64_t *a, int t)
+{
+	const uint64_t *d = a + A_T;
+	unsigned i;
+	double v = 0;
+
+	if (t == VT_NONE || d[T_COUNT] == 0)
+		return NAN;
+	switch (t) {
+	case VT_MISP:
+		return (double)(d[T_BRM] + d[T_JMPM]);
+	case VT_FALL:
+		return (double)(d[T_RETIRED] - d[T_TAKEN]);
+	case VT_LTOT:
+		for (i = 0; i < 5; i++)
+			v += (double)d[T_SUM + i];
+		return v;
+	case VT_AVAIL:
+		return (double)p->info.C * (double)d[T_INPROG];
+	case T_WASTED:
+		return (double)(int64_t)d[T_WASTED];
+	default:
+		return (double)d[t];
+	}
+}
+
+/* Sets the interval est +- z sqrt(var). */
+static void
+normal_ci(struct pairs_val *v, double var, double z)
+{
+	double h = z * sqrt(var > 0 ? var : 0);
+
+	v->lo = v->est - h;
+	v->hi = v->est + h;
+}
+
+/* Delta-method variance of the ratio G / L over member contributions. */
+static double
+ratio_var(double g, double g2, double gl, double l, double l2)
+{
+	double r = g / l;
+
+	return (g2 - 2 * r * gl + r * r * l2) / (l * l);
+}
+
+int
+pairs_eval(const struct pairs *p, const struct pairs_row *row, int m,
+    struct pairs_val *v)
+{
+	const struct metric *mt = &metrics[m];
+	const struct pairs_info *in = &p->info;
+	const uint64_t *a = row->acc;
+	double s = in->s, z = in->z, W = in->W, C = in->C, S = in->S_eff;
+	double L = (double)a[A_INP], L2 = (double)a[A_INP2], U, e, ex;
+	uint64_t k, n, cum, want;
+	unsigned b;
+
+	v->est = v->lo = v->hi = v->exact = v->relerr = NAN;
+	v->k = 0;
+	v->count = 0;
+	v->scale = NAN;
+	if (mt->type >= MT_USEFUL && in->mode != 2)
+		return 0;
+	U = (double)(a[A_UF] + a[A_UB]);
+	switch (mt->type) {
+	case MT_COUNT:
+		k = kval(a, mt->a);
+		v->k = k;
+		v->count = 1;
+		v->scale = s;
+		v->est = s * (double)k;
+		pairs_poisson(k, z, &v->lo, &v->hi);
+		v->lo *= s;
+		v->hi *= s;
+		v->exact = tval(p, a, mt->t);
+		break;
+	case MT_PROP:
+		k = kval(a, mt->a);
+		n = kval(a, mt->b);
+		v->k = n;
+		if (n == 0)
+			return 0;
+		v->est = (double)k / (double)n;
+		pairs_wilson(k, n, z, &v->lo, &v->hi);
+		v->exact = tval(p, a, mt->t) / tval(p, a, mt->tb);
+		break;
+	case MT_MEAN:
+		n = a[A_LN + mt->a];
+		v->k = n;
+		if (n == 0)
+			return 0;
+		v->est = (double)a[A_LS + mt->a] / (double)n;
+		if (n > 1) {
+			double var = ((double)a[A_LQ + mt->a] -
+			    (double)n * v->est * v->est) / (double)(n - 1);
+
+			e = pairs_tquantile(p->o.confidence, (double)(n - 1)) *
+			    sqrt(var > 0 ? var : 0) / sqrt((double)n);
+			v->lo = v->est - e;
+			v->hi = v->est + e;
+		}
+		v->exact = tval(p, a, mt->t) / tval(p, a, mt->tb);
+		break;
+	case MT_PCTL:
+		n = a[A_LN + mt->a];
+		v->k = n;
+		if (n == 0)
+			return 0;
+		want = (n * (uint64_t)mt->b + 99) / 100;
+		for (b = 0, cum = 0; b < PAIRS_NB; b++) {
+			cum += a[A_H + mt->a * PAIRS_NB + b];
+			if (cum >= want)
+				break;
+		}
+		v->est = (double)pairs_bucket_lo(b);
+		break;
+	case MT_SUM:
+		v->k = a[A_LN + mt->a];
+		v->est = s * (double)a[A_LS + mt->a];
+		normal_ci(v, s * s * (double)a[A_LQ + mt->a], z);
+		v->exact = tval(p, a, mt->t);
+		break;
+	case MT_INPROG:
+		v->k = a[A_K];
+		v->est = s * L;
+		normal_ci(v, s * s * L2, z);
+		v->exact = tval(p, a, mt->t);
+		break;
+	case MT_USEFUL:
+		k = mt->a == 0 ? a[A_UF] : mt->a == 1 ? a[A_UB] :
+		    a[A_UF] + a[A_UB];
+		v->k = k;
+		v->count = 1;
+		v->scale = W * S;
+		v->est = W * S * (double)k;
+		pairs_poisson(k, z, &v->lo, &v->hi);
+		v->lo *= W * S;
+		v->hi *= W * S;
+		v->exact = tval(p, a, mt->t);
+		break;
+	case MT_AVAIL:
+		v->k = a[A_K];
+		v->est = C * s * L;
+		normal_ci(v, C * C * s * s * L2, z);
+		v->exact = tval(p, a, mt->t);
+		break;
+	case MT_WASTED:
+		/* S * sum of (C l / 2 - W u) over member contributions */
+		v->k = a[A_K];
+		v->est = C * s * L - W * S * U;
+		normal_ci(v, S * S * (C * C / 4 * L2 - C * W *
+		    (double)a[A_UL] + W * W * U), z);
+		v->exact = tval(p, a, mt->t);
+		break;
+	case MT_WFRAC:
+	case MT_URATE:
+		v->k = a[A_K];
+		if (L <= 0)
+			return 0;
+		e = 2 * W * U / L;
+		ex = 2 * W * z * sqrt(ratio_var(U, U, (double)a[A_UL], L, L2));
+		if (mt->type == MT_URATE) {
+			v->est = e;
+			v->lo = e - ex;
+			v->hi = e + ex;
+		} else {
+			v->est = 1 - e / C;
+			v->lo = v->est - ex / C;
+			v->hi = v->est + ex / C;
+		}
+		v->exact = tval(p, a, mt->t) / tval(p, a, mt->tb);
+		break;
+	case MT_CONC:
+		v->k = a[A_K];
+		if (L <= 0)
+			return 0;
+		v->est = 2 * W * (double)a[mt->a] / L;
+		normal_ci(v, 4 * W * W * ratio_var((double)a[mt->a],
+		    (double)a[mt->a + 1], (double)a[mt->a + 2], L, L2), z);
+		v->exact = tval(p, a, mt->t) / tval(p, a, mt->tb);
+		break;
+	}
+	/* quantities that cannot be negative, or (WFRAC) exceed 1 */
+	if (mt->type != MT_WASTED && mt->type != MT_WFRAC && v->lo < 0)
+		v->lo = 0;
+	if (mt->type == MT_WFRAC && v->hi > 1)
+		v->hi = 1;
+	if (!isnan(v->exact)) {
+		if (v->exact != 0)
+			v->relerr = v->est / v->exact - 1;
+		else if (v->est == 0)
+			v->relerr = 0;
+	}
+	return 1;
+}
+
+uint64_t
+pairs_hist(const struct pairs_row *r, int lat, uint64_t counts[PAIRS_NB])
+{
+	unsigned b;
+
+	for (b = 0; b < PAIRS_NB; b++)
+		counts[b] = r->acc[A_H + lat * PAIRS_NB + b];
+	return r->acc[A_LN + lat];
+}
+
+/* --- reports --------------------------------------------------------- */
+
+static int
+cmp_img(const void *x, const void *y)
+{
+	const struct image *a = x, *b = y;
+
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* Returns the image holding pc, or -1. */
+static long
+image_of(const struct pairs *p, uint64_t pc)
+{
+	size_t lo = 0, hi = p->nimg;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (pc < p->img[mid].start)
+			hi = mid;
+		else if (pc - p->img[mid].start >= p->img[mid].size)
+			lo = mid + 1;
+		else
+			return (long)mid;
+	}
+	return -1;
+}
+
+/* One pc of --by=proc with its group: image im (nimg: none), symbol lo. */
+struct pgroup {
+	size_t im;
+	uint64_t lo;
+	const char *sym;	/* NULL: the image itself */
+	size_t ent;
+};
+
+static int
+cmp_pgroup(const void *x, const void *y)
+{
+	const struct pgroup *a = x, *b = y;
+
+	if (a->im != b->im)
+		return a->im < b->im ? -1 : 1;
+	if ((a->sym == NULL) != (b->sym == NULL))
+		return a->sym == NULL ? -1 : 1;
+	return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+static int
+name_add(struct pairs *p, const char *sym, const char *path, char **out)
+{
+	const char *base = strrchr(path, '/');
+	char **nn;
+	size_t len;
+
+	base = base != NULL ? base + 1 : path;
+	if ((nn = realloc(p->names, (p->nnames + 1) * sizeof(*nn))) == NULL)
+		return PMR_ENOMEM;
+	p->names = nn;
+	len = strlen(sym) + strlen(base) + 4;
+	if ((*out = malloc(len)) == NULL)
+		return PMR_ENOMEM;
+	snprintf(*out, len, "%s (%s)", sym, base);
+	p->names[p->nnames++] = *out;
+	return 0;
+}
+
+/* Builds the rows of --by=proc (images sorted, p->rows freed). */
+static int
+proc_rows(struct pairs *p, struct pairs_row **rows, size_t *n,
+    const char **note)
+{
+	struct pgroup *g;
+	size_t i, j, ng = 0, nr = 0;
+	int rc;
+
+	for (i = 0; i < p->nimg; i++) {
+		struct image *im = &p->img[i];
+
+		if (im->st_tried)
+			continue;
+		im->st_tried = 1;
+		rc = pairs_symtab_load(im->path, im->start, im->size,
+		    im->offset, &im->st);
+		if (rc == PMR_ENOMEM)
+			return rc;
+		if (rc != 0 && *note == NULL) {
+			snprintf(p->note, sizeof(p->note), "no symbols for "
+			    "'%.200s' (%s): its pcs make one row",
+			    im->path, rc == PMR_EIO ? strerror(errno) :
+			    "not a loaded ELF file");
+			*note = p->note;
+		}
+	}
+	if ((g = calloc(p->nent + 1, sizeof(*g))) == NULL)
+		return PMR_ENOMEM;
+	for (i = 0; i < p->nent; i++) {
+		long im;
+
+		if (p->acc[p->ent[i].acc + A_K] == 0)
+			continue;
+		g[ng].ent = i;
+		im = image_of(p, p->ent[i].pc);
+		g[ng].im = im < 0 ? p->nimg : (size_t)im;
+		if (im >= 0 && p->img[im].st != NULL)
+			g[ng].sym = pairs_symtab_find(p->img[im].st,
+			    p->ent[i].pc, &g[ng].lo);
+		ng++;
+	}
+	qsort(g, ng, sizeof(*g), cmp_pgroup);
+	rc = PMR_ENOMEM;
+	if ((p->rows = calloc(ng + 1, sizeof(*p->rows))) == NULL ||
+	    (p->racc = calloc((ng + 1) * A_N, sizeof(uint64_t))) == NULL)
+		goto out;
+	for (i = 0; i < ng; i++) {
+		struct pairs_row *r;
+		const uint64_t *a = p->acc + p->ent[g[i].ent].acc;
+
+		if (i == 0 || cmp_pgroup(&g[i - 1], &g[i]) != 0) {
+			r = &p->rows[nr];
+			r->acc = p->racc + nr * A_N;
+			r->cls = 255;
+			if (g[i].im == p->nimg) {
+				r->name = "unknown";
+			} else if (g[i].sym == NULL) {
+				r->key = p->img[g[i].im].start;
+				r->name = p->img[g[i].im].path;
+			} else {
+				char *nm;
+
+				r->key = g[i].lo;
+				if (name_add(p, g[i].sym, p->img[g[i].im].path,
+				    &nm) != 0)
+					goto out;
+				r->name = nm;
+			}
+			nr++;
+		}
+		r = &p->rows[nr - 1];
+		for (j = 0; j < A_N; j++)
+			r->acc[j] += a[j];
+	}
+	*rows = p->rows;
+	*n = nr;
+	rc = 0;
+out:
+	free(g);
+	return rc;
+}
+
+static int
+cmp_row(const void *x, const void *y)
+{
+	const struct pairs_row *a = x, *b = y;
+
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+
+int
+pairs_rows(struct pairs *p, enum pairs_by by, struct pairs_row **rows,
+    size_t *n, const char **note)
+{
+	size_t i, j, nr;
+	struct pairs_row *r;
+
+	*note = NULL;
+	free(p->rows);
+	free(p->racc);
+	p->rows = NULL;
+	p->racc = NULL;
+	for (i = 0; i < p->nnames; i++)
+		free(p->names[i]);
+	p->nnames = 0;
+	*rows = NULL;
+	*n = 0;
+	if ((by == PAIRS_BY_IMAGE || by == PAIRS_BY_PROC) && p->nimg == 0) {
+		*note = "no IMAGE records in the input: rows by pc";
+		by = PAIRS_BY_PC;
+	}
+	if (by == PAIRS_BY_IMAGE || by == PAIRS_BY_PROC)
+		qsort(p->img, p->nimg, sizeof(*p->img), cmp_img);
+	if (by == PAIRS_BY_PROC)
+		return proc_rows(p, rows, n, note);
+	if (by == PAIRS_BY_PC) {
+		if ((p->rows = calloc(p->nent + 1, sizeof(*r))) == NULL)
+			return PMR_ENOMEM;
+		for (i = nr = 0; i < p->nent; i++) {
+			uint64_t *a = p->acc + p->ent[i].acc;
+
+			if (a[A_K] == 0)
+				continue;
+			r = &p->rows[nr++];
+			r->key = p->ent[i].pc;
+			r->cls = p->ent[i].cls;
+			r->acc = a;
+		}
+		qsort(p->rows, nr, sizeof(*r), cmp_row);
+		*rows = p->rows;
+		*n = nr;
+		return 0;
+	}
+	nr = by == PAIRS_BY_ALL ? 1 : p->nimg + 1;	/* + "unknown" */
+	if ((p->rows = calloc(nr, sizeof(*r))) == NULL ||
+	    (p->racc = calloc(nr * A_N, sizeof(uint64_t))) == NULL)
+		return PMR_ENOMEM;
+	for (i = 0; i < nr; i++) {
+		p->rows[i].acc = p->racc + i * A_N;
+		p->rows[i].cls = 255;
+		if (by == PAIRS_BY_ALL)
+			p->rows[i].name = "all";
+		else if (i < p->nimg) {
+			p->rows[i].key = p->img[i].start;
+			p->rows[i].name = p->img[i].path;
+		} else
+			p->rows[i].name = "unknown";
+	}
+	for (i = 0; i < p->nent; i++) {
+		const uint64_t *a = p->acc + p->ent[i].acc;
+		long im = 0;
+		uint64_t *d;
+
+		if (by == PAIRS_BY_IMAGE && (im = image_of(p, p->ent[i].pc)) < 0)
+			im = (long)p->nimg;
+		d = p->rows[im].acc;
+		for (j = 0; j < A_N; j++)
+			d[j] += a[j];
+	}
+	/* keep groups with samples (always the single "all" row) */
+	for (i = j = 0; i < nr; i++)
+		if (by == PAIRS_BY_ALL || p->rows[i].acc[A_K] != 0)
+			p->rows[j++] = p->rows[i];
+	*rows = p->rows;
+	*n = j;
+	return 0;
+}
+
+static int
+cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+int
+pairs_score(const struct pairs *p, const struct pairs_row *rows, size_t n,
+    int m, uint64_t min_k, struct pairs_score *sc)
+{
+	struct pairs_val v;
+	double *err;
+	size_t i, ne = 0;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->med_abs = NAN;
+	if ((err = malloc((n + 1) * sizeof(*err))) == NULL)
+		return PMR_ENOMEM;
+	for (i = 0; i < n; i++) {
+		double r, lam;
+
+		if (!pairs_eval(p, &rows[i], m, &v) || isnan(v.exact) ||
+		    v.exact <= 0)
+			continue;
+		lam = v.count ? v.exact / v.scale : (double)v.k;
+		if (lam < (double)min_k || lam <= 0)
+			continue;
+		sc->n++;
+		r = fabs(v.relerr);
+		err[ne++] = r;
+		if (v.count) {
+			sc->in1 += r <= 1 / sqrt(lam);
+			sc->in2 += r <= 2 / sqrt(lam);
+		}
+		if (!isnan(v.lo) && v.lo <= v.exact && v.exact <= v.hi)
+			sc->covered++;
+	}
+	if (ne > 0) {
+		qsort(err, ne, sizeof(*err), cmp_double);
+		sc->med_abs = ne % 2 ? err[ne / 2] :
+		    (err[ne / 2 - 1] + err[ne / 2]) / 2;
+	}
+	free(err);
+	return 0;
+}
+
+/* --- METRIC output --------------------------------------------------- */
+
+int
+pairs_write(struct pairs *p, struct pmr_writer *w)
+{
+	struct pairs_metric_rec m;
+	struct pairs_row row;
+	struct pairs_val v;
+	unsigned char *buf;
+	uint64_t g[G_N];
+	size_t i;
+	unsigned j;
+	int rc = 0, mw = pairs_metric_find("wasted");
+
+	if ((buf = malloc(A_N * 8)) == NULL)
+		return fail(p, PMR_ENOMEM, "out of memory");
+	memset(g, 0, sizeof(g));
+	g[G_VERSION] = 1;
+	g[G_MODE] = (uint64_t)p->info.mode;
+	g[G_S] = p->info.S;
+	g[G_W] = p->info.W;
+	g[G_C] = p->info.C;
+	g[G_FETCHED] = p->info.fetched;
+	g[G_NSTATS] = p->info.nstats;
+	g[G_SAMPLES] = p->info.samples;
+	g[G_PAIRS] = p->info.pairs;
+	g[G_OTHER] = p->info.other;
+	g[G_OFFPATH] = p->info.offpath;
+	g[G_EMPTY] = p->info.empty;
+	for (j = 0; j < G_N; j++)
+		pmr_put64(buf + 8 * j, g[j]);
+	memset(&m, 0, sizeof(m));
+	m.kind = PAIRS_MK_GLOBAL;
+	m.samples = p->info.mode == 2 ? p->info.pairs : p->info.samples;
+	m.execs = m.retires = m.wasted = NAN;
+	m.acc.p = buf;
+	m.acc.n = G_N;
+	if ((rc = pmr_write(w, PMR_REC_METRIC, &m)) != 0)
+		goto out;
+	for (i = 0; i < p->nent; i++) {
+		memset(&row, 0, sizeof(row));
+		row.key = p->ent[i].pc;
+		row.acc = p->acc + p->ent[i].acc;
+		m.key = row.key;
+		m.kind = PAIRS_MK_PC;
+		m.cls = p->ent[i].cls;
+		m.samples = row.acc[A_K];
+		pairs_eval(p, &row, 0, &v);
+		m.execs = v.est;
+		pairs_eval(p, &row, 1, &v);
+		m.retires = v.est;
+		m.wasted = pairs_eval(p, &row, mw, &v) ? v.est : NAN;
+		/* trailing zeros are left out: readers take them as 0 */
+		for (m.acc.n = A_N; m.acc.n > 0 && row.acc[m.acc.n - 1] == 0;
+		    m.acc.n--)
+			;
+		for (j = 0; j < m.acc.n; j++)
+			pmr_put64(buf + 8 * j, row.acc[j]);
+		if ((rc = pmr_write(w, PMR_REC_METRIC, &m)) != 0)
+			goto out;
+	}
+out:
+	free(buf);
+	if (rc != 0)
+		return fail(p, rc, "%s", pmr_writer_errmsg(w));
+	return 0;
+}

@@ -1,0 +1,233 @@
+/*
+ * pairs.h: ProfileMe estimators (spec profileme section 4) for the pairs
+ * program and its tests.
+ *
+ * A struct pairs accumulates SAMPLE, PAIR, TRUTH, STATS, META and METRIC
+ * records into per-pc accumulators that are plain sums, so that shards
+ * merge by addition: reading "cat shard1 shard2" or the METRIC records
+ * written for each shard gives the same numbers as one run.  After the
+ * input, pairs_finish() fixes the sampling scale (the effective interval
+ * STATS.fetched / samples or pairs), and pairs_eval() turns the sums of a
+ * row (one pc, one image, or everything) into an estimate with a
+ * confidence interval and, when TRUTH records were read, the exact value.
+ *
+ * Metrics, formulas and interval methods are listed in man/pairs.1.  The
+ * library never prints and never exits; functions return 0 or a negative
+ * PMR_E* code with a message in pairs_errmsg().
+ */
+#ifndef PMR_PAIRS_H
+#define PMR_PAIRS_H
+
+#include <stdint.h>
+
+#include "pmr.h"
+
+/* Record type of pairs' output (32-47: graphs, fragments, costs, metrics). */
+#define PMR_REC_METRIC 40u
+
+/* METRIC.kind */
+#define PAIRS_MK_PC 0		/* the accumulators of one pc */
+#define PAIRS_MK_GLOBAL 1	/* the sampling scale of the stream */
+
+/* METRIC record, decoded form (lib/pairs_rtypes.c). */
+struct pairs_metric_rec {
+	uint64_t key;		/* pc; 0 for the global record */
+	uint8_t kind;		/* PAIRS_MK_* */
+	uint8_t cls;		/* operation class of the pc */
+	uint64_t samples;	/* samples (or pair members) of the pc */
+	double execs;		/* estimates of this stream alone */
+	double retires;
+	double wasted;		/* NaN without pairs */
+	struct pmr_bytes acc;	/* A64: the accumulator vector */
+};
+
+/* Latencies of a sample, in the order of the accumulators. */
+enum {
+	PAIRS_LAT_FM, PAIRS_LAT_MD, PAIRS_LAT_DX, PAIRS_LAT_XR, PAIRS_LAT_RR,
+	PAIRS_LAT_LD, PAIRS_LAT_TOTAL, PAIRS_NLAT
+};
+
+/* Histogram buckets of a latency: 0..15 exactly, then one per power of 2. */
+#define PAIRS_NB 44
+
+/* How an aborted instance enters the in-progress latency L (spec 4.4). */
+enum pairs_abort_rule {
+	PAIRS_ABORT_COUNT = 0,	/* (a): count F to abort (the TRUTH rule) */
+	PAIRS_ABORT_ZERO	/* (b): contribute nothing */
+};
+
+enum pairs_by { PAIRS_BY_PC, PAIRS_BY_PROC, PAIRS_BY_IMAGE, PAIRS_BY_ALL };
+
+struct pairs_opts {
+	uint32_t window;	/* W; 0: from META profileme */
+	uint32_t width;		/* issue width C; 0: from META issue-width */
+	int nominal;		/* use the nominal S, not the effective one */
+	enum pairs_abort_rule aborts;
+	uint64_t pc_lo, pc_hi;	/* keep pcs in [pc_lo, pc_hi] */
+	uint32_t if_set;	/* keep samples with all these event bits */
+	uint32_t if_clear;	/* ... and none of these; TRUTH is then unused */
+	double confidence;	/* of the intervals, e.g. 0.95 */
+};
+
+/* Sampling description, filled while reading and by pairs_finish(). */
+struct pairs_info {
+	int mode;		/* 0 unknown, 1 single, 2 paired */
+	uint64_t S;		/* nominal mean interval (META) */
+	uint32_t W;		/* pair window */
+	uint32_t C;		/* issue width */
+	uint64_t fetched;	/* sum of final STATS.fetched */
+	uint64_t nstats;	/* final STATS records read */
+	uint64_t samples;	/* SAMPLE records used */
+	uint64_t pairs;		/* PAIR records used */
+	uint64_t other;		/* samples of a baseline sampler, ignored */
+	uint64_t offpath, empty;  /* opportunity-mode slots */
+	uint64_t ntruth;	/* TRUTH records read */
+	uint64_t npcs;		/* distinct pcs */
+	uint64_t nimg;		/* IMAGE records */
+	char machine[64];
+	char digest[32];
+	char sampler[160];	/* META profileme value */
+	/* set by pairs_finish() */
+	double S_eff;		/* the interval used: mean per sample or pair */
+	double s;		/* scale of one sample: S_eff, or S_eff/2 paired */
+	double z;		/* normal quantile of the confidence */
+};
+
+/* One estimate. */
+struct pairs_val {
+	double est, lo, hi;	/* lo, hi NaN when there is no interval */
+	double exact;		/* NaN without TRUTH */
+	double relerr;		/* est / exact - 1, NaN if undefined */
+	uint64_t k;		/* samples carrying the property */
+	int count;		/* 1: a count, whose error scales as 1/sqrt(k) */
+	double scale;		/* count: executions per sample (est = scale k) */
+};
+
+/* One row of a report: an accumulator vector and its key. */
+struct pairs_row {
+	uint64_t key;		/* pc, image start, or 0 for all */
+	const char *name;	/* image path, "all", or NULL for a pc */
+	uint8_t cls;
+	uint64_t *acc;		/* owned by the struct pairs */
+};
+
+struct pairs;
+
+/* Returns a new accumulator set, or NULL (out of memory).  Caller frees. */
+struct pairs *pairs_new(const struct pairs_opts *o) PMR_RESULT_USED;
+void pairs_free(struct pairs *p);
+/* Returns the message of the last error. */
+const char *pairs_errmsg(const struct pairs *p);
+
+/*
+ * Adds one record.  Returns 1 if the record was used, 0 if pairs has no
+ * use for it (the caller may pass it through), or a negative code: a
+ * record that does not decode, or a stream whose configuration differs
+ * from the one read before.
+ */
+int pairs_add(struct pairs *p, const struct pmr_rec *rec) PMR_RESULT_USED;
+/*
+ * Ends the input: checks that there are samples, that W is known for
+ * pairs, and computes the scale.  Returns 0 or a negative code.
+ */
+int pairs_finish(struct pairs *p) PMR_RESULT_USED;
+/* Returns the sampling description (complete after pairs_finish()). */
+const struct pairs_info *pairs_info(const struct pairs *p);
+
+/*
+ * Builds the rows of a report grouped by by, into *rows (count *n; the
+ * array is owned by p and valid until the next call).  Rows without
+ * samples are left out, except for PAIRS_BY_ALL.  PAIRS_BY_IMAGE and
+ * PAIRS_BY_PROC need IMAGE records; PAIRS_BY_PROC reads the symbols of
+ * the files they name (pcs without a symbol make a row for their image,
+ * pcs outside every image the row "unknown").  Returns 0, or PMR_ENOMEM.
+ * *note is set to a message when by could not be fully honoured (no IMAGE
+ * records: rows by pc; an image without symbols), else NULL.
+ */
+int pairs_rows(struct pairs *p, enum pairs_by by, struct pairs_row **rows,
+    size_t *n, const char **note) PMR_RESULT_USED;
+
+/* Returns the event bit named name (as in pmr(5), SIMULATION RECORDS, lower
+ * case: dcache_miss, retired, bad_path, ...), or 0 if unknown. */
+uint32_t pairs_event_bit(const char *name);
+/* Returns the latency named name (fm md dx xr rr ld total), or -1. */
+int pairs_lat_find(const char *name);
+/*
+ * Copies the histogram of latency lat over the retired samples of row r
+ * into counts (bucket b holds latencies from pairs_bucket_lo(b) up to the
+ * next bucket's).  Returns the number of samples.
+ */
+uint64_t pairs_hist(const struct pairs_row *r, int lat,
+    uint64_t counts[PAIRS_NB]);
+
+/* Returns the number of metrics; metric ids run from 0. */
+int pairs_nmetrics(void);
+/* Returns the id of the metric named name, or -1. */
+int pairs_metric_find(const char *name);
+const char *pairs_metric_name(int m);
+const char *pairs_metric_desc(int m);
+/* Returns 1 if metric m needs paired samples. */
+int pairs_metric_paired(int m);
+/* Returns the printf format suited to metric m's values in a table. */
+const char *pairs_metric_fmt(int m);
+
+/*
+ * Evaluates metric m on row r into *v.  Returns 1, or 0 when the metric is
+ * not available (no samples for it, or a paired metric without pairs).
+ */
+int pairs_eval(const struct pairs *p, const struct pairs_row *r, int m,
+    struct pairs_val *v);
+
+/*
+ * Accuracy of one metric against TRUTH over a set of rows.  For a count,
+ * a row is scored when its expected number of samples, lambda = exact /
+ * scale, is at least min_k, and is inside the envelope 1 +- c/sqrt(lambda)
+ * when |est/exact - 1| <= c/sqrt(lambda).  (Choosing rows by the observed
+ * k instead favours rows whose count came out high, which biases the
+ * fractions.)  Other metrics are scored on rows with k >= min_k.
+ */
+struct pairs_score {
+	uint64_t n;		/* rows scored (exact value > 0) */
+	uint64_t in1, in2;	/* counts: inside 1 +- 1/sqrt, 1 +- 2/sqrt */
+	uint64_t covered;	/* exact value inside the interval */
+	double med_abs;		/* median |relerr| */
+};
+
+/* Scores metric m over rows; counts-only fields are 0 for other metrics. */
+int pairs_score(const struct pairs *p, const struct pairs_row *rows,
+    size_t n, int m, uint64_t min_k, struct pairs_score *sc) PMR_RESULT_USED;
+
+/*
+ * Writes the global METRIC record and one METRIC record per pc with
+ * samples or truth to w.  Returns 0 or a negative code.
+ */
+int pairs_write(struct pairs *p, struct pmr_writer *w) PMR_RESULT_USED;
+
+/* Procedure symbols of one mapped ELF file (lib/pairs_sym.c). */
+struct pairs_symtab;
+/*
+ * Reads the function symbols of the ELF file path, mapped at start (size
+ * bytes from file offset offset), into *out.  Returns 0, PMR_EIO (errno
+ * set) or PMR_EFORMAT (not ELF, or offset not in a loaded segment), or
+ * PMR_ENOMEM.  Caller frees with pairs_symtab_free().
+ */
+int pairs_symtab_load(const char *path, uint64_t start, uint64_t size,
+    uint64_t offset, struct pairs_symtab **out) PMR_RESULT_USED;
+/* Returns the name of the symbol holding pc and sets *lo, or NULL. */
+const char *pairs_symtab_find(const struct pairs_symtab *t, uint64_t pc,
+    uint64_t *lo);
+void pairs_symtab_free(struct pairs_symtab *t);
+
+/* Returns the normal quantile z with P(|Z| <= z) = conf. */
+double pairs_zquantile(double conf);
+/* Returns the two-sided Student t quantile for conf and df >= 1. */
+double pairs_tquantile(double conf, double df);
+/* Sets *lo, *hi to the Wilson interval of k successes in n. */
+void pairs_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi);
+/* Sets *lo, *hi to the Poisson score interval of a count k (unscaled). */
+void pairs_poisson(uint64_t k, double z, double *lo, double *hi);
+/* Returns the histogram bucket of latency v, and its lower bound. */
+unsigned pairs_bucket(uint32_t v);
+uint64_t pairs_bucket_lo(unsigned b);
+
+#endif /* PMR_PAIRS_H */

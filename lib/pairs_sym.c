@@ -1,0 +1,202 @@
+/*
+ * pairs_sym.c: procedure names for pairs --by=proc, from the symbol table
+ * (or, in a stripped file, the dynamic symbol table) of the ELF file that
+ * an IMAGE record names, read with libelf.
+ *
+ * An IMAGE record maps the file offset `offset` at the run-time address
+ * `start`; the PT_LOAD segment holding that offset gives the link-time
+ * address there, hence the bias between link-time and run-time addresses.
+ * Function and untyped code symbols are kept, sorted by address; a symbol
+ * of size 0 (hand-written assembly) runs to the next one.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pairs.h"
+
+struct sym {
+	uint64_t lo, hi;	/* run-time addresses, [lo, hi) */
+	char *name;
+};
+
+struct pairs_symtab {
+	struct sym *s;
+	size_t n;
+};
+
+static int
+cmp_sym(const void *x, const void *y)
+{
+	const struct sym *a = x, *b = y;
+
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return a->hi > b->hi ? -1 : a->hi < b->hi;	/* longest first */
+}
+
+/* Returns the bias run-time minus link-time address, or sets *ok = 0. */
+static uint64_t
+bias_of(Elf *e, uint64_t start, uint64_t offset, int *ok)
+{
+	size_t i, n;
+	GElf_Phdr ph;
+
+	*ok = 0;
+	if (elf_getphdrnum(e, &n) != 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (gelf_getphdr(e, (int)i, &ph) == NULL || ph.p_type != PT_LOAD)
+			continue;
+		if (offset >= ph.p_offset && offset < ph.p_offset + ph.p_filesz) {
+			*ok = 1;
+			return start - (ph.p_vaddr + (offset - ph.p_offset));
+		}
+	}
+	return 0;
+}
+
+/* Appends the code symbols of section scn; returns 0 or PMR_ENOMEM. */
+static int
+add_syms(struct pairs_symtab *t, size_t *cap, Elf *e, Elf_Scn *scn,
+    const GElf_Shdr *sh, uint64_t bias)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t i, n;
+	GElf_Sym s;
+	const char *name;
+
+	if (d == NULL || sh->sh_entsize == 0)
+		return 0;
+	n = sh->sh_size / sh->sh_entsize;
+	for (i = 0; i < n; i++) {
+		int type;
+
+		if (gelf_getsym(d, (int)i, &s) == NULL)
+			continue;
+		type = GELF_ST_TYPE(s.st_info);
+		if ((type != STT_FUNC && type != STT_NOTYPE) ||
+		    s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE ||
+		    s.st_value == 0)
+			continue;
+		name = elf_strptr(e, sh->sh_link, s.st_name);
+		if (name == NULL || name[0] == '\0' || name[0] == '$')
+			continue;
+		if (t->n == *cap) {
+			size_t nc = *cap ? 2 * *cap : 256;
+			struct sym *ns = realloc(t->s, nc * sizeof(*ns));
+
+			if (ns == NULL)
+				return PMR_ENOMEM;
+			t->s = ns;
+			*cap = nc;
+		}
+		t->s[t->n].lo = s.st_value + bias;
+		t->s[t->n].hi = s.st_size ? s.st_value + bias + s.st_size : 0;
+		if ((t->s[t->n].name = strdup(name)) == NULL)
+			return PMR_ENOMEM;
+		t->n++;
+	}
+	return 0;
+}
+
+void
+pairs_symtab_free(struct pairs_symtab *t)
+{
+	size_t i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->n; i++)
+		free(t->s[i].name);
+	free(t->s);
+	free(t);
+}
+
+int
+pairs_symtab_load(const char *path, uint64_t start, uint64_t size,
+    uint64_t offset, struct pairs_symtab **out)
+{
+	struct pairs_symtab *t;
+	Elf *e = NULL;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	size_t cap = 0, i, j;
+	uint64_t bias;
+	int fd, ok, rc = PMR_EFORMAT, pass;
+
+	*out = NULL;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return PMR_EFORMAT;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return PMR_EIO;
+	if ((t = calloc(1, sizeof(*t))) == NULL) {
+		close(fd);
+		return PMR_ENOMEM;
+	}
+	if ((e = elf_begin(fd, ELF_C_READ, NULL)) == NULL ||
+	    elf_kind(e) != ELF_K_ELF)
+		goto out;
+	bias = bias_of(e, start, offset, &ok);
+	if (!ok)
+		goto out;
+	/* the full symbol table if there is one, else the dynamic one */
+	for (pass = 0; pass < 2 && t->n == 0; pass++) {
+		scn = NULL;
+		while ((scn = elf_nextscn(e, scn)) != NULL) {
+			if (gelf_getshdr(scn, &sh) == NULL ||
+			    sh.sh_type != (pass == 0 ? SHT_SYMTAB : SHT_DYNSYM))
+				continue;
+			if ((rc = add_syms(t, &cap, e, scn, &sh, bias)) != 0)
+				goto out;
+		}
+	}
+	qsort(t->s, t->n, sizeof(*t->s), cmp_sym);
+	/* drop aliases (same start), then close symbols of size 0 */
+	for (i = j = 0; i < t->n; i++) {
+		if (j > 0 && t->s[j - 1].lo == t->s[i].lo) {
+			free(t->s[i].name);
+			continue;
+		}
+		t->s[j++] = t->s[i];
+	}
+	t->n = j;
+	for (i = 0; i < t->n; i++)
+		if (t->s[i].hi == 0)
+			t->s[i].hi = i + 1 < t->n ? t->s[i + 1].lo : start + size;
+	rc = 0;
+out:
+	if (e != NULL)
+		elf_end(e);
+	close(fd);
+	if (rc != 0) {
+		pairs_symtab_free(t);
+		return rc;
+	}
+	*out = t;
+	return 0;
+}
+
+const char *
+pairs_symtab_find(const struct pairs_symtab *t, uint64_t pc, uint64_t *lo)
+{
+	size_t a = 0, b = t->n;
+
+	/* the last symbol starting at or below pc */
+	while (a < b) {
+		size_t m = (a + b) / 2;
+
+		if (t->s[m].lo <= pc)
+			a = m + 1;
+		else
+			b = m;
+	}
+	if (a == 0 || pc >= t->s[a - 1].hi)
+		return NULL;
+	*lo = t->s[a - 1].lo;
+	return t->s[a - 1].name;
+}

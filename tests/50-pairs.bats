@@ -1,0 +1,427 @@
+#!/usr/bin/env bats
+# pairs: exact estimates on the hand-built streams of tests/data/pairs
+# (each expected value worked out in the comment beside it), every option,
+# merging, bad input, and the statistical acceptance against pmsim's TRUTH
+# on bundled traces with fixed seeds.
+
+load test_helper
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+# mk NAME [SED]: builds $T/NAME.pmr from tests/data/pairs/NAME.tsv (edited
+# by the sed expression SED), padding short lines with zeros up to the
+# field count pmview -l gives (so that fields appended to the records
+# later do not break the inputs).
+mk() {
+	sed -e "${2:-}" "$DATA/pairs/$1.tsv" >"$T/$1.tsv"
+	"$PMVIEW" -l | awk -F '\t' -v OFS='\t' '
+		NR == FNR { if ($1 == "field") n[$2]++; next }
+		/^#/ || NF == 0 { next }
+		{ while (NF < n[$1] + 1) $(NF + 1) = 0; print }' - \
+	    "$T/$1.tsv" | "$PMVIEW" -r --no-pg -o "$T/$1.pmr"
+}
+
+# val KEY METRIC COLUMN: prints column (est, lo, hi, exact, relerr, k) of
+# the TSV line of KEY and METRIC in $output.
+val() {
+	printf '%s\n' "$output" | awk -F '\t' -v k="$1" -v m="$2" -v c="$3" '
+		/^#key/ { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		/^#/ { next }
+		$1 == k && $2 == m { print $(col[c]); exit }'
+}
+
+# near A B: succeeds if |A - B| <= 1e-6 * max(1, |B|).
+near() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; if (m < 1) m = 1
+		exit !(d <= 1e-6 * m) }' || { echo "got $1, expected $2"; return 1; }
+}
+
+@test "pairs --help prints the options on stdout" {
+	run -0 --separate-stderr "$PAIRS" --help
+	[[ $output == *"--truth"* ]]
+	[[ $output == *"--window=N"* ]]
+	[[ $output == *"[pc]"* ]]
+	[ -z "$stderr" ]
+}
+
+@test "pairs: a bad option is a usage error" {
+	run -2 --separate-stderr "$PAIRS" --nonesuch
+	[[ $stderr == *"usage: pairs"* ]]
+	[[ $stderr == *"Try 'pairs --help'."* ]]
+}
+
+@test "pairs: an unknown metric is a usage error" {
+	mk single
+	run -2 --separate-stderr "$PAIRS" -m nonesuch "$T/single.pmr"
+	[[ $stderr == *"unknown metric 'nonesuch'"* ]]
+}
+
+@test "pairs -V prints the version" {
+	run -0 "$PAIRS" -V
+	[[ $output == "pairs "* ]]
+}
+
+@test "pairs -l lists every metric with its definition" {
+	run -0 "$PAIRS" -l
+	[[ $output == *"wasted "*"wasted issue slots"*"[pairs]"* ]]
+	[[ $output == *"lat_ld "* ]]
+	[ "${#lines[@]}" -gt 40 ]
+}
+
+@test "pairs: single-sample counts are s k with s = fetched / samples" {
+	mk single
+	run -0 "$PAIRS" -f tsv -m all "$T/single.pmr"
+	near "$(val 0x1000 execs est)" 600	# 6 samples x 100
+	near "$(val 0x1000 retires est)" 400
+	near "$(val 0x1000 aborts est)" 200
+	near "$(val 0x1000 ab_br est)" 100	# trap 1
+	near "$(val 0x1000 ab_jmp est)" 100	# trap 2
+	near "$(val 0x1000 dcache_miss est)" 200
+	near "$(val 0x1000 bad_path est)" 100
+	near "$(val 0x2000 taken est)" 200
+	near "$(val 0x2000 fallthru est)" 200
+	near "$(val 0x2000 br_misp est)" 200
+}
+
+@test "pairs: count intervals are Poisson score intervals" {
+	mk single
+	run -0 "$PAIRS" -f tsv -m execs "$T/single.pmr"
+	# k = 6, z = 1.959964: 100 (6 + z^2/2 -+ z sqrt(6 + z^2/4))
+	near "$(val 0x1000 execs lo)" 274.9853816
+	near "$(val 0x1000 execs hi)" 1309.160501
+	[ "$(val 0x1000 execs k)" = 6 ]
+}
+
+@test "pairs: rates are proportions with Wilson intervals" {
+	mk single
+	run -0 "$PAIRS" -f tsv -m ret_rate,dcache_rate,misp_rate "$T/single.pmr"
+	near "$(val 0x1000 ret_rate est)" 0.6666666667	# 4 of 6
+	near "$(val 0x1000 ret_rate lo)" 0.2999933149
+	near "$(val 0x1000 ret_rate hi)" 0.903228589
+	near "$(val 0x1000 dcache_rate est)" 0.5		# 2 of 4 retired
+	near "$(val 0x2000 misp_rate est)" 0.5		# 2 of 4 retired
+}
+
+@test "pairs: latency means, percentiles and stage totals of retired samples" {
+	mk single
+	run -0 "$PAIRS" -f tsv -m all "$T/single.pmr"
+	near "$(val 0x1000 lat_md est)" 2.5	# (3 + 1 + 5 + 1) / 4
+	near "$(val 0x1000 lat_xr est)" 6.5	# (4 + 1 + 20 + 1) / 4
+	near "$(val 0x1000 lat_ld est)" 11.5	# (10 + 3 + 30 + 3) / 4
+	near "$(val 0x1000 lat_total est)" 13.25
+	near "$(val 0x1000 cyc_xr est)" 2600	# 100 x 26
+	near "$(val 0x1000 lat_xr_p50 est)" 1	# 1 1 4 20
+	near "$(val 0x1000 lat_xr_p90 est)" 16	# 20 is in [16, 32)
+	# in progress: 10 + 4 + 27 + 4 retired, 4 + 7 aborted (rule a)
+	near "$(val 0x1000 inprog est)" 5600
+	# mean interval: t quantile 3.182 (df 3) x sd 9.262 / 2
+	near "$(val 0x1000 lat_xr hi)" 20.97928953
+}
+
+@test "pairs: paired metrics follow spec 4.4 on hand-built pairs" {
+	mk paired
+	run -0 "$PAIRS" -f tsv -m all "$T/paired.pmr"
+	# S = 200 / 2 = 100 per pair, s = 50 per member, W = 4, C = 4
+	near "$(val 0xa0 execs est)" 100
+	near "$(val 0xa0 inprog est)" 400	# s (4 + 4)
+	near "$(val 0xa0 useful est)" 400	# W S U, U = 1 (b issues at 2)
+	near "$(val 0xa0 useful_fwd est)" 400
+	near "$(val 0xa0 avail est)" 1600	# C s L
+	near "$(val 0xa0 wasted est)" 1200
+	near "$(val 0xa0 wasted_frac est)" 0.75	# 1 - 2 W U / (C L)
+	near "$(val 0xa0 useful_rate est)" 1	# 2 W U / L
+	near "$(val 0xa0 inflight est)" 4	# 2 W (3 + 1) / 8
+	near "$(val 0xa0 useful_conc est)" 3	# 2 W 3 / 8
+	near "$(val 0xb0 useful_bwd est)" 400	# a issues at 2, in [1, 3)
+	near "$(val 0xb0 wasted est)" 0
+	near "$(val 0xc0 wasted est)" 400	# aborted: no useful partner
+	# delta method: S^2 (C^2/4 sum l^2 - C W sum ul + W^2 U) = 800000
+	near "$(val 0xa0 wasted hi)" 2953.045083
+}
+
+@test "pairs --by=all sums every pc" {
+	mk paired
+	run -0 "$PAIRS" -f tsv -b all -m execs,wasted,wasted_frac "$T/paired.pmr"
+	near "$(val all execs est)" 200
+	near "$(val all wasted est)" 1600
+	near "$(val all wasted_frac est)" 0.6666666667	# 1 - 16 / 48
+}
+
+@test "pairs --by=image groups pcs by IMAGE records" {
+	mk single
+	run -0 "$PAIRS" -f tsv -b image -m execs "$T/single.pmr"
+	near "$(val /bin/app execs est)" 600
+	near "$(val /lib/libx.so execs est)" 400
+}
+
+@test "pairs --by=image without IMAGE records falls back to pcs with a note" {
+	mk paired
+	run -0 --separate-stderr "$PAIRS" -f tsv -b image -m execs "$T/paired.pmr"
+	[[ $stderr == *"no IMAGE records"* ]]
+	near "$(val 0xa0 execs est)" 100
+}
+
+@test "pairs --by=proc names procedures from the ELF symbols of IMAGE files" {
+	mk proc "s|@CHAIN@|$TOP/traces/micro/chain|"
+	run -0 --separate-stderr "$PAIRS" -f tsv -b proc -m execs "$T/proc.pmr"
+	near "$(val '_start (chain)' execs est)" 200
+	near "$(val unknown execs est)" 100
+	[ -z "$stderr" ]
+}
+
+@test "pairs --by=proc makes one row of an image without symbols" {
+	mk single
+	run -0 --separate-stderr "$PAIRS" -f tsv -b proc -m execs "$T/single.pmr"
+	[[ $stderr == "pairs: no symbols for '/bin/app' (No such file or directory): its pcs make one row" ]]
+	near "$(val /bin/app execs est)" 600
+}
+
+@test "pairs --truth prints the exact value and the relative error" {
+	mk single
+	run -0 "$PAIRS" -t -f tsv -m execs,lat_xr,misp_rate "$T/single.pmr"
+	near "$(val 0x1000 execs exact)" 550
+	near "$(val 0x1000 execs relerr)" 0.0909091	# 600 / 550 - 1
+	near "$(val 0x1000 lat_xr exact)" 6.5	# 2470 / 380
+	near "$(val 0x2000 misp_rate exact)" 0.525	# 210 / 400
+}
+
+@test "pairs --truth prints the accuracy summary" {
+	mk single
+	run -0 "$PAIRS" -t --min-samples=0 -m execs "$T/single.pmr"
+	# lambda = 5.5 and 4: 600/550 and 400/400 are inside 1 +- 1/sqrt
+	[[ $output == *"# truth execs: 2 rows with expected k >= 0, 100.0% inside 1 +- 1/sqrt(k), 100.0% inside 1 +- 2/sqrt(k)"* ]]
+}
+
+@test "pairs --min-samples leaves out rows with fewer expected samples" {
+	mk single
+	run -0 "$PAIRS" -t --min-samples=5 -m execs "$T/single.pmr"
+	[[ $output == *"# truth execs: 1 rows with expected k >= 5"* ]]
+}
+
+@test "pairs --sort and --top pick the largest rows" {
+	mk paired
+	run -0 "$PAIRS" -f tsv -s wasted -n 2 -m wasted "$T/paired.pmr"
+	[ "$(printf '%s\n' "$output" | grep -v '^#' | cut -f1 | tr '\n' ' ')" = \
+	    "0xa0 0xc0 " ]
+}
+
+@test "pairs --pc keeps a range of pcs" {
+	mk single
+	run -0 "$PAIRS" -f tsv -p 0x1800-0x2fff -m execs "$T/single.pmr"
+	[ "$(printf '%s\n' "$output" | grep -vc '^#')" = 1 ]
+	near "$(val 0x2000 execs est)" 400
+}
+
+@test "pairs --pc rejects a reversed range" {
+	run -2 --separate-stderr "$PAIRS" -p 0x20-0x10
+	[[ $stderr == *"--pc '0x20-0x10'"* ]]
+}
+
+@test "pairs -f json writes one object per row" {
+	mk paired
+	run -0 "$PAIRS" -f json -t -m wasted "$T/paired.pmr"
+	printf '%s\n' "$output" | jq -e . >/dev/null
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.key == "0xa0") | .wasted.est')" = 1200 ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.header) | .header.W')" = 4 ]
+}
+
+@test "pairs prints a header with machine, S, W, samples and effective S" {
+	mk paired
+	run -0 "$PAIRS" "$T/paired.pmr"
+	[[ ${lines[1]} == "# machine: handmade (config 00000000000000bb)" ]]
+	[[ $output == *"# S 50, W 4, C 4, samples 0, pairs 2, fetched 200, effective S 100.0"* ]]
+	[[ $output == *"wasted_frac"* ]]
+}
+
+@test "pairs --nominal scales by the S of META" {
+	mk single
+	run -0 "$PAIRS" -f tsv --nominal -m execs "$T/single.pmr"
+	near "$(val 0x1000 execs est)" 600	# S = 100 in both
+	"$PMVIEW" -f tsv "$T/single.pmr" | grep -v '^STATS' | "$PMVIEW" -r --no-pg -o "$T/nostats.pmr"
+	run -0 "$PAIRS" -f tsv -m execs "$T/nostats.pmr"
+	near "$(val 0x1000 execs est)" 600
+}
+
+@test "pairs --window overrides the W of META" {
+	mk paired
+	run -0 "$PAIRS" -f tsv -W 8 -m useful "$T/paired.pmr"
+	near "$(val 0xa0 useful est)" 800	# W S U = 8 x 100
+}
+
+@test "pairs --width sets the issue width C" {
+	mk paired
+	run -0 "$PAIRS" -f tsv -C 2 -m avail "$T/paired.pmr"
+	near "$(val 0xa0 avail est)" 800	# C s L = 2 x 50 x 8
+}
+
+@test "pairs --aborts=zero leaves aborted samples out of L" {
+	mk paired
+	run -0 "$PAIRS" -f tsv --aborts=zero -m inprog "$T/paired.pmr"
+	near "$(val 0xc0 inprog est)" 0
+	run -2 "$PAIRS" --aborts=maybe
+}
+
+@test "pairs --confidence changes the interval" {
+	mk single
+	run -0 "$PAIRS" -f tsv --confidence=0.6826894921 -m execs "$T/single.pmr"
+	# z = 1: 100 (6.5 + sqrt(6.25))
+	near "$(val 0x1000 execs hi)" 900
+	run -2 "$PAIRS" --confidence=1.5
+}
+
+@test "pairs --hist prints the distribution of a latency" {
+	mk single
+	run -0 "$PAIRS" -f tsv --hist=xr -p 0x1000-0x1000 "$T/single.pmr"
+	# retired xr of 0x1000: 4 1 20 1
+	[ "$(printf '%s\n' "$output" | grep -v '^#' | cut -f3-7 | tr '\t\n' ', ')" = \
+	    "1,1,2,0.5,200 4,4,1,0.25,100 16,31,1,0.25,100 " ]
+	run -2 "$PAIRS" --hist=nonesuch
+}
+
+@test "pairs --if keeps the samples with (or without) an event" {
+	mk single
+	run -0 --separate-stderr "$PAIRS" -t -f tsv --if=dcache_miss -m execs,lat_ld "$T/single.pmr"
+	near "$(val 0x1000 execs est)" 200
+	near "$(val 0x1000 lat_ld est)" 20	# (10 + 30) / 2
+	[ "$(val 0x1000 execs exact)" = - ]	# TRUTH counts every execution
+	[[ $output == *"#only samples with events dcache_miss"* ]]
+	run -0 "$PAIRS" -f tsv --if='!retired' -m execs "$T/single.pmr"
+	near "$(val 0x1000 execs est)" 200
+	[ "$(printf '%s\n' "$output" | grep -vc '^#')" = 1 ]
+	run -2 "$PAIRS" --if=nonesuch
+}
+
+@test "pairs -o writes the report to a file" {
+	mk single
+	run -0 "$PAIRS" -o "$T/out.txt" "$T/single.pmr"
+	[ -z "$output" ]
+	grep -q '^0x1000 ' "$T/out.txt"
+}
+
+@test "pairs -f pmr writes METRIC records that pmview prints" {
+	mk single
+	run -0 "$PAIRS" -f pmr -o "$T/m.pmr" "$T/single.pmr"
+	run -0 "$PMVIEW" -f tsv -t METRIC "$T/m.pmr"
+	[[ $output == *"METRIC	0x1000	0	7	6	600	400	nan	"* ]]
+	run -0 "$PMVIEW" -f tsv -t IMAGE "$T/m.pmr"	# passed through
+	[[ $output == *"/bin/app"* ]]
+}
+
+@test "pairs merges METRIC records of shards into the one-run result" {
+	mk paired
+	# shard 1: pair 0 with fetched 120; shard 2: pair 1 with fetched 80
+	"$PMVIEW" -f tsv "$T/paired.pmr" | awk '!/^PAIR\t1\t/' |
+	    sed 's/^\(STATS\t1\t[^\t]*\t[^\t]*\t[^\t]*\t\)200/\1120/' |
+	    "$PMVIEW" -r --no-pg -o "$T/s1.pmr"
+	"$PMVIEW" -f tsv "$T/paired.pmr" | awk '!/^PAIR\t0\t/ && !/^TRUTH/' |
+	    sed 's/^\(STATS\t1\t[^\t]*\t[^\t]*\t[^\t]*\t\)200/\180/' |
+	    "$PMVIEW" -r --no-pg -o "$T/s2.pmr"
+	"$PAIRS" -f pmr -o "$T/m1.pmr" "$T/s1.pmr"
+	"$PAIRS" -f pmr -o "$T/m2.pmr" "$T/s2.pmr"
+	"$PAIRS" -t -f tsv -m all "$T/paired.pmr" >"$T/one.tsv"
+	cat "$T/m1.pmr" "$T/m2.pmr" | "$PAIRS" -t -f tsv -m all >"$T/merged.tsv"
+	run -0 diff <(grep -v '^#input' "$T/one.tsv") <(grep -v '^#input' "$T/merged.tsv")
+	cat "$T/s1.pmr" "$T/s2.pmr" | "$PAIRS" -t -f tsv -m all >"$T/cat.tsv"
+	run -0 diff <(grep -v '^#input' "$T/one.tsv") <(grep -v '^#input' "$T/cat.tsv")
+}
+
+@test "pairs refuses binary output to a terminal" {
+	mk single
+	run -1 --separate-stderr script -qec "$PAIRS -f pmr $T/single.pmr" /dev/null
+	[[ $output == *"refusing"* ]]
+}
+
+@test "pairs: a bare run on a terminal prints the synopsis" {
+	run -0 script -qec "$PAIRS" /dev/null
+	[[ $output == "usage: pairs "* ]]
+}
+
+@test "pairs: a stream without samples is an error" {
+	mk nosamples
+	run -1 --separate-stderr "$PAIRS" "$T/nosamples.pmr"
+	[[ $stderr == "pairs: '$T/nosamples.pmr': no SAMPLE records" ]]
+	assert_one_line_stderr
+}
+
+@test "pairs: PAIR records without W are an error" {
+	mk nowindow
+	run -1 --separate-stderr "$PAIRS" "$T/nowindow.pmr"
+	[[ $stderr == *"'$T/nowindow.pmr': PAIR records without a pair window"* ]]
+	assert_one_line_stderr
+	run -0 "$PAIRS" -W 4 "$T/nowindow.pmr"
+}
+
+@test "pairs: shards of different configurations are an error" {
+	mk single
+	mk other-config
+	run -1 --separate-stderr "$PAIRS" "$T/single.pmr" "$T/other-config.pmr"
+	[[ $stderr == *"'$T/other-config.pmr': mismatched shards: config-digest"* ]]
+	assert_one_line_stderr
+}
+
+@test "pairs: a truncated stream is an error" {
+	mk single
+	head -c 300 "$T/single.pmr" >"$T/trunc.pmr"
+	run -1 --separate-stderr "$PAIRS" "$T/trunc.pmr"
+	[[ $stderr == "pairs: '$T/trunc.pmr': "* ]]
+	assert_one_line_stderr
+}
+
+@test "pairs: a missing file is an error" {
+	run -1 --separate-stderr "$PAIRS" "$T/nonesuch.pmr"
+	[[ $stderr == "pairs: cannot open '$T/nonesuch.pmr': No such file or directory" ]]
+}
+
+@test "pairs reads standard input" {
+	mk single
+	run -0 bash -c "'$PAIRS' -f tsv -m execs < '$T/single.pmr'"
+	near "$(val 0x1000 execs est)" 600
+}
+
+# Statistical acceptance (spec 5.2 X1): single samples, S = 64, Bernoulli
+# selection (rearm=select), 5 bundled traces pooled, seed 7.  A row is
+# scored when its expected number of samples is >= 10.
+@test "pairs: retire counts of pmsim runs are inside 1 +- 1/sqrt(k) for >= 65% of pcs" {
+	[ -x "$PMSIM" ] || skip "no pmsim"
+	local t
+	for t in gzip cc1 sort xz python; do
+		"$PMSIM" -m alpha21264 --profileme=single,S=64,rearm=select \
+		    --truth --no-pg --seed=7 "$TOP/traces/$t.pmr.zst" |
+		    "$PAIRS" -t -q -f json -m retires | grep '"truth"'
+	done >"$T/sum.json"
+	run -0 jq -s -r '[(map(.truth.rows) | add),
+	    (map(.truth.in1 * .truth.rows) | add),
+	    (map(.truth.in2 * .truth.rows) | add)] | @tsv' "$T/sum.json"
+	echo "$output"
+	awk -v l="$output" 'BEGIN { split(l, a, "\t")
+		exit !(a[1] >= 1000 && a[2] / a[1] >= 0.65 && a[3] / a[1] >= 0.95) }'
+}
+
+# Paired sampling scored against TRUTH: on gzip (5 M instructions) at
+# S = 256 the 10 most wasteful pcs are within 15% of exact.
+@test "pairs: wasted slots of the top 10 pcs are within 15% of TRUTH" {
+	[ -x "$PMSIM" ] || skip "no pmsim"
+	"$PMSIM" -m alpha21264 --profileme=paired,S=256,W=96 --truth --no-pg \
+	    --seed=7 "$TOP/traces/gzip.pmr.zst" -o "$T/gz.pmr"
+	run -0 "$PAIRS" -t -f tsv -s wasted -n 10 -m wasted "$T/gz.pmr"
+	echo "$output"
+	[ "$(printf '%s\n' "$output" | awk -F '\t' '!/^#/ && ($8 > 0.15 || $8 < -0.15)' | wc -l)" = 0 ]
+	[ "$(printf '%s\n' "$output" | grep -vc '^#')" = 10 ]
+}
+
+@test "pairs on cat of two pmsim shards equals merging their METRIC records" {
+	[ -x "$PMSIM" ] || skip "no pmsim"
+	"$PMSIM" --profileme=paired,S=128,W=96 --truth --no-pg --seed=1 \
+	    --max=50000 "$TOP/traces/grep.pmr.zst" -o "$T/a.pmr"
+	"$PMSIM" --profileme=paired,S=128,W=96 --truth --no-pg --seed=2 \
+	    --max=50000 "$TOP/traces/sort.pmr.zst" -o "$T/b.pmr"
+	cat "$T/a.pmr" "$T/b.pmr" | "$PAIRS" -t -f tsv -m all >"$T/direct.tsv"
+	"$PAIRS" -f pmr -z -o "$T/ma.pmr.zst" "$T/a.pmr"
+	"$PAIRS" -f pmr -o "$T/mb.pmr" "$T/b.pmr"
+	cat "$T/ma.pmr.zst" "$T/mb.pmr" | "$PAIRS" -t -f tsv -m all >"$T/merged.tsv"
+	run -0 diff "$T/direct.tsv" "$T/merged.tsv"
+	[ "$(grep -vc '^#' "$T/direct.tsv")" -gt 1000 ]
+}

@@ -1,0 +1,433 @@
+/*
+ * test_pairs.c: unit tests of lib/pairs.c, the ProfileMe estimators:
+ * interval helpers, exact single-sample and pair estimates on records built
+ * here (each expected value worked out by hand in the comments), merging
+ * through METRIC records, and the input checks.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pairs.h"
+#include "sim/sim.h"
+#include "unit.h"
+
+#define NOLAT PMR_SIM_NOLAT
+
+static unsigned char rbuf[4096];
+
+/* Adds the sim record *in of type to p; returns pairs_add's result. */
+static int
+add_rec(struct pairs *p, uint32_t type, const void *in)
+{
+	const struct pmr_rtype *t = pmr_sim_rtype(type);
+	struct pmr_rec rec;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.type = type;
+	rec.len = pmr_sim_rec_size(t);
+	pmr_sim_rec_encode(t, in, rbuf);
+	rec.p = rbuf;
+	return pairs_add(p, &rec);
+}
+
+static int
+add_meta(struct pairs *p, const char *key, const char *value)
+{
+	struct pmr_rec rec;
+	uint32_t kl = (uint32_t)strlen(key), vl = (uint32_t)strlen(value);
+
+	pmr_put32(rbuf, kl);
+	memcpy(rbuf + 4, key, kl);
+	pmr_put32(rbuf + 4 + kl, vl);
+	memcpy(rbuf + 8 + kl, value, vl);
+	memset(&rec, 0, sizeof(rec));
+	rec.type = PMR_REC_META;
+	rec.len = 8 + kl + vl;
+	rec.p = rbuf;
+	return pairs_add(p, &rec);
+}
+
+static void
+add_stats(struct pairs *p, uint64_t fetched)
+{
+	struct pmr_sim_stats st;
+
+	memset(&st, 0, sizeof(st));
+	st.final = 1;
+	st.fetched = fetched;
+	CHECK_EQ(add_rec(p, PMR_REC_STATS, &st), 1);
+}
+
+static struct pmr_sim_sample
+smp(uint64_t pc, int ret, uint32_t ev, uint32_t fm, uint32_t md, uint32_t dx,
+    uint32_t xr, uint32_t rr, uint32_t ld, uint32_t total)
+{
+	struct pmr_sim_sample x;
+
+	memset(&x, 0, sizeof(x));
+	x.pc = pc;
+	x.events = ev | (ret ? PMR_SIM_EV_RETIRED : 0);
+	x.trap = ret ? 0 : 1;
+	x.lat_fm = fm;
+	x.lat_md = md;
+	x.lat_dx = dx;
+	x.lat_xr = xr;
+	x.lat_rr = rr;
+	x.lat_ld = ld;
+	x.lat_total = total;
+	return x;
+}
+
+/* Returns the estimate of metric name on the row of key (or "all"). */
+static struct pairs_val
+val(struct pairs *p, enum pairs_by by, uint64_t key, const char *name)
+{
+	struct pairs_row *rows;
+	struct pairs_val v;
+	const char *note;
+	size_t n, i;
+
+	memset(&v, 0, sizeof(v));
+	v.est = NAN;
+	CHECK_EQ(pairs_rows(p, by, &rows, &n, &note), 0);
+	for (i = 0; i < n; i++)
+		if (by == PAIRS_BY_ALL || rows[i].key == key) {
+			CHECK(pairs_metric_find(name) >= 0);
+			pairs_eval(p, &rows[i], pairs_metric_find(name), &v);
+			return v;
+		}
+	printf("# no row 0x%llx\n", (unsigned long long)key);
+	unit_failed = 1;
+	return v;
+}
+
+static struct pairs *
+new_pairs(void)
+{
+	struct pairs_opts o;
+	struct pairs *p;
+
+	memset(&o, 0, sizeof(o));
+	o.confidence = 0.95;
+	p = pairs_new(&o);
+	CHECK(p != NULL);
+	return p;
+}
+
+UNIT_TEST(quantiles)
+{
+	CHECK_NEAR(pairs_zquantile(0.95), 1.959964, 1e-6);
+	CHECK_NEAR(pairs_zquantile(0.99), 2.575829, 1e-6);
+	CHECK_NEAR(pairs_tquantile(0.95, 1), 12.7062, 1e-3);
+	CHECK_NEAR(pairs_tquantile(0.95, 2), 4.3027, 1e-3);
+	CHECK_NEAR(pairs_tquantile(0.95, 10), 2.2281, 5e-3);
+	CHECK_NEAR(pairs_tquantile(0.95, 1000), 1.9623, 1e-3);
+}
+
+UNIT_TEST(intervals)
+{
+	double lo, hi, z = pairs_zquantile(0.95);
+
+	/* Wilson, 4 of 6: centre (p + z^2/2n) / (1 + z^2/n) */
+	pairs_wilson(4, 6, z, &lo, &hi);
+	CHECK_NEAR(lo, 0.299993, 1e-5);
+	CHECK_NEAR(hi, 0.903229, 1e-5);
+	pairs_wilson(0, 0, z, &lo, &hi);
+	CHECK(isnan(lo) && isnan(hi));
+	/* Poisson score interval: k + z^2/2 +- z sqrt(k + z^2/4) */
+	pairs_poisson(0, z, &lo, &hi);
+	CHECK_NEAR(lo, 0, 1e-12);
+	CHECK_NEAR(hi, z * z, 1e-9);
+	pairs_poisson(6, z, &lo, &hi);
+	CHECK_NEAR(lo, 2.749854, 1e-5);
+	CHECK_NEAR(hi, 13.091605, 1e-5);
+}
+
+UNIT_TEST(buckets)
+{
+	CHECK_EQ(pairs_bucket(0), 0);
+	CHECK_EQ(pairs_bucket(15), 15);
+	CHECK_EQ(pairs_bucket(16), 16);
+	CHECK_EQ(pairs_bucket(31), 16);
+	CHECK_EQ(pairs_bucket(32), 17);
+	CHECK_EQ(pairs_bucket(UINT32_MAX - 1), PAIRS_NB - 1);
+	CHECK_EQ_U64(pairs_bucket_lo(16), 16);
+	CHECK_EQ_U64(pairs_bucket_lo(17), 32);
+	CHECK_EQ_U64(pairs_bucket_lo(7), 7);
+}
+
+/* The samples of tests/data/pairs/single.tsv at pc 0x1000 and 0x2000. */
+static void
+feed_single(struct pairs *p, int part)
+{
+	struct pmr_sim_sample x[10];
+	int i;
+
+	x[0] = smp(0x1000, 1, PMR_SIM_EV_DCACHE_MISS, 2, 3, 1, 4, 5, 10, 15);
+	x[1] = smp(0x1000, 1, 0, 2, 1, 0, 1, 2, 3, 6);
+	x[2] = smp(0x1000, 1, PMR_SIM_EV_DCACHE_MISS, 2, 5, 0, 20, 1, 30, 28);
+	x[3] = smp(0x1000, 0, PMR_SIM_EV_BAD_PATH, 2, NOLAT, NOLAT, NOLAT,
+	    NOLAT, NOLAT, 4);
+	x[4] = smp(0x1000, 1, 0, 2, 1, 0, 1, 0, 3, 4);
+	x[5] = smp(0x1000, 0, 0, 3, NOLAT, NOLAT, NOLAT, NOLAT, NOLAT, 7);
+	x[5].trap = 2;
+	x[6] = smp(0x2000, 1, PMR_SIM_EV_TAKEN, 1, 0, 0, 1, 0, NOLAT, 2);
+	x[7] = smp(0x2000, 1, PMR_SIM_EV_BR_MISP, 1, 0, 0, 1, 3, NOLAT, 5);
+	x[8] = smp(0x2000, 1, PMR_SIM_EV_TAKEN | PMR_SIM_EV_BR_MISP, 1, 0, 0,
+	    1, 0, NOLAT, 2);
+	x[9] = smp(0x2000, 1, 0, 1, 0, 0, 1, 0, NOLAT, 2);
+	for (i = 0; i < 10; i++)
+		if (part < 0 || i % 2 == part)
+			CHECK_EQ(add_rec(p, PMR_REC_SAMPLE, &x[i]), 1);
+}
+
+UNIT_TEST(single)
+{
+	struct pairs *p = new_pairs();
+	struct pairs_val v;
+
+	CHECK_EQ(add_meta(p, "profileme", "mode=single S=100 W=0"), 0);
+	feed_single(p, -1);
+	add_stats(p, 1000);	/* S_eff = 1000 / 10 = 100 */
+	CHECK_EQ(pairs_finish(p), 0);
+	CHECK_NEAR(pairs_info(p)->S_eff, 100, 1e-12);
+	v = val(p, PAIRS_BY_PC, 0x1000, "execs");
+	CHECK_NEAR(v.est, 600, 1e-9);		/* 6 samples * 100 */
+	CHECK_NEAR(v.lo, 274.985, 1e-2);	/* Poisson score, k = 6 */
+	CHECK_EQ_U64(v.k, 6);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0x1000, "retires").est, 400, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0x1000, "aborts").est, 200, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0x1000, "ab_br").est, 100, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0x1000, "ab_jmp").est, 100, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0x1000, "ret_rate").est, 4.0 / 6,
+	    1e-12);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0x1000, "dcache_miss").est, 200, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0x1000, "dcache_rate").est, 0.5, 1e-12);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0x1000, "bad_path").est, 100, 1e-9);
+	/* retired only: md (3+1+5+1)/4, xr (4+1+20+1)/4, ld (10+3+30+3)/4 */
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0x1000, "lat_md").est, 2.5, 1e-12);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0x1000, "lat_xr").est, 6.5, 1e-12);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0x1000, "lat_ld").est, 11.5, 1e-12);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0x1000, "cyc_xr").est, 2600, 1e-9);
+	/* xr sorted 1 1 4 20: median 1; 90th: 20, in the bucket [16, 32) */
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0x1000, "lat_xr_p50").est, 1, 1e-12);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0x1000, "lat_xr_p90").est, 16, 1e-12);
+	/* in progress: 15-5, 6-2, 28-1, 4-0 retired, 4 and 7 aborted = 56 */
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0x1000, "inprog").est, 5600, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0x2000, "taken").est, 200, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0x2000, "fallthru").est, 200, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0x2000, "misp_rate").est, 0.5, 1e-12);
+	CHECK_NEAR(val(p, PAIRS_BY_ALL, 0, "execs").est, 1000, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_ALL, 0, "retires").est, 800, 1e-9);
+	/* paired metrics are not available from single samples */
+	v = val(p, PAIRS_BY_ALL, 0, "wasted");
+	CHECK(isnan(v.est));
+	pairs_free(p);
+}
+
+/* The two pairs of tests/data/pairs/paired.tsv. */
+static void
+feed_paired(struct pairs *p, int which)
+{
+	struct pmr_sim_pair q;
+
+	memset(&q, 0, sizeof(q));
+	q.fetch_lat = 1;
+	q.dist = 1;
+	q.a = smp(0xa0, 1, 0, 1, 1, 0, 2, 1, NOLAT, 5);	/* [0, 4) */
+	q.b = smp(0xb0, 1, 0, 1, 0, 0, 1, 2, NOLAT, 4);	/* [1, 3) */
+	if (which != 1)
+		CHECK_EQ(add_rec(p, PMR_REC_PAIR, &q), 1);
+	q.seq = 1;
+	q.fetch_lat = 3;
+	q.dist = 3;
+	q.b = smp(0xc0, 0, 0, 1, NOLAT, NOLAT, NOLAT, NOLAT, NOLAT, 2);
+	if (which != 0)
+		CHECK_EQ(add_rec(p, PMR_REC_PAIR, &q), 1);
+}
+
+UNIT_TEST(paired)
+{
+	struct pairs *p = new_pairs();
+
+	CHECK_EQ(add_meta(p, "profileme", "mode=paired S=50 W=4"), 0);
+	CHECK_EQ(add_meta(p, "issue-width", "4"), 0);
+	feed_paired(p, -1);
+	add_stats(p, 200);	/* S_eff = 100 per pair, s = 50 per member */
+	CHECK_EQ(pairs_finish(p), 0);
+	/* 0xa0: k 2, L 8, U 1 (forward, from pair 0), G 3 + 1, Gu 3 */
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "execs").est, 100, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "inprog").est, 400, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "useful").est, 400, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "useful_fwd").est, 400, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "useful_bwd").est, 0, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "avail").est, 1600, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "wasted").est, 1200, 1e-9);
+	/* var = S^2 (C^2/4 sum l^2 - C W sum ul + W^2 U) = 1e4 * 80 */
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "wasted").hi,
+	    1200 + 1.959964 * sqrt(800000), 1e-2);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "wasted_frac").est, 0.75, 1e-12);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "useful_rate").est, 1, 1e-12);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "inflight").est, 4, 1e-12);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "useful_conc").est, 3, 1e-12);
+	/* 0xb0: l 2, u 1 backward (a issues at 2 in [1, 3)), G 2 */
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xb0, "useful_bwd").est, 400, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xb0, "wasted").est, 0, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xb0, "inflight").est, 8, 1e-12);
+	/* 0xc0: aborted at 2 cycles (rule a), no useful overlap */
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xc0, "inprog").est, 100, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xc0, "wasted").est, 400, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xc0, "useful_conc").est, 8, 1e-12);
+	/* all: L 12, U 2: 1 - 2*4*2 / (4*12) */
+	CHECK_NEAR(val(p, PAIRS_BY_ALL, 0, "wasted").est, 1600, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_ALL, 0, "wasted_frac").est, 2.0 / 3, 1e-12);
+	pairs_free(p);
+}
+
+UNIT_TEST(abort_rule_zero)
+{
+	struct pairs_opts o;
+	struct pairs *p;
+
+	memset(&o, 0, sizeof(o));
+	o.aborts = PAIRS_ABORT_ZERO;
+	p = pairs_new(&o);
+	CHECK_EQ(add_meta(p, "profileme", "mode=paired S=50 W=4"), 0);
+	feed_paired(p, -1);
+	add_stats(p, 200);
+	CHECK_EQ(pairs_finish(p), 0);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xc0, "inprog").est, 0, 1e-9);
+	CHECK_NEAR(val(p, PAIRS_BY_ALL, 0, "inprog").est, 500, 1e-9);
+	pairs_free(p);
+}
+
+/* Writes p's METRIC records to a temporary file and reads them into q. */
+static void
+through_metric(struct pairs *p, struct pairs *q)
+{
+	char path[] = "/tmp/test_pairs.XXXXXX";
+	struct pmr_wopts wo = { "test_pairs", 0, 0, 0 };
+	struct pmr_writer *w;
+	struct pmr_reader *r;
+	struct pmr_rec rec;
+	int fd, e, rc;
+
+	CHECK((fd = mkstemp(path)) >= 0);
+	close(fd);
+	CHECK((w = pmr_writer_open(path, &wo, &e)) != NULL);
+	CHECK_EQ(pairs_write(p, w), 0);
+	CHECK_EQ(pmr_writer_close(w, NULL, 0), 0);
+	CHECK((r = pmr_reader_open(path, 0, &e)) != NULL);
+	while ((rc = pmr_reader_next(r, &rec)) == 1)
+		CHECK_EQ(pairs_add(q, &rec), 1);
+	CHECK_EQ(rc, 0);
+	pmr_reader_close(r);
+	unlink(path);
+}
+
+UNIT_TEST(merge)
+{
+	struct pairs *one = new_pairs(), *a = new_pairs(), *b = new_pairs();
+	struct pairs *m = new_pairs();
+	const char *names[] = { "execs", "inprog", "useful", "wasted",
+		"wasted_frac", "inflight", "lat_xr" };
+	struct pairs_val v1, v2;
+	size_t i;
+
+	CHECK_EQ(add_meta(one, "profileme", "mode=paired S=50 W=4"), 0);
+	feed_paired(one, -1);
+	add_stats(one, 200);
+	CHECK_EQ(add_meta(a, "profileme", "mode=paired S=50 W=4"), 0);
+	feed_paired(a, 0);
+	add_stats(a, 120);
+	CHECK_EQ(add_meta(b, "profileme", "mode=paired S=50 W=4"), 0);
+	feed_paired(b, 1);
+	add_stats(b, 80);
+	CHECK_EQ(pairs_finish(a), 0);
+	CHECK_EQ(pairs_finish(b), 0);
+	through_metric(a, m);
+	through_metric(b, m);
+	CHECK_EQ(pairs_finish(one), 0);
+	CHECK_EQ(pairs_finish(m), 0);
+	CHECK_NEAR(pairs_info(m)->S_eff, 100, 1e-12);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		v1 = val(one, PAIRS_BY_PC, 0xa0, names[i]);
+		v2 = val(m, PAIRS_BY_PC, 0xa0, names[i]);
+		CHECK(v1.est == v2.est || (isnan(v1.est) && isnan(v2.est)));
+		CHECK(v1.hi == v2.hi || (isnan(v1.hi) && isnan(v2.hi)));
+	}
+	pairs_free(one);
+	pairs_free(a);
+	pairs_free(b);
+	pairs_free(m);
+}
+
+UNIT_TEST(errors)
+{
+	struct pairs *p = new_pairs();
+
+	/* no samples */
+	CHECK_EQ(add_meta(p, "profileme", "mode=single S=100 W=0"), 0);
+	add_stats(p, 1000);
+	CHECK(pairs_finish(p) < 0);
+	CHECK(strstr(pairs_errmsg(p), "no SAMPLE") != NULL);
+	/* a second configuration */
+	CHECK(add_meta(p, "profileme", "mode=single S=200 W=0") < 0);
+	CHECK(strstr(pairs_errmsg(p), "mismatched") != NULL);
+	pairs_free(p);
+	/* pairs without a window */
+	p = new_pairs();
+	CHECK_EQ(add_meta(p, "profileme", "mode=paired S=50 W=0"), 0);
+	feed_paired(p, -1);
+	add_stats(p, 200);
+	CHECK(pairs_finish(p) < 0);
+	CHECK(strstr(pairs_errmsg(p), "window") != NULL);
+	pairs_free(p);
+	/* single samples and pairs mixed */
+	p = new_pairs();
+	feed_paired(p, 0);
+	{
+		struct pmr_sim_sample x = smp(1, 1, 0, 1, 1, 1, 1, 1, 1, 5);
+
+		CHECK(add_rec(p, PMR_REC_SAMPLE, &x) < 0);
+	}
+	pairs_free(p);
+	/* a SAMPLE record too short for its fields */
+	{
+		struct pmr_rec rec;
+
+		p = new_pairs();
+		memset(&rec, 0, sizeof(rec));
+		rec.type = PMR_REC_SAMPLE;
+		rec.len = 10;
+		rec.p = rbuf;
+		CHECK(pairs_add(p, &rec) < 0);
+		pairs_free(p);
+	}
+}
+
+UNIT_TEST(metric_names)
+{
+	int i;
+
+	CHECK(pairs_nmetrics() > 40);
+	for (i = 0; i < pairs_nmetrics(); i++)
+		CHECK_EQ(pairs_metric_find(pairs_metric_name(i)), i);
+	CHECK_EQ(pairs_metric_find("nonesuch"), -1);
+	CHECK(pairs_metric_paired(pairs_metric_find("wasted")));
+	CHECK(!pairs_metric_paired(pairs_metric_find("execs")));
+	CHECK_EQ(pairs_event_bit("dcache_miss"), PMR_SIM_EV_DCACHE_MISS);
+	CHECK_EQ(pairs_event_bit("retired"), PMR_SIM_EV_RETIRED);
+	CHECK_EQ(pairs_event_bit("synth"), PMR_SIM_EV_SYNTH);
+	CHECK_EQ(pairs_event_bit("nonesuch"), 0);
+	CHECK_EQ(pairs_lat_find("ld"), PAIRS_LAT_LD);
+	CHECK_EQ(pairs_lat_find("nonesuch"), -1);
+}
+
+UNIT_MAIN(UNIT_ENTRY(quantiles), UNIT_ENTRY(intervals), UNIT_ENTRY(buckets),
+    UNIT_ENTRY(single), UNIT_ENTRY(paired), UNIT_ENTRY(abort_rule_zero),
+    UNIT_ENTRY(merge), UNIT_ENTRY(errors), UNIT_ENTRY(metric_names))
