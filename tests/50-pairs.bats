@@ -425,3 +425,9 @@ near() {
 	run -0 diff "$T/direct.tsv" "$T/merged.tsv"
 	[ "$(grep -vc '^#' "$T/direct.tsv")" -gt 1000 ]
 }
+
+@test "pmsim paired sampling with the default window pipes straight into pairs" {
+	run -0 bash -o pipefail -c "'$PMSIM' -m alpha21264 --profileme=paired,S=500 --truth '$TOP/traces/grep.pmr.zst' | '$PAIRS' --truth --top=3 -f tsv"
+	[[ $output == *"W 96"* || $output == *"W=96"* ]]
+	[[ $output == *"truth retires:"* ]]
+}
