@@ -26,6 +26,7 @@
 #include <string.h>
 
 #define PMR_SIM_INTERNAL
+#include "pmr_internal.h"
 #include "sim.h"
 
 #define WHEEL 8192u		/* timing wheel, cycles (power of 2) */
@@ -507,13 +508,14 @@ emit(struct pmr_sim *s, uint32_t type, const void *rec)
 		s->hook(s->hookarg, type, rec);
 	if (s->w == NULL || s->err != 0)
 		return;
+	/* The generic field codec: every simulation field is fixed-size. */
 	t = pmr_sim_rtype(type);
-	n = pmr_sim_rec_size(t);
+	n = (uint32_t)pmr_fields_size(t, rec);
 	if ((p = pmr_write_reserve(s->w, type, n)) == NULL) {
 		fail(s, PMR_EIO, "%s", pmr_writer_errmsg(s->w));
 		return;
 	}
-	pmr_sim_rec_encode(t, rec, p);
+	pmr_fields_encode(t, rec, p);
 }
 
 static void

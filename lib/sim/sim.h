@@ -415,11 +415,6 @@ void pmr_sim_free(struct pmr_sim *s);
 
 extern const struct pmr_rtype pmr_rtypes_sim[];
 extern const unsigned pmr_rtypes_sim_n;
-/* Returns the payload size of a fixed-layout sim record type. */
-uint32_t pmr_sim_rec_size(const struct pmr_rtype *t);
-/* Encodes the decoded struct in into p by the field table of t. */
-void pmr_sim_rec_encode(const struct pmr_rtype *t, const void *in,
-    unsigned char *p);
 /* Returns the registry entry of sim record type, or NULL. */
 const struct pmr_rtype *pmr_sim_rtype(uint32_t type);
 

@@ -8,7 +8,6 @@
  * appending fields (with a higher "since" minor version).
  */
 #include <stddef.h>
-#include <string.h>
 
 #include "sim.h"
 
@@ -173,68 +172,6 @@ const struct pmr_rtype pmr_rtypes_sim[] = {
 	    "exact per-pc aggregates of a pmsim run"),
 };
 const unsigned pmr_rtypes_sim_n = NF(pmr_rtypes_sim);
-
-static unsigned
-ksize(unsigned k)
-{
-	switch (k) {
-	case PMR_K_U8:
-		return 1;
-	case PMR_K_U16:
-		return 2;
-	case PMR_K_U32:
-		return 4;
-	default:
-		return 8;
-	}
-}
-
-uint32_t
-pmr_sim_rec_size(const struct pmr_rtype *t)
-{
-	uint32_t n = 0;
-	unsigned i;
-
-	for (i = 0; i < t->nfields; i++)
-		n += ksize(t->fields[i].kind);
-	return n;
-}
-
-void
-pmr_sim_rec_encode(const struct pmr_rtype *t, const void *in,
-    unsigned char *p)
-{
-	const unsigned char *b = in;
-	unsigned i;
-
-	for (i = 0; i < t->nfields; i++) {
-		const struct pmr_field *f = &t->fields[i];
-		uint64_t v;
-		uint32_t v32;
-		uint16_t v16;
-
-		switch (f->kind) {
-		case PMR_K_U8:
-			*p++ = b[f->off];
-			break;
-		case PMR_K_U16:
-			memcpy(&v16, b + f->off, 2);
-			pmr_put16(p, v16);
-			p += 2;
-			break;
-		case PMR_K_U32:
-			memcpy(&v32, b + f->off, 4);
-			pmr_put32(p, v32);
-			p += 4;
-			break;
-		default:	/* U64, X64, I64, F64: 8 bytes */
-			memcpy(&v, b + f->off, 8);
-			pmr_put64(p, v);
-			p += 8;
-			break;
-		}
-	}
-}
 
 const struct pmr_rtype *
 pmr_sim_rtype(uint32_t type)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "pairs.h"
+#include "pmr_internal.h"
 #include "sim/sim.h"
 #include "unit.h"
 
@@ -28,8 +29,8 @@ add_rec(struct pairs *p, uint32_t type, const void *in)
 
 	memset(&rec, 0, sizeof(rec));
 	rec.type = type;
-	rec.len = pmr_sim_rec_size(t);
-	pmr_sim_rec_encode(t, in, rbuf);
+	rec.len = (uint32_t)pmr_fields_size(t, in);
+	pmr_fields_encode(t, in, rbuf);
 	rec.p = rbuf;
 	return pairs_add(p, &rec);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmr_internal.h"
 #include "sim/sim.h"
 #include "unit.h"
 
@@ -222,8 +223,8 @@ hook(void *arg, uint32_t type, const void *rec)
 	unsigned char buf[1024];
 
 	if (t != NULL) {
-		pmr_sim_rec_encode(t, rec, buf);
-		hash_bytes(r, buf, pmr_sim_rec_size(t));
+		pmr_fields_encode(t, rec, buf);
+		hash_bytes(r, buf, pmr_fields_size(t, rec));
 	}
 	if (type == PMR_SIM_HOOK_INSN) {
 		if (g_ins != NULL && g_nins < g_capins)
