@@ -262,6 +262,15 @@ event_byname(const char *s)
 }
 
 /* The trace as a source of dynamic instructions for the simulator. */
+/* Copies an IMAGE record of the trace to the output (errors stick in the
+ * writer and are reported when it closes). */
+static void
+pass_image(void *ctx, const struct pmr_rec *rec)
+{
+	if (rec->type == PMR_REC_IMAGE)
+		(void)!pmr_write_raw(ctx, rec->type, rec->p, rec->len);
+}
+
 static int
 trace_src(void *arg, struct pmr_dinsn *di)
 {
@@ -501,6 +510,8 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	pmr_sim_set_writer(sim, w);
+	/* IMAGE records go on, so that pairs --by=proc finds the binaries. */
+	pmr_trace_set_side(t, pass_image, w);
 	rc = pmr_sim_run(sim, trace_src, t);
 	if (rc != PMR_OK) {
 		if (pmr_trace_errmsg(t)[0] != '\0')

@@ -264,6 +264,14 @@ detect(struct pmr_trace *t, const char *path)
 	return fmt >= 0 ? fmt : err;
 }
 
+void
+pmr_trace_set_side(struct pmr_trace *t,
+    void (*fn)(void *ctx, const struct pmr_rec *rec), void *ctx)
+{
+	t->side = fn;
+	t->sidectx = ctx;
+}
+
 int
 pmr_trace_detect(const char *path)
 {

@@ -243,6 +243,14 @@ const struct pmr_image *pmr_trace_image_of(struct pmr_trace *t, uint64_t pc);
 /* Returns the message of the last error ("" if none). */
 const char *pmr_trace_errmsg(const struct pmr_trace *t);
 /*
+ * Makes pmr_trace_next() call fn(ctx, rec) for each record of a native
+ * trace that is neither SINSN nor DINSN (IMAGE, META, ...), in stream
+ * order, before the instructions that follow it, so that a filter such as
+ * pmsim can pass IMAGE records on.  Other formats have no such records.
+ */
+void pmr_trace_set_side(struct pmr_trace *t,
+    void (*fn)(void *ctx, const struct pmr_rec *rec), void *ctx);
+/*
  * Returns the format of the trace at path as pmr_trace_open(PMR_TF_AUTO)
  * would choose it, or a negative code when it is none of them.
  */
@@ -368,6 +376,9 @@ struct pmr_trace {
 	const struct pmr_trace_ops *ops;
 	void *src;		/* the source's state */
 	struct pmr_sitab *tab;
+	/* pmr_trace_set_side(): other records of a native trace */
+	void (*side)(void *, const struct pmr_rec *);
+	void *sidectx;
 	char errmsg[256];
 };
 

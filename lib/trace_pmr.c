@@ -771,7 +771,8 @@ pm_next(struct pmr_trace *t, struct pmr_dinsn *di)
 		} else if (rec.type == PMR_REC_DINSN) {
 			if ((r = start_block(t, s, &rec)) < 0)
 				return r;
-		}
+		} else if (t->side != NULL)
+			t->side(t->sidectx, &rec);
 	}
 }
 

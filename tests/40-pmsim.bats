@@ -359,3 +359,12 @@ col() {
 	run -0 "$PMVIEW" -f tsv -t PROV "$T/o.pmr"
 	[ -z "$output" ]
 }
+
+@test "pmsim passes the trace's IMAGE records on, before the samples that need them" {
+	"$PMSIM" -m alpha21264 --profileme=single,S=64 -o "$BATS_TEST_TMPDIR/s.pmr" "$TOP/traces/grep.pmr.zst"
+	run -0 "$PMVIEW" -t IMAGE,SAMPLE -n 2 "$BATS_TEST_TMPDIR/s.pmr"
+	[[ ${lines[1]} == IMAGE$'\t'*$'\t'/usr/lib/x86_64-linux-gnu/libc.so.6$'\t'* ]]
+	[[ ${lines[3]} == SAMPLE$'\t'* ]]
+	run -0 "$PMVIEW" -t IMAGE "$BATS_TEST_TMPDIR/s.pmr"
+	[[ $output == *$'\t/usr/bin/grep\t'* ]]
+}
