@@ -24,11 +24,16 @@ enum fmt { F_TEXT, F_TSV, F_JSON, F_PMR };
 
 enum {
 	O_ABORTS = PMR_OPT_PRIVATE,
+	O_CACHE,
 	O_CONFIDENCE,
+	O_EDGES,
 	O_HIST,
 	O_IF,
 	O_MIN_SAMPLES,
-	O_NOMINAL
+	O_NOMINAL,
+	O_PAGE_SIZE,
+	O_PARTNER,
+	O_PATHS
 };
 
 struct opts {
@@ -45,6 +50,10 @@ struct opts {
 	int list;
 	int hist;		/* latency of --hist, -1 for none */
 	const char *if_arg;	/* --if, for the header */
+	int prof;		/* enum pairs_prof of the report, -1 none */
+	unsigned bits;		/* --paths */
+	int partner;		/* --partner */
+	struct pairs_geom geom;	/* --cache, --page-size */
 };
 
 static void
@@ -55,8 +64,10 @@ synopsis(FILE *f)
 	    "[-n top]\n"
 	    "             [-o file] [-p lo-hi] [-s metric] [-W window] "
 	    "[--aborts=rule]\n"
-	    "             [--confidence=p] [--min-samples=n] [--nominal] "
-	    "[file ...]\n");
+	    "             [--cache=size,ways,line] [--confidence=p] [--edges] "
+	    "[--min-samples=n]\n"
+	    "             [--nominal] [--page-size=n] [--partner] "
+	    "[--paths=bits] [file ...]\n");
 }
 
 static void PMR_NORETURN
@@ -78,13 +89,22 @@ help(void)
 	    "      --aborts=RULE    in-progress time of aborted samples: "
 	    "count (to the\n"
 	    "                       abort, as TRUTH) or zero [count]\n"
-	    "  -b, --by=GROUP       rows per pc, proc, image or all [pc]\n"
+	    "  -b, --by=GROUP       rows per pc, proc, image or all; page "
+	    "or set: D-cache\n"
+	    "                       misses per data page or cache set [pc]\n"
+	    "      --cache=S,W,L    cache of --by=set: S bytes, W ways, L-byte "
+	    "lines\n"
+	    "                       [65536,2,64]\n"
 	    "  -C, --width=N        issue width C [META issue-width, "
 	    "else 4]\n"
 	    "      --confidence=P   level of the intervals, 0 < P < 1 "
 	    "[0.95]\n"
 	    "  -f, --format=FMT     text, tsv, json or pmr (METRIC "
 	    "records) [text]\n"
+	    "      --edges          print the CFG edges (pc -> target, "
+	    "fall-through) of\n"
+	    "                       retired control transfers instead of "
+	    "the metrics [off]\n"
 	    "      --hist=LAT       print the distribution of latency LAT "
 	    "(fm md dx xr rr\n"
 	    "                       ld total) instead of the metrics [off]\n"
@@ -104,6 +124,14 @@ help(void)
 	    "  -n, --top=N          print the first N rows [all]\n"
 	    "      --nominal        scale by the nominal S of META, not "
 	    "fetched/samples [off]\n"
+	    "      --page-size=N    page size of --by=page, a power of 2 "
+	    "[8192]\n"
+	    "      --partner        with --paths, pairs that both retired, "
+	    "by the pc of\n"
+	    "                       the earlier member too (W S k) [off]\n"
+	    "      --paths=N        print counts per pc by its last N "
+	    "history bits (1-64)\n"
+	    "                       instead of the metrics [off]\n"
 	    "  -p, --pc=LO-HI       keep pcs in [LO, HI] (hex with 0x) "
 	    "[all]\n"
 	    "  -s, --sort=METRIC    sort rows by METRIC, largest first "
@@ -553,6 +581,178 @@ truth_summary(FILE *f, const struct opts *o, const struct pairs *p,
 	}
 }
 
+/* --- address, edge and path profiles -------------------------------- */
+
+static const char *const prof_key[] = { "page", "set", "pc", "pc", "pc" };
+static const char *const prof_key2[] = { NULL, NULL, "target", "history",
+	"history" };
+
+/* Formats the second key of row r (target or history pattern). */
+static const char *
+prow_key2(const struct opts *o, const struct pairs_prow *r, char *buf,
+    size_t cap)
+{
+	unsigned i;
+
+	if (o->prof == PAIRS_PROF_EDGE) {
+		if (r->fallthru)
+			snprintf(buf, cap, "fallthru");
+		else
+			snprintf(buf, cap, "0x%" PRIx64, r->key2);
+	} else {
+		/* oldest bit first: bit 0, the newest, is on the right */
+		for (i = 0; i < o->bits && i + 1 < cap; i++)
+			buf[i] = (r->key2 >> (o->bits - 1 - i) & 1) ? '1' : '0';
+		buf[i] = '\0';
+	}
+	return buf;
+}
+
+static const char *
+prow_key(const struct opts *o, const struct pairs_prow *r, char *buf,
+    size_t cap)
+{
+	if (o->prof == PAIRS_PROF_SET)
+		snprintf(buf, cap, "%" PRIu64, r->key);
+	else
+		snprintf(buf, cap, "0x%" PRIx64, r->key);
+	return buf;
+}
+
+/* Page and set rows: most samples first; edges and paths: hottest pc. */
+static int
+cmp_prows(const void *x, const void *y)
+{
+	const struct pairs_prow *a = x, *b = y;
+
+	if (a->n != b->n)
+		return a->n > b->n ? -1 : 1;
+	if (a->k != b->k && a->key == b->key)
+		return a->k > b->k ? -1 : 1;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	if (a->fallthru != b->fallthru)
+		return a->fallthru ? 1 : -1;
+	return a->key2 < b->key2 ? -1 : a->key2 > b->key2;
+}
+
+static int
+cmp_prows_k(const void *x, const void *y)
+{
+	const struct pairs_prow *a = x, *b = y;
+
+	if (a->k != b->k)
+		return a->k > b->k ? -1 : 1;
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+
+static void
+prof_report(FILE *f, const struct opts *o, struct pairs *p)
+{
+	struct pairs_prow *rows;
+	const char *k2 = prof_key2[o->prof];
+	char key[32], key2[80], key3[32] = "";
+	size_t i, n;
+	int w = 6, w2 = 8, pp = o->prof == PAIRS_PROF_PPATH;
+
+	switch (pairs_prof(p, (enum pairs_prof)o->prof, &o->geom, o->bits,
+	    &rows, &n)) {
+	case 0:
+		break;
+	case PMR_EINVAL:
+		errx(2, "bad cache geometry, page size or history bits");
+	default:
+		errx(1, "out of memory");
+	}
+	qsort(rows, n, sizeof(*rows), o->prof == PAIRS_PROF_PAGE ||
+	    o->prof == PAIRS_PROF_SET ? cmp_prows_k : cmp_prows);
+	if (o->top && o->top < n)
+		n = o->top;
+	for (i = 0; i < n; i++) {
+		if ((int)strlen(prow_key(o, &rows[i], key, sizeof(key))) > w)
+			w = (int)strlen(key);
+		if (k2 != NULL && (int)strlen(prow_key2(o, &rows[i], key2,
+		    sizeof(key2))) > w2)
+			w2 = (int)strlen(key2);
+	}
+	if (o->fmt == F_TSV)
+		fprintf(f, "#%s%s%s%s\tk\tn\test\tlo\thi\tfrac\tflo\tfhi\n",
+		    prof_key[o->prof], k2 ? "\t" : "", k2 ? k2 : "", pp ?
+		    "\tpartner" : "");
+	else if (o->fmt == F_TEXT) {
+		fprintf(f, "%-*s", w, prof_key[o->prof]);
+		if (k2 != NULL)
+			fprintf(f, "  %*s", w2, k2);
+		if (pp)
+			fprintf(f, "  %10s", "partner");
+		fprintf(f, "  %8s  %12s  %10s  %7s  %7s\n", "samples",
+		    o->prof <= PAIRS_PROF_SET ? "misses" : o->prof ==
+		    PAIRS_PROF_EDGE ? "edge" : pp ? "pairs" : "execs", "+-",
+		    "frac", "+-");
+	}
+	for (i = 0; i < n; i++) {
+		const struct pairs_prow *r = &rows[i];
+
+		prow_key(o, r, key, sizeof(key));
+		if (k2 != NULL)
+			prow_key2(o, r, key2, sizeof(key2));
+		if (pp)
+			snprintf(key3, sizeof(key3), "0x%" PRIx64, r->key3);
+		if (o->fmt == F_JSON) {
+			fprintf(f, "{\"%s\":", prof_key[o->prof]);
+			json_str(f, key);
+			if (k2 != NULL) {
+				fprintf(f, ",\"%s\":", k2);
+				json_str(f, key2);
+			}
+			if (pp) {
+				fprintf(f, ",\"partner\":");
+				json_str(f, key3);
+			}
+			fprintf(f, ",\"k\":%" PRIu64 ",\"n\":%" PRIu64
+			    ",\"est\":%.10g,\"lo\":%.10g,\"hi\":%.10g,"
+			    "\"frac\":%.10g,\"flo\":%.10g,\"fhi\":%.10g}\n",
+			    r->k, r->n, r->est, r->lo, r->hi, r->frac, r->flo,
+			    r->fhi);
+		} else if (o->fmt == F_TSV) {
+			fprintf(f, "%s%s%s%s%s\t%" PRIu64 "\t%" PRIu64 "\t%.10g\t"
+			    "%.10g\t%.10g\t%.10g\t%.10g\t%.10g\n", key,
+			    k2 ? "\t" : "", k2 ? key2 : "", pp ? "\t" : "",
+			    key3, r->k, r->n, r->est,
+			    r->lo, r->hi, r->frac, r->flo, r->fhi);
+		} else {
+			fprintf(f, "%-*s", w, key);
+			if (k2 != NULL)
+				fprintf(f, "  %*s", w2, key2);
+			if (pp)
+				fprintf(f, "  %10s", key3);
+			fprintf(f, "  %8" PRIu64 "  %12.0f  %10.0f  %7.4f  "
+			    "%7.4f\n", r->k, r->est, (r->hi - r->lo) / 2,
+			    r->frac, (r->fhi - r->flo) / 2);
+		}
+	}
+}
+
+/* Parses --cache=SIZE,WAYS,LINE. */
+static void
+parse_cache(struct opts *o, const char *arg)
+{
+	unsigned long long sz, ways, line;
+	int used = -1;
+
+	if (sscanf(arg, "%llu,%llu,%llu%n", &sz, &ways, &line, &used) != 3 ||
+	    used < 0 || arg[used] != '\0' || sz == 0 || ways == 0 ||
+	    ways > 1024 || line == 0 || line > 1 << 20 ||
+	    (line & (line - 1)) != 0 || sz % (ways * line) != 0) {
+		warnx("--cache '%s': give SIZE,WAYS,LINE with LINE a power "
+		    "of 2 and SIZE a multiple of WAYS x LINE", arg);
+		usage();
+	}
+	o->geom.size = sz;
+	o->geom.ways = (uint32_t)ways;
+	o->geom.line = (uint32_t)line;
+}
+
 static const struct pairs *sort_p;
 static int sort_m;
 
@@ -604,7 +804,9 @@ main(int argc, char *argv[])
 	static const struct option long_opts[] = {
 		{ "aborts", required_argument, NULL, O_ABORTS },
 		{ "by", required_argument, NULL, 'b' },
+		{ "cache", required_argument, NULL, O_CACHE },
 		{ "confidence", required_argument, NULL, O_CONFIDENCE },
+		{ "edges", no_argument, NULL, O_EDGES },
 		{ "format", required_argument, NULL, 'f' },
 		{ "hist", required_argument, NULL, O_HIST },
 		{ "if", required_argument, NULL, O_IF },
@@ -612,6 +814,9 @@ main(int argc, char *argv[])
 		{ "metrics", required_argument, NULL, 'm' },
 		{ "min-samples", required_argument, NULL, O_MIN_SAMPLES },
 		{ "nominal", no_argument, NULL, O_NOMINAL },
+		{ "page-size", required_argument, NULL, O_PAGE_SIZE },
+		{ "partner", no_argument, NULL, O_PARTNER },
+		{ "paths", required_argument, NULL, O_PATHS },
 		{ "pc", required_argument, NULL, 'p' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "top", required_argument, NULL, 'n' },
@@ -637,6 +842,11 @@ main(int argc, char *argv[])
 	o.hist = -1;
 	o.min_k = 10;
 	o.po.confidence = 0.95;
+	o.prof = -1;
+	o.geom.page = 8192;
+	o.geom.size = 65536;
+	o.geom.ways = 2;
+	o.geom.line = 64;
 	while ((ch = getopt_long(argc, argv,
 	    "b:C:f:lm:n:p:s:tW:" PMR_COMMON_SHORTOPTS, long_opts,
 	    NULL)) != -1) {
@@ -661,11 +871,37 @@ main(int argc, char *argv[])
 				o.by = PAIRS_BY_PROC;
 			else if (strcmp(optarg, "all") == 0)
 				o.by = PAIRS_BY_ALL;
+			else if (strcmp(optarg, "page") == 0)
+				o.prof = PAIRS_PROF_PAGE;
+			else if (strcmp(optarg, "set") == 0)
+				o.prof = PAIRS_PROF_SET;
 			else {
 				warnx("unknown grouping '%s' (pc, proc, "
-				    "image, all)", optarg);
+				    "image, all, page, set)", optarg);
 				usage();
 			}
+			break;
+		case O_CACHE:
+			parse_cache(&o, optarg);
+			break;
+		case O_EDGES:
+			o.prof = PAIRS_PROF_EDGE;
+			break;
+		case O_PAGE_SIZE:
+			o.geom.page = num("--page-size", optarg, 1,
+			    (long long)1 << 40);
+			if ((o.geom.page & (o.geom.page - 1)) != 0) {
+				warnx("--page-size '%s' is not a power of 2",
+				    optarg);
+				usage();
+			}
+			break;
+		case O_PARTNER:
+			o.partner = 1;
+			break;
+		case O_PATHS:
+			o.bits = (unsigned)num("--paths", optarg, 1, 64);
+			o.prof = PAIRS_PROF_PATH;
 			break;
 		case 'C':
 			o.po.width = (uint32_t)num("--width", optarg, 1, 64);
@@ -758,6 +994,17 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (o.partner && o.prof != PAIRS_PROF_PATH) {
+		warnx("--partner needs --paths");
+		usage();
+	}
+	if (o.partner)
+		o.prof = PAIRS_PROF_PPATH;
+	if (o.prof >= 0 && o.hist >= 0) {
+		warnx("--hist cannot be combined with --by=page, --by=set, "
+		    "--edges or --paths");
+		usage();
+	}
 
 	if (o.list) {
 		for (i = 0; i < pairs_nmetrics(); i++)
@@ -812,7 +1059,11 @@ main(int argc, char *argv[])
 	qsort(rows, n, sizeof(*rows), cmp_rows);
 	if (pmr_textout_open(&tout, o.c.output) != 0)
 		err(1, "cannot write '%s'", o.c.output);
-	if (o.hist >= 0) {
+	if (o.prof >= 0) {
+		if (o.fmt != F_JSON)
+			header(tout.f, &o, pairs_info(p), argc, argv);
+		prof_report(tout.f, &o, p);
+	} else if (o.hist >= 0) {
 		if (o.fmt != F_JSON)
 			header(tout.f, &o, pairs_info(p), argc, argv);
 		hist_report(tout.f, &o, p, rows,
@@ -829,7 +1080,7 @@ main(int argc, char *argv[])
 			text_report(tout.f, &o, p, rows,
 			    o.top && o.top < n ? o.top : n);
 	}
-	if (o.truth && o.hist < 0)
+	if (o.truth && o.hist < 0 && o.prof < 0)
 		truth_summary(tout.f, &o, p, rows, n);
 	if (tout.f != stdout && (ferror(tout.f) ||
 	    pmr_textout_close(&tout, 1) != 0))

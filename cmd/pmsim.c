@@ -22,12 +22,13 @@
 
 enum {
 	O_PRINT_CONFIG = PMR_OPT_PRIVATE, O_PROFILEME, O_TRUTH, O_EVENTS,
-	O_WARMUP, O_MAX, O_INTERVAL, O_IDEAL, O_FORMAT, O_SAMPLER
+	O_WARMUP, O_MAX, O_INTERVAL, O_IDEAL, O_FORMAT, O_SAMPLER, O_GRAPH
 };
 
 static const struct option long_opts[] = {
 	{ "config", required_argument, NULL, 'c' },
 	{ "events", required_argument, NULL, O_EVENTS },
+	{ "graph", no_argument, NULL, O_GRAPH },
 	{ "ideal", required_argument, NULL, O_IDEAL },
 	{ "interval", required_argument, NULL, O_INTERVAL },
 	{ "machine", required_argument, NULL, 'm' },
@@ -49,8 +50,8 @@ usage(void)
 	fprintf(stderr,
 	    "usage: pmsim [-qvz] [-c file] [-m machine] [-O key=value] "
 	    "[-o file]\n"
-	    "             [--events=list] [--ideal=list] [--interval=n] "
-	    "[--max=n]\n"
+	    "             [--events=list] [--graph] [--ideal=list] "
+	    "[--interval=n] [--max=n]\n"
 	    "             [--print-config] [--profileme=spec] [--seed=n] "
 	    "[--truth]\n"
 	    "             [--sampler=spec] [--warmup=n] [trace]\n"
@@ -64,10 +65,13 @@ help(void)
 	printf("usage: pmsim [options] [trace]\n"
 	    "Simulate a trace (pmr stream, ChampSim or drmemtrace; \"-\" or "
 	    "none is\nstandard input) on an out-of-order core; write STATS "
-	    "and, on request,\nSAMPLE, PAIR, TRUTH and EVENT records.\n\n"
+	    "and, on request,\nSAMPLE, PAIR, TRUTH, GNODE and EVENT records.\n\n"
 	    "  -c, --config=FILE    read 'key = value' settings from FILE\n"
 	    "      --events=LIST    EVENT records at retire: value, edge "
 	    "[none]\n"
+	    "      --graph          GNODE records: the dependence-graph node "
+	    "of each\n"
+	    "                       retired instruction [off]\n"
 	    "      --ideal=LIST     idealize dl1 dmiss imiss bmisp win bw "
 	    "shalu lgalu [none]\n"
 	    "      --interval=N     a STATS record every N instructions [end "
@@ -399,6 +403,9 @@ main(int argc, char *argv[])
 			break;
 		case O_TRUTH:
 			o.truth = 1;
+			break;
+		case O_GRAPH:
+			o.graph = 1;
 			break;
 		case O_EVENTS:
 			o.events = parse_list("--events", optarg,

@@ -12,6 +12,7 @@
  * merged and unmerged runs print the same numbers.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,6 +78,19 @@ struct ent {
 	size_t acc;		/* index of the vector in p->acc */
 };
 
+/*
+ * One count of a profile: tag P_MISS (a address, b pc), P_TAKEN (a pc, b
+ * target), P_FALL (a pc), P_PATH | hist_len << 8 (a pc, b history), or
+ * P_PPATH | hist_len << 8 (a pc, b history, c pc of the earlier member of
+ * a pair whose members both retired).
+ */
+struct pent {
+	uint64_t a, b, c, k;
+	uint32_t tag;
+};
+
+enum { P_MISS = 1, P_TAKEN, P_FALL, P_PATH, P_PPATH };
+
 struct image {
 	uint64_t start, size, offset;
 	char *path;
@@ -100,6 +114,11 @@ struct pairs {
 	char **names;		/* row names of --by=proc */
 	size_t nnames;
 	char note[320];
+	struct pent *pe;	/* address, edge and path profile counts */
+	size_t npe, cappe;
+	uint32_t *ph;		/* entry index + 1, 0 empty */
+	size_t phcap;
+	struct pairs_prow *prows;
 	int have_s;		/* META profileme seen */
 	uint32_t meta_w, meta_c;
 	char err[256];
@@ -151,6 +170,9 @@ pairs_free(struct pairs *p)
 	free(p->acc);
 	free(p->rows);
 	free(p->racc);
+	free(p->pe);
+	free(p->ph);
+	free(p->prows);
 	free(p);
 }
 
@@ -238,6 +260,105 @@ lookup(struct pairs *p, uint64_t pc, uint8_t cls)
 	return p->acc + e->acc;
 }
 
+static uint64_t
+phash(uint32_t tag, uint64_t a, uint64_t b, uint64_t c)
+{
+	return hash64(a ^ hash64(b ^ hash64(c ^ ((uint64_t)tag << 40))));
+}
+
+static int
+prehash(struct pairs *p, size_t cap)
+{
+	uint32_t *h;
+	size_t i, j;
+
+	if ((h = calloc(cap, sizeof(*h))) == NULL)
+		return PMR_ENOMEM;
+	for (i = 0; i < p->npe; i++) {
+		const struct pent *e = &p->pe[i];
+
+		j = phash(e->tag, e->a, e->b, e->c) & (cap - 1);
+		while (h[j] != 0)
+			j = (j + 1) & (cap - 1);
+		h[j] = (uint32_t)(i + 1);
+	}
+	free(p->ph);
+	p->ph = h;
+	p->phcap = cap;
+	return 0;
+}
+
+/* Adds k to the profile count (tag, a, b, c); returns 0 or PMR_ENOMEM. */
+static int
+padd3(struct pairs *p, uint32_t tag, uint64_t a, uint64_t b, uint64_t c,
+    uint64_t k)
+{
+	struct pent *e;
+	size_t j;
+
+	if (p->phcap == 0 && prehash(p, 1024) != 0)
+		return PMR_ENOMEM;
+	j = phash(tag, a, b, c) & (p->phcap - 1);
+	while (p->ph[j] != 0) {
+		e = &p->pe[p->ph[j] - 1];
+		if (e->tag == tag && e->a == a && e->b == b && e->c == c) {
+			e->k += k;
+			return 0;
+		}
+		j = (j + 1) & (p->phcap - 1);
+	}
+	if (p->npe == p->cappe) {
+		size_t cap = p->cappe ? 2 * p->cappe : 1024;
+		struct pent *ne;
+
+		if (cap > UINT32_MAX - 1)
+			return PMR_ENOMEM;
+		if ((ne = realloc(p->pe, cap * sizeof(*ne))) == NULL)
+			return PMR_ENOMEM;
+		p->pe = ne;
+		p->cappe = cap;
+	}
+	e = &p->pe[p->npe];
+	e->tag = tag;
+	e->a = a;
+	e->b = b;
+	e->c = c;
+	e->k = k;
+	p->ph[j] = (uint32_t)(++p->npe);
+	if (2 * p->npe > p->phcap && prehash(p, 2 * p->phcap) != 0)
+		return PMR_ENOMEM;
+	return 0;
+}
+
+static int
+padd(struct pairs *p, uint32_t tag, uint64_t a, uint64_t b, uint64_t k)
+{
+	return padd3(p, tag, a, b, 0, k);
+}
+
+/* Adds the profile counts of sample x (an instruction kept by filters). */
+static int
+add_prof(struct pairs *p, const struct pmr_sim_sample *x)
+{
+	uint32_t ev = x->events;
+	int ret = (ev & PMR_SIM_EV_RETIRED) != 0, rc;
+
+	if ((rc = padd(p, P_PATH | (uint32_t)x->hist_len << 8, x->pc,
+	    x->history, 1)) != 0)
+		return rc;
+	if (!ret)
+		return 0;
+	if ((ev & PMR_SIM_EV_DCACHE_MISS) && (x->cls == PMR_OP_LOAD ||
+	    x->cls == PMR_OP_STORE || x->cls == PMR_OP_LDST))
+		return padd(p, P_MISS, x->addr, x->pc, 1);
+	if (x->cls >= PMR_OP_BR_COND && x->cls <= PMR_OP_RET) {
+		if (ev & PMR_SIM_EV_TAKEN)
+			return padd(p, P_TAKEN, x->pc, x->addr, 1);
+		return padd(p, P_FALL, x->pc, 0, 1);
+	}
+	return 0;
+}
+
 unsigned
 pairs_bucket(uint32_t v)
 {
@@ -290,7 +411,7 @@ add_sample(struct pairs *p, const struct pmr_sim_sample *x, int64_t l)
 	int ret = (ev & PMR_SIM_EV_RETIRED) != 0;
 	unsigned i;
 
-	if ((a = lookup(p, x->pc, x->cls)) == NULL)
+	if ((a = lookup(p, x->pc, x->cls)) == NULL || add_prof(p, x) != 0)
 		return NULL;
 	a[A_K]++;
 	a[A_TRAP + (x->trap & 7)]++;
@@ -392,6 +513,12 @@ add_member(struct pairs *p, const struct pmr_sim_sample *x, int64_t fx,
 		return 0;
 	l = inprog(p, x);
 	if ((a = add_sample(p, x, l)) == NULL)
+		return fail(p, PMR_ENOMEM, "out of memory");
+	/* spec 4.6: the earlier member of a pair that both retired is on
+	 * the committed path to x */
+	if (!first && yret && (x->events & PMR_SIM_EV_RETIRED) &&
+	    y->kind == PMR_SIM_KIND_INSN && padd3(p, P_PPATH |
+	    (uint32_t)x->hist_len << 8, x->pc, x->history, y->pc, 1) != 0)
 		return fail(p, PMR_ENOMEM, "out of memory");
 	if (l < 0 || y->kind != PMR_SIM_KIND_INSN)
 		return 0;
@@ -616,6 +743,25 @@ add_metric(struct pairs *p, const struct pmr_rec *rec)
 		p->info.other += g[G_OTHER];
 		p->info.offpath += g[G_OFFPATH];
 		p->info.empty += g[G_EMPTY];
+		return 1;
+	}
+	if (m.kind == PAIRS_MK_PROF) {
+		uint64_t tag, b;
+
+		if (m.acc.n < 3)
+			return fail(p, PMR_ECORRUPT, "bad METRIC record: "
+			    "profile count without tag, key and count");
+		tag = pmr_a64_get(m.acc, 0);
+		b = pmr_a64_get(m.acc, 1);
+		if (tag > UINT32_MAX || (tag & 0xff) < P_MISS ||
+		    (tag & 0xff) > P_PPATH)
+			return fail(p, PMR_ECORRUPT, "bad METRIC record: "
+			    "unknown profile tag %" PRIu64, tag);
+		if (!keep(p, (tag & 0xff) == P_MISS ? b : m.key))
+			return 1;
+		if (padd3(p, (uint32_t)tag, m.key, b, m.acc.n > 3 ?
+		    pmr_a64_get(m.acc, 3) : 0, pmr_a64_get(m.acc, 2)) != 0)
+			return fail(p, PMR_ENOMEM, "out of memory");
 		return 1;
 	}
 	if (m.kind != PAIRS_MK_PC)
@@ -1582,9 +1728,173 @@ pairs_write(struct pairs *p, struct pmr_writer *w)
 		if ((rc = pmr_write(w, PMR_REC_METRIC, &m)) != 0)
 			goto out;
 	}
+	memset(&m, 0, sizeof(m));
+	m.kind = PAIRS_MK_PROF;
+	m.execs = m.retires = m.wasted = NAN;
+	m.acc.p = buf;
+	for (i = 0; i < p->npe; i++) {
+		const struct pent *e = &p->pe[i];
+
+		m.key = e->a;
+		m.samples = e->k;
+		m.acc.n = (e->tag & 0xff) == P_PPATH ? 4 : 3;
+		pmr_put64(buf, e->tag);
+		pmr_put64(buf + 8, e->b);
+		pmr_put64(buf + 16, e->k);
+		pmr_put64(buf + 24, e->c);
+		if ((rc = pmr_write(w, PMR_REC_METRIC, &m)) != 0)
+			goto out;
+	}
 out:
 	free(buf);
 	if (rc != 0)
 		return fail(p, rc, "%s", pmr_writer_errmsg(w));
+	return 0;
+}
+
+/* --- address, edge and path profiles --------------------------------- */
+
+static int
+cmp_prow(const void *x, const void *y)
+{
+	const struct pairs_prow *a = x, *b = y;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	if (a->k != b->k)
+		return a->k > b->k ? -1 : 1;
+	if (a->fallthru != b->fallthru)
+		return a->fallthru ? 1 : -1;
+	if (a->key2 != b->key2)
+		return a->key2 < b->key2 ? -1 : 1;
+	return a->key3 < b->key3 ? -1 : a->key3 > b->key3;
+}
+
+/* Orders rows by key, fallthru, key2, key3 (equal rows adjacent). */
+static int
+cmp_pkey(const void *x, const void *y)
+{
+	const struct pairs_prow *a = x, *b = y;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	if (a->fallthru != b->fallthru)
+		return a->fallthru ? 1 : -1;
+	if (a->key2 != b->key2)
+		return a->key2 < b->key2 ? -1 : 1;
+	return a->key3 < b->key3 ? -1 : a->key3 > b->key3;
+}
+
+static int
+pow2(uint64_t v)
+{
+	return v != 0 && (v & (v - 1)) == 0;
+}
+
+int
+pairs_prof(struct pairs *p, enum pairs_prof what, const struct pairs_geom *g,
+    unsigned bits, struct pairs_prow **rows, size_t *n)
+{
+	struct pairs_prow *r;
+	uint64_t nsets = 0, mask = 0, tot;
+	size_t i, j, nr = 0, grp;
+	double s = p->info.s, z = p->info.z;
+
+	/* a given (y, x) with y before x is a pair with probability 1/(S W) */
+	if (what == PAIRS_PROF_PPATH)
+		s = p->info.S_eff * p->info.W;
+	*rows = NULL;
+	*n = 0;
+	free(p->prows);
+	p->prows = NULL;
+	if (what == PAIRS_PROF_PAGE && !pow2(g->page))
+		return PMR_EINVAL;
+	if (what == PAIRS_PROF_SET) {
+		if (!pow2(g->line) || g->ways == 0 ||
+		    g->size % ((uint64_t)g->ways * g->line) != 0 ||
+		    (nsets = g->size / ((uint64_t)g->ways * g->line)) == 0)
+			return PMR_EINVAL;
+	}
+	if (what == PAIRS_PROF_PATH || what == PAIRS_PROF_PPATH) {
+		if (bits < 1 || bits > 64)
+			return PMR_EINVAL;
+		mask = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+	}
+	if ((p->prows = calloc(p->npe + 1, sizeof(*r))) == NULL)
+		return PMR_ENOMEM;
+	/* one row per entry of the profile, keyed as the report wants */
+	for (i = 0; i < p->npe; i++) {
+		const struct pent *e = &p->pe[i];
+		uint32_t t = e->tag & 0xff;
+
+		r = &p->prows[nr];
+		switch (what) {
+		case PAIRS_PROF_PAGE:
+		case PAIRS_PROF_SET:
+			if (t != P_MISS)
+				continue;
+			r->key = what == PAIRS_PROF_PAGE ? e->a & ~(g->page - 1) :
+			    e->a / g->line % nsets;
+			break;
+		case PAIRS_PROF_EDGE:
+			if (t != P_TAKEN && t != P_FALL)
+				continue;
+			r->key = e->a;
+			r->key2 = e->b;
+			r->fallthru = t == P_FALL;
+			break;
+		case PAIRS_PROF_PATH:
+		case PAIRS_PROF_PPATH:
+			if (t != (what == PAIRS_PROF_PATH ? P_PATH : P_PPATH) ||
+			    (e->tag >> 8) < bits)
+				continue;
+			r->key = e->a;
+			r->key2 = e->b & mask;
+			r->key3 = e->c;
+			break;
+		}
+		r->k = e->k;
+		nr++;
+	}
+	/* merge equal keys: sort by (key, key2), then add up runs */
+	qsort(p->prows, nr, sizeof(*r), cmp_pkey);
+	for (i = j = 0; i < nr; i++) {
+		r = &p->prows[i];
+		if (j > 0 && p->prows[j - 1].key == r->key &&
+		    (what == PAIRS_PROF_PAGE || what == PAIRS_PROF_SET ||
+		    (p->prows[j - 1].key2 == r->key2 &&
+		    p->prows[j - 1].key3 == r->key3 &&
+		    p->prows[j - 1].fallthru == r->fallthru)))
+			p->prows[j - 1].k += r->k;
+		else
+			p->prows[j++] = *r;
+	}
+	nr = j;
+	qsort(p->prows, nr, sizeof(*r), cmp_prow);
+	/* group totals: all rows (page, set) or the rows of one pc */
+	for (tot = 0, i = 0; i < nr; i++)
+		tot += p->prows[i].k;
+	for (grp = 0; grp < nr; grp = j) {
+		uint64_t gk = 0;
+
+		for (j = grp; j < nr; j++) {
+			if (what >= PAIRS_PROF_EDGE &&
+			    p->prows[j].key != p->prows[grp].key)
+				break;
+			gk += p->prows[j].k;
+		}
+		for (i = grp; i < j; i++) {
+			r = &p->prows[i];
+			r->n = what >= PAIRS_PROF_EDGE ? gk : tot;
+			r->est = s * (double)r->k;
+			pairs_poisson(r->k, z, &r->lo, &r->hi);
+			r->lo *= s;
+			r->hi *= s;
+			r->frac = (double)r->k / (double)r->n;
+			pairs_wilson(r->k, r->n, z, &r->flo, &r->fhi);
+		}
+	}
+	*rows = p->prows;
+	*n = nr;
 	return 0;
 }

@@ -28,6 +28,8 @@
 /* METRIC.kind */
 #define PAIRS_MK_PC 0		/* the accumulators of one pc */
 #define PAIRS_MK_GLOBAL 1	/* the sampling scale of the stream */
+#define PAIRS_MK_PROF 2		/* one count of an address, edge or path
+				 * profile: key a, acc = { tag, b, count } */
 
 /* METRIC record, decoded form (lib/pairs_rtypes.c). */
 struct pairs_metric_rec {
@@ -202,6 +204,56 @@ int pairs_score(const struct pairs *p, const struct pairs_row *rows,
  * samples or truth to w.  Returns 0 or a negative code.
  */
 int pairs_write(struct pairs *p, struct pmr_writer *w) PMR_RESULT_USED;
+
+/*
+ * Address, edge and path profiles (spec 4.2 data-address profiles, CFG
+ * edges and indirect targets, path-qualified counts by history).  Their
+ * counts are kept apart from the per-pc vectors, as sums over samples
+ * (pair members included) that pass the --pc and --if filters.
+ */
+enum pairs_prof {
+	PAIRS_PROF_PAGE,	/* retired load/store D-cache misses by page */
+	PAIRS_PROF_SET,		/* ... by cache set */
+	PAIRS_PROF_EDGE,	/* retired control transfers by (pc, target) */
+	PAIRS_PROF_PATH,	/* samples by (pc, last bits of history) */
+	PAIRS_PROF_PPATH	/* second members of pairs that both retired
+				 * by (pc, history bits, partner pc) */
+};
+
+/* Geometry of --by=page and --by=set (alpha21264: 8 KB pages, 64 KB
+ * 2-way 64-byte lines: 512 sets). */
+struct pairs_geom {
+	uint64_t page;		/* page size, a power of 2 */
+	uint64_t size;		/* cache bytes */
+	uint32_t ways, line;	/* associativity, line bytes (power of 2) */
+};
+
+/* One row of a profile. */
+struct pairs_prow {
+	uint64_t key;		/* page address, set index, or pc */
+	uint64_t key2;		/* edge: target; path: history pattern */
+	uint64_t key3;		/* ppath: pc of the earlier partner */
+	int fallthru;		/* edge: the not-taken edge (key2 0) */
+	uint64_t k;		/* samples in the row */
+	uint64_t n;		/* samples of its group: all misses (page,
+				 * set), retired samples of the branch pc
+				 * (edge), samples of the pc with >= bits of
+				 * history (path, ppath) */
+	double est, lo, hi;	/* s k (ppath: W S k), Poisson score
+				 * interval */
+	double frac, flo, fhi;	/* k / n, Wilson interval */
+};
+
+/*
+ * Builds the rows of profile what (geometry g for PAGE and SET, history
+ * bits 1..64 for PATH) into *rows (count *n, owned by p, valid until the
+ * next call).  Rows are sorted by key then, within a key, by k largest
+ * first and key2.  Returns 0, or PMR_EINVAL for a bad geometry or bits,
+ * or PMR_ENOMEM.
+ */
+int pairs_prof(struct pairs *p, enum pairs_prof what,
+    const struct pairs_geom *g, unsigned bits, struct pairs_prow **rows,
+    size_t *n) PMR_RESULT_USED;
 
 /* Procedure symbols of one mapped ELF file (lib/pairs_sym.c). */
 struct pairs_symtab;

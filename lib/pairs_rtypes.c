@@ -22,7 +22,8 @@
 
 static const struct pmr_field metric_fields[] = {
 	F(key, X64, "pc (kind 0), 0 (kind 1)"),
-	F(kind, U8, "0 accumulators of a pc, 1 sampling scale"),
+	F(kind, U8, "0 accumulators of a pc, 1 sampling scale, 2 address, "
+	    "edge or path counts"),
 	F(cls, U8, "operation class of the pc"),
 	F(samples, U64, "samples of the pc, pair members included"),
 	F(execs, F64, "estimated executions (this stream alone)"),

@@ -19,6 +19,7 @@ col() {
 	local num=$1 v
 	case $1 in
 	STATS) num=16 ;; SAMPLE) num=17 ;; PAIR) num=18 ;; TRUTH) num=19 ;;
+	GNODE) num=32 ;;
 	esac
 	"$PMVIEW" -f tsv -t "$num" "$3" | awk -F '\t' -v type="$1" -v num="$num" \
 	    -v name="$2" -v rec="$TOP/lib/sim/RECORDS.txt" '
@@ -51,6 +52,7 @@ col() {
 	[[ $output == *"usage: pmsim"* ]]
 	[[ $output == *"--profileme=SPEC"* ]]
 	[[ $output == *"--set=KEY=VALUE"* ]]
+	[[ $output == *"--graph"* ]]
 	[ -z "$stderr" ]
 }
 
@@ -279,6 +281,23 @@ col() {
 	f=$(col TRUTH fetched "$T/o.pmr" | awk '{ s += $1 } END { print s }')
 	[ "$r" = "$(col STATS retired "$T/o.pmr")" ]
 	[ "$f" = "$(col STATS fetched "$T/o.pmr")" ]
+}
+
+@test "pmsim --graph writes one GNODE per retired instruction" {
+	"$PMSIM" -z --graph -o "$T/g.pmr.zst" "$TOP/traces/micro/chain.pmr.zst"
+	run -0 "$PMVIEW" -s "$T/g.pmr.zst"
+	n=$(awk -F '\t' '$1 == "type" && $2 == "GNODE" { print $3 }' <<< "$output")
+	[ -n "$n" ]
+	[ "$n" = "$(col STATS retired "$T/g.pmr.zst")" ]
+}
+
+@test "pmsim --graph numbers GNODEs in commit order after warm-up" {
+	"$PMSIM" --graph --warmup 1000 --max 3000 -o "$T/g.pmr" "$TRACE"
+	run -0 col GNODE seq "$T/g.pmr"
+	[ "${#lines[@]}" = 3000 ]
+	w=$(col STATS warmup "$T/g.pmr")
+	[ "${lines[0]}" = "$w" ]
+	[ "${lines[2999]}" = $((w + 2999)) ]
 }
 
 @test "pmsim --events=edge writes one EVENT per retired transfer" {

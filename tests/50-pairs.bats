@@ -330,6 +330,134 @@ near() {
 	run -0 diff <(grep -v '^#input' "$T/one.tsv") <(grep -v '^#input' "$T/cat.tsv")
 }
 
+# pval KEY [KEY2] COLUMN: prints column (k, n, est, lo, hi, frac, flo, fhi)
+# of the row of KEY (and KEY2) of a profile TSV report in $output.
+pval() {
+	local k=$1 k2= c=$2
+	[ $# -eq 3 ] && { k2=$2; c=$3; }
+	printf '%s\n' "$output" | awk -F '\t' -v k="$k" -v k2="$k2" -v c="$c" '
+		/^#(page|set|pc)\t/ { sub(/^#/, ""); for (i = 1; i <= NF; i++) col[$i] = i; next }
+		/^#/ { next }
+		$1 == k && (k2 == "" || $2 == k2) { print $(col[c]); exit }'
+}
+
+@test "pairs --by=page: D-cache misses of retired loads and stores per page" {
+	mk addr
+	run -0 "$PAIRS" -f tsv -b page "$T/addr.pmr"
+	# samples 1, 2 (0x10000, 0x10040) and 3 (0x18000); 4 aborted, 5 hit
+	[ "$(pval 0x10000 k)" = 2 ]
+	[ "$(pval 0x10000 n)" = 3 ]
+	near "$(pval 0x10000 est)" 200			# 2 x s = 100
+	# k = 2, z = 1.959964: 100 (2 + z^2/2 -+ z sqrt(2 + z^2/4))
+	near "$(pval 0x10000 lo)" 54.84721378
+	near "$(pval 0x10000 hi)" 729.2986689
+	near "$(pval 0x10000 frac)" 0.6666666667	# Wilson 2 of 3
+	near "$(pval 0x10000 flo)" 0.2076596006
+	near "$(pval 0x18000 est)" 100
+	[ "$(printf '%s\n' "$output" | grep -vc '^#')" = 2 ]
+	run -0 "$PAIRS" -f tsv -b page --page-size=65536 "$T/addr.pmr"
+	near "$(pval 0x10000 est)" 300			# all three in one page
+	run -2 --separate-stderr "$PAIRS" --page-size=3000 "$T/addr.pmr"
+	[[ $stderr == *"not a power of 2"* ]]
+}
+
+@test "pairs --by=set: D-cache misses per set, 64 KB 2-way 64-byte lines by default" {
+	mk addr
+	run -0 "$PAIRS" -f tsv -b set "$T/addr.pmr"
+	# 512 sets: 0x10000/64 = 1024 -> 0, 0x10040 -> 1, 0x18000/64 = 1536 -> 0
+	near "$(pval 0 est)" 200
+	near "$(pval 1 est)" 100
+	[ "$(pval 0 n)" = 3 ]
+	run -0 "$PAIRS" -f tsv -b set --cache=65536,1,64 "$T/addr.pmr"
+	near "$(pval 0 est)" 100			# 1024 sets: 0, 1, 512
+	near "$(pval 1 est)" 100
+	near "$(pval 512 est)" 100
+	run -0 "$PAIRS" -b set "$T/addr.pmr"
+	[[ ${lines[4]} == "set "*"samples"*"misses"* ]]
+	[[ ${lines[5]} == "0 "*" 2 "*" 200 "* ]]
+	run -2 --separate-stderr "$PAIRS" --cache=65536,3,64 "$T/addr.pmr"
+	[[ $stderr == *"--cache"* ]]
+}
+
+@test "pairs --edges: CFG edges and indirect targets of retired transfers" {
+	mk addr
+	run -0 "$PAIRS" -f tsv --edges "$T/addr.pmr"
+	# 0x2000: taken to 0x3000 twice, not taken once
+	near "$(pval 0x2000 0x3000 est)" 200
+	near "$(pval 0x2000 0x3000 frac)" 0.6666666667
+	near "$(pval 0x2000 fallthru est)" 100
+	[ "$(pval 0x2000 fallthru n)" = 3 ]
+	# indirect jump 0x2010: one sample to each of 0x4000 and 0x5000
+	near "$(pval 0x2010 0x4000 frac)" 0.5
+	near "$(pval 0x2010 0x4000 flo)" 0.09453120562	# Wilson 1 of 2
+	near "$(pval 0x2010 0x5000 est)" 100
+	[ "$(printf '%s\n' "$output" | grep -vc '^#')" = 4 ]
+	run -0 "$PAIRS" -f json --edges -n 1 "$T/addr.pmr"
+	[[ $output == *'{"pc":"0x2000","target":"0x3000","k":2,"n":3,"est":200,'* ]]
+	[ "$(printf '%s\n' "$output" | grep -c '^{')" = 1 ]
+}
+
+@test "pairs --paths: counts per pc by the last N history bits" {
+	mk addr
+	run -0 "$PAIRS" -f tsv --paths=2 "$T/addr.pmr"
+	# 0x2000 histories 1011, 0011, 1010 -> 11 twice, 10 once
+	near "$(pval 0x2000 11 est)" 200
+	near "$(pval 0x2000 10 est)" 100
+	near "$(pval 0x2000 10 frac)" 0.3333333333
+	# 0x2010: 01 (2 bits valid) and 00011101 -> 01
+	near "$(pval 0x2010 01 est)" 200
+	[ "$(pval 0x2010 01 n)" = 2 ]
+	run -0 "$PAIRS" -f tsv --paths=4 "$T/addr.pmr"
+	# 0x2010's 2-bit history is too short for 4 bits
+	near "$(pval 0x2010 1101 est)" 100
+	[ "$(pval 0x2010 1101 n)" = 1 ]
+	[ "$(pval 0x2000 1011 k)" = 1 ]
+	run -2 --separate-stderr "$PAIRS" --paths=65 "$T/addr.pmr"
+	[[ $stderr == *"--paths"* ]]
+}
+
+@test "pairs: profiles merge through METRIC records and honour --pc" {
+	mk addr
+	"$PAIRS" -f pmr -o "$T/m.pmr" "$T/addr.pmr"
+	run -0 bash -c "cat '$T/m.pmr' '$T/m.pmr' | '$PAIRS' -f tsv --edges"
+	near "$(pval 0x2000 0x3000 est)" 400		# 4 samples, s = 100
+	near "$(pval 0x2000 0x3000 frac)" 0.6666666667
+	run -0 "$PAIRS" -f tsv -b page -p 0x1004-0x1004 "$T/m.pmr"
+	near "$(pval 0x18000 est)" 100
+	[ "$(printf '%s\n' "$output" | grep -vc '^#')" = 1 ]
+}
+
+@test "pairs --paths and --edges pool both members of pairs (s = S/2)" {
+	mk paired
+	run -0 "$PAIRS" -f tsv --paths=1 "$T/paired.pmr"
+	# s = 50; 0xa0 is a member of both pairs, history 0 (4 bits valid)
+	near "$(pval 0xa0 0 est)" 100
+	[ "$(pval 0xa0 0 n)" = 2 ]
+	near "$(pval 0xb0 0 est)" 50
+	near "$(pval 0xc0 0 est)" 50		# aborted: still an execution
+	run -0 "$PAIRS" -f tsv --edges "$T/paired.pmr"
+	[ "$(printf '%s\n' "$output" | grep -vc '^#')" = 0 ]	# no branches
+	run -2 --separate-stderr "$PAIRS" --edges --hist=ld "$T/paired.pmr"
+}
+
+@test "pairs --paths --partner: history paths with the earlier member of retired pairs" {
+	mk paired
+	run -0 "$PAIRS" -f tsv --paths=2 --partner "$T/paired.pmr"
+	# pair 0 only (pair 1's b aborted): b 0xb0, history 00, partner 0xa0;
+	# W S k = 4 x 100 x 1, Poisson k = 1: 400 (1 + z^2/2 -+ z sqrt(1 + z^2/4))
+	[ "$(pval 0xb0 00 k)" = 1 ]
+	[[ $output == *$'\n0xb0\t00\t0xa0\t1\t1\t400\t'* ]]
+	[ "$(printf '%s\n' "$output" | grep -vc '^#')" = 1 ]
+	run -0 "$PAIRS" -f json --paths=2 --partner "$T/paired.pmr"
+	[[ $output == *'"partner":"0xa0","k":1,"n":1,"est":400,"lo":70.60982189,'* ]]
+	# merged through METRIC records
+	"$PAIRS" -f pmr -o "$T/m.pmr" "$T/paired.pmr"
+	run -0 "$PAIRS" -f tsv --paths=2 --partner "$T/m.pmr" "$T/m.pmr"
+	[[ $output == *$'\n0xb0\t00\t0xa0\t2\t2\t'* ]]
+	run -2 --separate-stderr "$PAIRS" --partner "$T/paired.pmr"
+	[[ $stderr == *"--partner needs --paths"* ]]
+}
+
 @test "pairs refuses binary output to a terminal" {
 	mk single
 	run -1 --separate-stderr script -qec "$PAIRS -f pmr $T/single.pmr" /dev/null

@@ -18,7 +18,7 @@
  * Each instruction's stamps F, M, D, X, RR, R|A and LC give the ProfileMe
  * latencies (spec profileme 2.2) and the truth.  The retire stage is the
  * one place that sees an instruction complete with all its stamps and
- * latency parts, which is where a GNODE record (icost 6.1) would be built.
+ * latency parts, which is where the GNODE records (icost 6.1) are built.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -263,6 +263,12 @@ struct pmr_sim {
 	uint64_t bs_fire_at;	/* counter: delivery cycle */
 	int bs_pending;		/* counter: overflowed, not delivered */
 	int pebs_next;		/* pebs: sample the next retiring one */
+
+	/* GNODE (--graph): commit index of each retired fetch index, by
+	 * fetch index modulo gmask + 1, to turn producer distances in
+	 * fetch order into distances in commit order */
+	uint64_t *gpos, *gseq;
+	uint64_t gmask;
 };
 
 /* --- small helpers ----------------------------------------------------- */
@@ -1108,9 +1114,8 @@ unmap(struct pmr_sim *s, struct ent *e, uint32_t slot)
 }
 
 /*
- * Shows the hook a finished instruction: the place where a GNODE record
- * (icost 6.1) would be built, since every stamp and latency component is
- * known here.
+ * Shows the hook a finished instruction, with every stamp and latency
+ * component (the content of a GNODE record, icost 6.1).
  */
 static void
 hook_insn(struct pmr_sim *s, const struct ent *e, int retired)
@@ -1142,6 +1147,70 @@ hook_insn(struct pmr_sim *s, const struct ent *e, int retired)
 	r.ppp = e->ppp;
 	r.cpos = retired ? s->retired_all : 0;
 	s->hook(s->hookarg, PMR_SIM_HOOK_INSN, &r);
+}
+
+/*
+ * Returns the commit-order distance of the producer d fetch positions
+ * before e, which retires as number seq, or 0 if that producer did not
+ * retire or is too far back.
+ */
+static uint32_t
+gnode_dist(const struct pmr_sim *s, const struct ent *e, uint64_t seq,
+    uint32_t d)
+{
+	uint64_t p;
+
+	if (d == 0 || d > e->seq || d > s->gmask)
+		return 0;
+	p = e->seq - d;
+	if (s->gpos[p & s->gmask] != p + 1)
+		return 0;
+	return (uint32_t)(seq - s->gseq[p & s->gmask]);
+}
+
+/*
+ * Records the commit indices of the n instructions retired this cycle
+ * and writes the GNODE records of the measured ones (--graph).  Called
+ * once a cycle, after the retire loop, so that the loop pays nothing.
+ */
+static void __attribute__((noinline))
+gnode_retire(struct pmr_sim *s, unsigned n)
+{
+	struct pmr_sim_gnode g;
+	uint64_t i, seq;
+
+	for (i = s->head - n; i < s->head; i++) {
+		const struct ent *e = &s->e[i & s->wmask];
+
+		seq = s->retired_all - (s->head - i);
+		if (seq >= s->o.warmup) {
+			memset(&g, 0, sizeof(g));
+			g.seq = seq;
+			g.pc = e->pc;
+			g.cls = e->cls;
+			g.partial = e->ppp != 0;
+			g.events = e->events | PMR_SIM_EV_RETIRED;
+			g.dd_fetch = e->dd_fetch;
+			g.re = (uint32_t)(e->X - e->D);
+			g.ep_fu = e->lat;
+			g.ep_mem = e->ep_mem;
+			g.ep_miss = e->ep_miss;
+			g.ep_tlb = e->ep_tlb;
+			g.pr_reg_a = gnode_dist(s, e, seq, e->preg[0]);
+			g.pr_reg_b = gnode_dist(s, e, seq, e->preg[1]);
+			g.pr_reg_c = gnode_dist(s, e, seq, e->preg[2]);
+			g.pr_mem = gnode_dist(s, e, seq, e->pmem);
+			g.pp = gnode_dist(s, e, seq, e->ppp);
+			g.at_d = e->M;
+			g.at_r = e->D;
+			g.at_e = e->X;
+			g.at_p = e->res;
+			g.at_c = s->now;
+			emit(s, PMR_REC_GNODE, &g);
+		}
+		s->gpos[e->seq & s->gmask] = e->seq + 1;
+		s->gseq[e->seq & s->gmask] = seq;
+	}
 }
 
 /* Common bookkeeping of an aborted entry. */
@@ -1616,6 +1685,8 @@ retire(struct pmr_sim *s)
 			}
 		}
 	}
+	if (s->gpos != NULL && n > 0)
+		gnode_retire(s, n);
 	if (!s->measuring)
 		return;
 	if (s->o.sampler != 0)
@@ -2623,6 +2694,8 @@ pmr_sim_free(struct pmr_sim *s)
 	free(s->mshr_line);
 	free(s->mshr_fill);
 	free(s->mshr_pos);
+	free(s->gpos);
+	free(s->gseq);
 	free(s->pages);
 	free(s->pt);
 	free(s->tr);
@@ -2776,6 +2849,19 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	    s->occr_d == NULL || s->pref == NULL || s->pocc == NULL ||
 	    s->poccr == NULL)
 		goto bad;
+	if (s->o.graph) {
+		/* fetch distances up to 32 windows: commit distances past
+		 * 20 windows (icost's idealized window) do not matter */
+		uint64_t m = (uint64_t)ws * 32;
+
+		while (m < (uint64_t)s->c.rob * 20 + ws)
+			m *= 2;
+		s->gmask = m - 1;
+		s->gpos = calloc(m, sizeof(*s->gpos));
+		s->gseq = calloc(m, sizeof(*s->gseq));
+		if (s->gpos == NULL || s->gseq == NULL)
+			goto bad;
+	}
 	s->psfree = s->pswait = s->ppfree = -1;
 	if (s->o.pm == PMR_SIM_PM_PAIRED) {
 		uint32_t m = 1;

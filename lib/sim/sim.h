@@ -4,10 +4,11 @@
  *
  * A simulator is built from a machine configuration (struct
  * pmr_sim_config: a compiled-in preset, then "key = value" overrides) and
- * run options (struct pmr_sim_opts: sampling, truth, events, warm-up).  It
+ * run options (struct pmr_sim_opts: sampling, truth, events, graph,
+ * warm-up).  It
  * pulls dynamic instructions from a caller-supplied source (any function
  * filling a struct pmr_dinsn, e.g. a wrapper of pmr_trace_next()) and
- * emits STATS, SAMPLE, PAIR, TRUTH and EVENT records into an optional
+ * emits STATS, SAMPLE, PAIR, TRUTH, GNODE and EVENT records into an optional
  * pmr_writer and to an optional hook that sees the decoded structs.  The
  * wire layout of the records is the field tables in sim_rtypes.c, listed
  * in man/pmr.5 (SIMULATION RECORDS).
@@ -29,6 +30,8 @@
 #define PMR_REC_SAMPLE 17u
 #define PMR_REC_PAIR 18u
 #define PMR_REC_TRUTH 19u
+/* 32-47: dependence-graph records (icost). */
+#define PMR_REC_GNODE 32u
 
 /* SAMPLE/TRUTH event bits (the Profiled Event Register, spec 2.4). */
 #define PMR_SIM_EV_ICACHE_MISS 0x00000001u
@@ -193,6 +196,7 @@ struct pmr_sim_opts {
 	unsigned ideal;		/* PMR_SIM_IDEAL_* */
 	int noskip;		/* simulate idle cycles one by one (tests:
 				 * the stream must not change) */
+	int graph;		/* emit a GNODE per retired instruction */
 };
 
 /* Stall reasons counted in cycles (STATS). */
@@ -302,6 +306,31 @@ struct pmr_sim_truth {
 	uint64_t inflight_ret;	/* the same, of those that retire */
 };
 
+/*
+ * GNODE record: one retired instruction as a node of the Fields et al.
+ * dependence graph (icost 2.1, 6.1), in commit order.  Latency components
+ * are kept apart so that each idealization can zero its own part; the
+ * producer distances are in commit order (seq - seq of the producer).
+ */
+struct pmr_sim_gnode {
+	uint64_t seq;		/* commit index, warm-up included */
+	uint64_t pc;
+	uint8_t cls;		/* enum pmr_opclass */
+	uint8_t partial;	/* load merged with an outstanding miss */
+	uint32_t events;	/* PMR_SIM_EV_* */
+	uint16_t dd_fetch;	/* DD: I-cache/ITLB stall cycles */
+	uint32_t re;		/* RE: data ready -> issue, cycles */
+	uint16_t ep_fu;		/* EP: functional-unit latency */
+	uint16_t ep_mem;	/* EP: L1-D hit latency (loads) */
+	uint16_t ep_miss;	/* EP: further cycles of a miss */
+	uint16_t ep_tlb;	/* EP: DTLB miss and first-touch cycles */
+	uint16_t cc;		/* CC: store-commit contention (always 0) */
+	uint32_t pr_reg_a, pr_reg_b, pr_reg_c;	/* register producers */
+	uint32_t pr_mem;	/* forwarding store */
+	uint32_t pp;		/* missing load of the same line */
+	uint64_t at_d, at_r, at_e, at_p, at_c;	/* observed cycles */
+};
+
 struct pmr_sim;
 
 /*
@@ -311,9 +340,8 @@ struct pmr_sim;
  * needs (icost 6.1).  Stamps not reached are ~0.  Producer distances are
  * in fetch positions (pos, bad path included); cpos numbers the retired
  * instructions, so a graph builder maps pos to commit order with a ring
- * of the last window's (pos, cpos).  Adding GNODE is: a field table in
- * sim_rtypes.c, an option, and an emit() of this struct's content from
- * hook_insn() in core.c for retired instructions.
+ * of the last window's (pos, cpos), as the GNODE records (--graph,
+ * struct pmr_sim_gnode) already do.
  */
 #define PMR_SIM_HOOK_INSN 0x7fff0001u
 

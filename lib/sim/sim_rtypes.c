@@ -1,6 +1,6 @@
 /*
  * sim_rtypes.c: the record types pmsim writes (STATS, SAMPLE, PAIR,
- * TRUTH), as field tables for the libpmr registry, and a fixed-layout
+ * TRUTH, GNODE), as field tables for the libpmr registry, and a fixed-layout
  * encoder the simulator uses without going through the registry.
  *
  * The tables are the reference of the wire layout, which man/pmr.5
@@ -158,6 +158,45 @@ static const struct pmr_field truth_fields[] = {
 	    "instructions that retire"),
 };
 
+static const struct pmr_field gnode_fields[] = {
+	F(pmr_sim_gnode, seq, U64, "commit index: instructions retired "
+	    "before this one, warm-up included"),
+	F(pmr_sim_gnode, pc, X64, "pc"),
+	F(pmr_sim_gnode, cls, U8, "operation class (trace.h pmr_opclass)"),
+	F(pmr_sim_gnode, partial, U8, "1: a load that merged with an "
+	    "outstanding miss to its line (partial miss)"),
+	F(pmr_sim_gnode, events, U32, "event bits as in SAMPLE: taken, "
+	    "mispredicts (PD edge to the next), I/D cache, LLC and TLB misses"),
+	F(pmr_sim_gnode, dd_fetch, U16, "DD: cycles fetch stalled for I-cache, "
+	    "ITLB and first-touch misses before this instruction"),
+	F(pmr_sim_gnode, re, U32, "RE: cycles from data ready to issue "
+	    "(unit and issue-width contention)"),
+	F(pmr_sim_gnode, ep_fu, U16, "EP: functional-unit latency, cycles"),
+	F(pmr_sim_gnode, ep_mem, U16, "EP: L1-D hit latency of a load, "
+	    "cycles (0 if no load)"),
+	F(pmr_sim_gnode, ep_miss, U16, "EP: further cycles of a data miss "
+	    "(L2, L3, memory); for a partial miss, its wait for the line"),
+	F(pmr_sim_gnode, ep_tlb, U16, "EP: DTLB miss and first-touch cycles "
+	    "of a load"),
+	F(pmr_sim_gnode, cc, U16, "CC: store-commit contention cycles "
+	    "(pmsim models none: 0)"),
+	F(pmr_sim_gnode, pr_reg_a, U32, "PR: seq distance to a register "
+	    "producer, 0 none"),
+	F(pmr_sim_gnode, pr_reg_b, U32, "PR: a second register producer, "
+	    "0 none"),
+	F(pmr_sim_gnode, pr_reg_c, U32, "PR: a third register producer, "
+	    "0 none"),
+	F(pmr_sim_gnode, pr_mem, U32, "PR: seq distance to the store "
+	    "forwarding to this load, 0 none"),
+	F(pmr_sim_gnode, pp, U32, "PP: seq distance to the missing load "
+	    "whose line this load waited for, 0 none"),
+	F(pmr_sim_gnode, at_d, U64, "observed cycle of dispatch (map)"),
+	F(pmr_sim_gnode, at_r, U64, "observed cycle data was ready"),
+	F(pmr_sim_gnode, at_e, U64, "observed cycle of issue"),
+	F(pmr_sim_gnode, at_p, U64, "observed cycle the result was ready"),
+	F(pmr_sim_gnode, at_c, U64, "observed cycle of retire"),
+};
+
 #define T(num, name, st, fields, desc) \
 	{ num, name, desc, fields, NF(fields), sizeof(struct st) }
 
@@ -170,6 +209,8 @@ const struct pmr_rtype pmr_rtypes_sim[] = {
 	    "one ProfileMe paired sample"),
 	T(PMR_REC_TRUTH, "TRUTH", pmr_sim_truth, truth_fields,
 	    "exact per-pc aggregates of a pmsim run"),
+	T(PMR_REC_GNODE, "GNODE", pmr_sim_gnode, gnode_fields,
+	    "one retired instruction as a dependence-graph node"),
 };
 const unsigned pmr_rtypes_sim_n = NF(pmr_rtypes_sim);
 

@@ -241,12 +241,14 @@ feed_paired(struct pairs *p, int which)
 	q.dist = 1;
 	q.a = smp(0xa0, 1, 0, 1, 1, 0, 2, 1, NOLAT, 5);	/* [0, 4) */
 	q.b = smp(0xb0, 1, 0, 1, 0, 0, 1, 2, NOLAT, 4);	/* [1, 3) */
+	q.a.hist_len = q.b.hist_len = 4;	/* history 0000 */
 	if (which != 1)
 		CHECK_EQ(add_rec(p, PMR_REC_PAIR, &q), 1);
 	q.seq = 1;
 	q.fetch_lat = 3;
 	q.dist = 3;
 	q.b = smp(0xc0, 0, 0, 1, NOLAT, NOLAT, NOLAT, NOLAT, NOLAT, 2);
+	q.b.hist_len = 4;
 	if (which != 0)
 		CHECK_EQ(add_rec(p, PMR_REC_PAIR, &q), 1);
 }
@@ -411,6 +413,174 @@ UNIT_TEST(errors)
 	}
 }
 
+/* Returns the row of rows[0..n) with key, key2 and fallthru, or NULL. */
+static const struct pairs_prow *
+prow(const struct pairs_prow *rows, size_t n, uint64_t key, uint64_t key2,
+    int fall)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (rows[i].key == key && rows[i].key2 == key2 &&
+		    rows[i].fallthru == fall)
+			return &rows[i];
+	printf("# no profile row 0x%llx 0x%llx\n", (unsigned long long)key,
+	    (unsigned long long)key2);
+	unit_failed = 1;
+	return NULL;
+}
+
+/* The samples of tests/data/pairs/addr.tsv: misses, edges and paths. */
+UNIT_TEST(profiles)
+{
+	struct pairs_geom g = { 8192, 65536, 2, 64 };
+	struct pmr_sim_sample x[10];
+	struct pairs_prow *rows;
+	const struct pairs_prow *r;
+	struct pairs *p = new_pairs();
+	size_t n;
+	int i;
+
+	CHECK_EQ(add_meta(p, "profileme", "mode=single S=100 W=0"), 0);
+	for (i = 0; i < 5; i++) {
+		x[i] = smp(0x1000, 1, PMR_SIM_EV_DCACHE_MISS, 2, 3, 1, 4, 5,
+		    10, 15);
+		x[i].cls = PMR_OP_LOAD;
+	}
+	x[0].addr = 0x10000;
+	x[1].addr = 0x10040;
+	x[2].addr = 0x18000;
+	x[2].pc = 0x1004;
+	x[2].cls = PMR_OP_STORE;
+	x[3] = smp(0x1000, 0, PMR_SIM_EV_DCACHE_MISS, 2, 3, 1, NOLAT, NOLAT,
+	    NOLAT, 8);			/* aborted: not counted */
+	x[3].cls = PMR_OP_LOAD;
+	x[3].addr = 0x10000;
+	x[4].events = PMR_SIM_EV_RETIRED;	/* a hit */
+	x[4].pc = 0x1008;
+	x[4].addr = 0x10000;
+	for (i = 5; i < 10; i++) {
+		x[i] = smp(0x2000, 1, PMR_SIM_EV_TAKEN, 1, 0, 0, 1, 0, NOLAT,
+		    2);
+		x[i].cls = PMR_OP_BR_COND;
+		x[i].addr = 0x3000;
+		x[i].hist_len = 4;
+	}
+	x[5].history = 0xb;
+	x[6].history = 0x3;
+	x[7].history = 0xa;
+	x[7].events = PMR_SIM_EV_RETIRED;	/* not taken */
+	x[7].addr = 0;
+	x[8].pc = x[9].pc = 0x2010;
+	x[8].cls = x[9].cls = PMR_OP_JMP_IND;
+	x[8].addr = 0x4000;
+	x[8].history = 0x1;
+	x[8].hist_len = 2;
+	x[9].addr = 0x5000;
+	x[9].history = 0x1d;
+	x[9].hist_len = 8;
+	for (i = 0; i < 10; i++)
+		CHECK_EQ(add_rec(p, PMR_REC_SAMPLE, &x[i]), 1);
+	add_stats(p, 1000);	/* s = 100 */
+	CHECK_EQ(pairs_finish(p), 0);
+
+	/* pages of 8 KB: 0x10000 (samples 0, 1), 0x18000 (sample 2) */
+	CHECK_EQ(pairs_prof(p, PAIRS_PROF_PAGE, &g, 0, &rows, &n), 0);
+	CHECK_EQ((int)n, 2);
+	if ((r = prow(rows, n, 0x10000, 0, 0)) != NULL) {
+		CHECK_EQ_U64(r->k, 2);
+		CHECK_EQ_U64(r->n, 3);
+		CHECK_NEAR(r->est, 200, 1e-9);
+		CHECK_NEAR(r->lo, 54.847214, 1e-5);	/* Poisson, k = 2 */
+		CHECK_NEAR(r->frac, 2.0 / 3, 1e-12);
+		CHECK_NEAR(r->flo, 0.207660, 1e-5);	/* Wilson 2 of 3 */
+	}
+	if ((r = prow(rows, n, 0x18000, 0, 0)) != NULL)
+		CHECK_NEAR(r->est, 100, 1e-9);
+	/* 512 sets of 64-byte lines: 1024 % 512 = 0, 1025 -> 1, 1536 -> 0 */
+	CHECK_EQ(pairs_prof(p, PAIRS_PROF_SET, &g, 0, &rows, &n), 0);
+	CHECK_EQ((int)n, 2);
+	if ((r = prow(rows, n, 0, 0, 0)) != NULL)
+		CHECK_NEAR(r->est, 200, 1e-9);
+	if ((r = prow(rows, n, 1, 0, 0)) != NULL)
+		CHECK_NEAR(r->est, 100, 1e-9);
+	g.ways = 1;		/* 1024 sets: 0, 1, 512 */
+	CHECK_EQ(pairs_prof(p, PAIRS_PROF_SET, &g, 0, &rows, &n), 0);
+	CHECK_EQ((int)n, 3);
+	if ((r = prow(rows, n, 512, 0, 0)) != NULL)
+		CHECK_NEAR(r->est, 100, 1e-9);
+	/* edges: 0x2000 -> 0x3000 twice, fall-through once; 0x2010 -> 2 */
+	CHECK_EQ(pairs_prof(p, PAIRS_PROF_EDGE, &g, 0, &rows, &n), 0);
+	CHECK_EQ((int)n, 4);
+	CHECK_EQ_U64(rows[0].key, 0x2000);	/* sorted by pc, then k */
+	CHECK_EQ_U64(rows[0].key2, 0x3000);
+	CHECK(rows[1].fallthru);
+	if ((r = prow(rows, n, 0x2000, 0x3000, 0)) != NULL) {
+		CHECK_NEAR(r->est, 200, 1e-9);
+		CHECK_NEAR(r->frac, 2.0 / 3, 1e-12);
+	}
+	if ((r = prow(rows, n, 0x2000, 0, 1)) != NULL)
+		CHECK_NEAR(r->est, 100, 1e-9);
+	if ((r = prow(rows, n, 0x2010, 0x5000, 0)) != NULL) {
+		CHECK_NEAR(r->frac, 0.5, 1e-12);
+		CHECK_EQ_U64(r->n, 2);
+	}
+	/* paths of 2 bits: 0x2000 11 twice, 10 once; 0x2010 01 twice */
+	CHECK_EQ(pairs_prof(p, PAIRS_PROF_PATH, &g, 2, &rows, &n), 0);
+	CHECK_EQ((int)n, 3);
+	if ((r = prow(rows, n, 0x2000, 3, 0)) != NULL)
+		CHECK_NEAR(r->est, 200, 1e-9);
+	if ((r = prow(rows, n, 0x2010, 1, 0)) != NULL)
+		CHECK_NEAR(r->frac, 1, 1e-12);
+	/* 4 bits: 0x2010's 2-bit history is left out */
+	CHECK_EQ(pairs_prof(p, PAIRS_PROF_PATH, &g, 4, &rows, &n), 0);
+	CHECK_EQ((int)n, 4);
+	if ((r = prow(rows, n, 0x2010, 0xd, 0)) != NULL)
+		CHECK_EQ_U64(r->n, 1);
+	/* bad arguments */
+	CHECK_EQ(pairs_prof(p, PAIRS_PROF_PATH, &g, 0, &rows, &n), PMR_EINVAL);
+	CHECK_EQ(pairs_prof(p, PAIRS_PROF_PATH, &g, 65, &rows, &n),
+	    PMR_EINVAL);
+	g.line = 48;
+	CHECK_EQ(pairs_prof(p, PAIRS_PROF_SET, &g, 0, &rows, &n), PMR_EINVAL);
+	g.page = 3000;
+	CHECK_EQ(pairs_prof(p, PAIRS_PROF_PAGE, &g, 0, &rows, &n),
+	    PMR_EINVAL);
+	pairs_free(p);
+}
+
+/* Paths with the pair constraint (spec 4.6) on the pairs of paired.tsv. */
+UNIT_TEST(partner_paths)
+{
+	struct pairs_geom g = { 8192, 65536, 2, 64 };
+	struct pairs_prow *rows;
+	struct pairs *p = new_pairs();
+	size_t n;
+
+	CHECK_EQ(add_meta(p, "profileme", "mode=paired S=50 W=4"), 0);
+	feed_paired(p, -1);
+	add_stats(p, 200);	/* S_eff = 100, s = 50 */
+	CHECK_EQ(pairs_finish(p), 0);
+	/* pair 0 only (pair 1's second member aborts): 0xb0 after 0xa0 */
+	CHECK_EQ(pairs_prof(p, PAIRS_PROF_PPATH, &g, 1, &rows, &n), 0);
+	CHECK_EQ((int)n, 1);
+	if (n == 1) {
+		CHECK_EQ_U64(rows[0].key, 0xb0);
+		CHECK_EQ_U64(rows[0].key3, 0xa0);
+		CHECK_EQ_U64(rows[0].k, 1);
+		CHECK_NEAR(rows[0].est, 400, 1e-9);	/* W S k = 4 100 1 */
+		CHECK_NEAR(rows[0].lo, 70.609822, 1e-5);
+	}
+	/* without the constraint: every member, s k with s = 50 */
+	CHECK_EQ(pairs_prof(p, PAIRS_PROF_PATH, &g, 1, &rows, &n), 0);
+	CHECK_EQ((int)n, 3);
+	if (n == 3) {
+		CHECK_EQ_U64(rows[0].key, 0xa0);
+		CHECK_NEAR(rows[0].est, 100, 1e-9);
+	}
+	pairs_free(p);
+}
+
 UNIT_TEST(metric_names)
 {
 	int i;
@@ -431,4 +601,6 @@ UNIT_TEST(metric_names)
 
 UNIT_MAIN(UNIT_ENTRY(quantiles), UNIT_ENTRY(intervals), UNIT_ENTRY(buckets),
     UNIT_ENTRY(single), UNIT_ENTRY(paired), UNIT_ENTRY(abort_rule_zero),
-    UNIT_ENTRY(merge), UNIT_ENTRY(errors), UNIT_ENTRY(metric_names))
+    UNIT_ENTRY(merge), UNIT_ENTRY(errors), UNIT_ENTRY(profiles),
+    UNIT_ENTRY(partner_paths),
+    UNIT_ENTRY(metric_names))

@@ -137,6 +137,10 @@ prog_next(void *arg, struct pmr_dinsn *di)
 static struct pmr_sim_insn *g_ins;
 static size_t g_nins, g_capins;
 
+/* Every GNODE record, collected while g_gn != NULL. */
+static struct pmr_sim_gnode *g_gn;
+static size_t g_ngn, g_capgn;
+
 struct run {
 	struct pmr_sim_stats st;
 	uint64_t nsample, nbad, nabort, nret, nempty, noff;
@@ -229,6 +233,11 @@ hook(void *arg, uint32_t type, const void *rec)
 	if (type == PMR_SIM_HOOK_INSN) {
 		if (g_ins != NULL && g_nins < g_capins)
 			g_ins[g_nins++] = *(const struct pmr_sim_insn *)rec;
+		return;
+	}
+	if (type == PMR_REC_GNODE) {
+		if (g_gn != NULL && g_ngn < g_capgn)
+			g_gn[g_ngn++] = *(const struct pmr_sim_gnode *)rec;
 		return;
 	}
 	if (type == PMR_REC_STATS) {
@@ -718,6 +727,196 @@ UNIT_TEST(timeline)
 }
 
 /*
+ * GNODE (--graph) on the timeline program run twice through (8
+ * instructions).  The first pass is the timeline above, now as graph
+ * nodes: I0 carries the 100-cycle I-side stall (DD) and waits one cycle
+ * from ready to issue (RE 1: issue follows map); I1 and I2 depend on
+ * the instruction just before (PR distance 1); I2 misses to memory: EP
+ * = L1 3 + miss 97, DCACHE_MISS and LLC_MISS.  In the second pass I2'
+ * loads the same line while I2's miss is outstanding: a partial miss
+ * whose PP producer is I2, 4 back, waiting for the line (ep_miss) until
+ * it arrives at 205.  Commit indices run 0..7.
+ */
+UNIT_TEST(gnode)
+{
+	static const char *const set[] = { "tlb_lat=0", NULL };
+	static const uint64_t want[4][5] = {
+		/* D    R    E    P    C */
+		{ 102, 102, 103, 104, 104 },
+		{ 102, 104, 104, 105, 105 },
+		{ 102, 105, 105, 205, 108 },
+		{ 102, 102, 103, 104, 108 },
+	};
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	struct pmr_sinsn *si;
+	const struct pmr_sim_gnode *g;
+	size_t i;
+
+	prog_init(&p, 8);
+	dst1(add(&p, PMR_OP_INT), PMR_X86_RAX);
+	si = add(&p, PMR_OP_INT);
+	src1(si, PMR_X86_RAX);
+	dst1(si, PMR_X86_RAX);
+	si = add(&p, PMR_OP_LOAD);
+	src1(si, PMR_X86_RAX);
+	dst1(si, PMR_X86_RBX);
+	si->nmem = si->nload = 1;
+	close_loop(&p);
+	p.addr = 0x10000000;
+	g_capgn = 16;
+	g_ngn = 0;
+	g_gn = calloc(g_capgn, sizeof(*g_gn));
+	pmr_sim_opts_init(&o);
+	o.graph = 1;
+	CHECK_EQ(run(&p, "alpha21264", set, &o, &r), 0);
+	CHECK_EQ(g_ngn, 8);
+	CHECK_EQ(r.st.retired, 8);
+	for (i = 0; i < g_ngn; i++) {
+		g = &g_gn[i];
+		CHECK_EQ(g->seq, i);
+		CHECK_EQ(g->pc, p.base + 4 * (i % 4));
+		CHECK_EQ(g->cc, 0);
+		CHECK_EQ(g->pr_mem, 0);
+		CHECK_EQ(g->pr_reg_b, 0);
+		CHECK(g->events & PMR_SIM_EV_RETIRED);
+	}
+	for (i = 0; i < 4 && i < g_ngn; i++) {
+		g = &g_gn[i];
+		CHECK_EQ(g->at_d, want[i][0]);
+		CHECK_EQ(g->at_r, want[i][1]);
+		CHECK_EQ(g->at_e, want[i][2]);
+		CHECK_EQ(g->at_p, want[i][3]);
+		CHECK_EQ(g->at_c, want[i][4]);
+		CHECK_EQ(g->re, want[i][2] - want[i][1]);
+		CHECK_EQ(g->dd_fetch, i == 0 ? 100 : 0);
+		CHECK_EQ(g->pr_reg_a, i == 1 || i == 2 ? 1 : 0);
+		CHECK_EQ(g->pp, 0);
+		CHECK_EQ(g->partial, 0);
+	}
+	if (g_ngn == 8) {
+		CHECK_EQ(g_gn[0].cls, PMR_OP_INT);
+		CHECK_EQ(g_gn[0].ep_fu, 1);	/* lat_alu */
+		CHECK_EQ(g_gn[1].ep_fu, 1);
+		CHECK_EQ(g_gn[2].cls, PMR_OP_LOAD);
+		CHECK_EQ(g_gn[2].ep_mem, 3);	/* l1d_lat */
+		CHECK_EQ(g_gn[2].ep_miss, 97);	/* mem_lat - l1d_lat */
+		CHECK_EQ(g_gn[2].ep_tlb, 0);
+		CHECK((g_gn[2].events & (PMR_SIM_EV_DCACHE_MISS |
+		    PMR_SIM_EV_LLC_MISS)) == (PMR_SIM_EV_DCACHE_MISS |
+		    PMR_SIM_EV_LLC_MISS));
+		CHECK_EQ(g_gn[1].ep_mem + g_gn[1].ep_miss, 0);
+		CHECK_EQ(g_gn[4].pr_reg_a, 0);
+		CHECK_EQ(g_gn[5].pr_reg_a, 1);
+		CHECK_EQ(g_gn[6].pr_reg_a, 1);
+		CHECK_EQ(g_gn[6].partial, 1);
+		CHECK_EQ(g_gn[6].pp, 4);
+		CHECK_EQ(g_gn[6].at_p, 205);
+		CHECK_EQ(g_gn[6].at_e + g_gn[6].ep_fu + g_gn[6].ep_mem +
+		    g_gn[6].ep_miss, 205);
+	}
+	free(g_gn);
+	g_gn = NULL;
+}
+
+/*
+ * GNODE producer distances count retired instructions only: on a
+ * register chain around a random branch (wrong paths fetched and
+ * aborted in between), with warm-up, each GNODE's distances equal the
+ * commit-index differences the hook's fetch-order distances give, some
+ * of them shorter than in fetch order, and the GNODEs are the retired
+ * instructions in order.
+ */
+UNIT_TEST(gnode_commit_order)
+{
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	struct pmr_sinsn *si;
+	uint64_t *cpos, want[3];
+	size_t i, k, nret = 0, nshort = 0, n = 20000;
+	const struct pmr_sim_insn *e;
+	const struct pmr_sim_gnode *g;
+
+	prog_init(&p, n);
+	p.random_br = 1;
+	si = add(&p, PMR_OP_INT);
+	src1(si, PMR_X86_RAX);
+	src1(si, PMR_X86_RBX);
+	dst1(si, PMR_X86_RAX);
+	si = add(&p, PMR_OP_INT);
+	src1(si, PMR_X86_RAX);
+	dst1(si, PMR_X86_RBX);
+	si = add(&p, PMR_OP_BR_COND);
+	si->target = si->pc + 8;
+	si = add(&p, PMR_OP_INT);
+	src1(si, PMR_X86_RBX);
+	dst1(si, PMR_X86_RCX);
+	si = add(&p, PMR_OP_INT);
+	src1(si, PMR_X86_RCX);
+	src1(si, PMR_X86_RAX);
+	dst1(si, PMR_X86_RAX);
+	close_loop(&p);
+	g_capins = 4 * n;
+	g_nins = 0;
+	g_ins = calloc(g_capins, sizeof(*g_ins));
+	g_capgn = n;
+	g_ngn = 0;
+	g_gn = calloc(g_capgn, sizeof(*g_gn));
+	cpos = calloc(8 * n, sizeof(*cpos));
+	CHECK(g_ins != NULL && g_gn != NULL && cpos != NULL);
+	if (g_ins == NULL || g_gn == NULL || cpos == NULL)
+		goto out;
+	pmr_sim_opts_init(&o);
+	o.graph = 1;
+	o.warmup = 1000;
+	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r), 0);
+	CHECK(r.st.aborted > 0);
+	CHECK_EQ(g_ngn, r.st.retired);
+	for (i = 0; i < g_nins; i++) {
+		e = &g_ins[i];
+		if (!e->retired)
+			continue;
+		CHECK(nret < g_ngn);
+		if (nret >= g_ngn || e->pos >= 8 * n)
+			break;
+		g = &g_gn[nret++];
+		cpos[e->pos] = e->cpos + 1;
+		CHECK_EQ(g->seq, e->cpos);
+		CHECK_EQ(g->seq, r.st.warmup + nret - 1);
+		CHECK_EQ(g->pc, e->pc);
+		for (k = 0; k < 3; k++) {
+			uint64_t q = e->pos - e->preg[k];
+
+			want[k] = 0;
+			if (e->preg[k] != 0 && e->preg[k] <= e->pos &&
+			    cpos[q] != 0)
+				want[k] = e->cpos - (cpos[q] - 1);
+			else if (e->preg[k] != 0)
+				want[k] = ~0ull;	/* in warm-up */
+			if (want[k] != 0 && want[k] != ~0ull &&
+			    want[k] < e->preg[k])
+				nshort++;
+		}
+		if (want[0] != ~0ull)
+			CHECK_EQ(g->pr_reg_a, want[0]);
+		if (want[1] != ~0ull)
+			CHECK_EQ(g->pr_reg_b, want[1]);
+		if (want[2] != ~0ull)
+			CHECK_EQ(g->pr_reg_c, want[2]);
+	}
+	CHECK_EQ(nret, g_ngn);
+	CHECK(nshort > 100);
+out:
+	free(cpos);
+	free(g_ins);
+	g_ins = NULL;
+	free(g_gn);
+	g_gn = NULL;
+}
+
+/*
  * Memory order: a store whose data comes from a 20-cycle divide, then a
  * load of the same address.  With perfect disambiguation (mem_order = 0)
  * the load waits for the store and takes its data (FORWARD), no trap.
@@ -779,6 +978,64 @@ UNIT_TEST(mem_order)
 	p.i = 0;
 	CHECK_EQ(run(&p, "alpha21264", set, &o, &r2), 0);
 	CHECK_EQ_U64(r.hash, r2.hash);
+}
+
+/*
+ * GNODE memory producers: with perfect disambiguation, every load of the
+ * mem_order program takes its data from the store just before it (PR
+ * memory distance 1, FORWARD), and the store depends on the divide just
+ * before it (register distance 1); other instructions have no memory
+ * producer.
+ */
+UNIT_TEST(gnode_forward)
+{
+	static const char *const perfect[] = { "mem_order=0", NULL };
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	struct pmr_sinsn *si;
+	size_t i, nld = 0;
+	unsigned k;
+
+	prog_init(&p, 2200);
+	si = add(&p, PMR_OP_IDIV);
+	src1(si, PMR_X86_RBX);
+	dst1(si, PMR_X86_RBX);
+	si = add(&p, PMR_OP_STORE);
+	src1(si, PMR_X86_RBX);
+	src1(si, PMR_X86_RSI);
+	si->nmem = 1;
+	si = add(&p, PMR_OP_LOAD);
+	src1(si, PMR_X86_RSI);
+	dst1(si, PMR_X86_RCX);
+	si->nmem = si->nload = 1;
+	for (k = 0; k < 8; k++)
+		dst1(add(&p, PMR_OP_INT), (uint16_t)(PMR_X86_R8 + k));
+	close_loop(&p);
+	p.addr = 0x10000000;
+	g_capgn = 2200;
+	g_ngn = 0;
+	g_gn = calloc(g_capgn, sizeof(*g_gn));
+	pmr_sim_opts_init(&o);
+	o.graph = 1;
+	CHECK_EQ(run(&p, "alpha21264", perfect, &o, &r), 0);
+	CHECK_EQ(g_ngn, 2200);
+	for (i = 0; i < g_ngn; i++) {
+		const struct pmr_sim_gnode *g = &g_gn[i];
+
+		CHECK_EQ(g->seq, i);
+		if (g->cls == PMR_OP_LOAD) {
+			nld++;
+			CHECK_EQ(g->pr_mem, 1);
+			CHECK(g->events & PMR_SIM_EV_FORWARD);
+		} else
+			CHECK_EQ(g->pr_mem, 0);
+		if (g->cls == PMR_OP_STORE)
+			CHECK_EQ(g->pr_reg_a, 1);
+	}
+	CHECK_EQ(nld, 184);	/* the 3rd of 12 a pass: 2200 / 12, rounded up */
+	free(g_gn);
+	g_gn = NULL;
 }
 
 /* Paired sampling: d in 1..W, pos(b) - pos(a) = d, F(b) - F(a) = lat. */
@@ -1223,4 +1480,6 @@ UNIT_MAIN(UNIT_ENTRY(chain), UNIT_ENTRY(independent), UNIT_ENTRY(fu_limit),
     UNIT_ENTRY(config), UNIT_ENTRY(real_trace),
     UNIT_ENTRY(useful_bruteforce), UNIT_ENTRY(opportunity), UNIT_ENTRY(tip),
     UNIT_ENTRY(skid), UNIT_ENTRY(skip_idle), UNIT_ENTRY(timeline),
-    UNIT_ENTRY(mem_order), UNIT_ENTRY(mshr_bound), UNIT_ENTRY(partial_miss))
+    UNIT_ENTRY(mem_order), UNIT_ENTRY(mshr_bound), UNIT_ENTRY(partial_miss),
+    UNIT_ENTRY(gnode), UNIT_ENTRY(gnode_commit_order),
+    UNIT_ENTRY(gnode_forward))
