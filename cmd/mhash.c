@@ -1201,6 +1201,7 @@ main(int argc, char *argv[])
 	static struct prof profs[MAXCFG];
 	struct pmr_mhash_cfg sw[MAXCFG], xc;
 	struct run r;
+	struct pmr_textout tout = { NULL, NULL, NULL };
 	const char *e, *synth_spec = NULL;
 	char msg[160];
 	int ch, i, rc, status = 0, n;
@@ -1411,10 +1412,15 @@ main(int argc, char *argv[])
 	}
 	r.input = r.synth ? synth_spec : argc == 0 ? "-" : argv[0];
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	/* A text report goes to a temporary file renamed when complete
+	 * (pmr_textout); an error exit removes it. */
 	if (r.com.output != NULL && strcmp(r.com.output, "-") != 0 &&
-	    !r.dump && r.pw == NULL &&
-	    freopen(r.com.output, "w", stdout) == NULL)
-		err(1, "cannot create '%s'", r.com.output);
+	    !r.dump && r.pw == NULL) {
+		if (pmr_textout_open(&tout, r.com.output) != PMR_OK ||
+		    (tout.f != stdout &&
+		    dup2(fileno(tout.f), STDOUT_FILENO) < 0))
+			err(1, "cannot create '%s'", r.com.output);
+	}
 	if (r.area) {
 		print_area(&r);
 		goto out;
@@ -1496,7 +1502,11 @@ out:
 	pmr_mhash_free(r.ex);
 	free(r.rows);
 	free(r.prevx);
-	if (ferror(stdout) | fclose(stdout))
+	if (ferror(stdout) | fflush(stdout))
+		err(1, "stdout");
+	if (tout.f != NULL && pmr_textout_close(&tout, status == 0) != PMR_OK)
+		err(1, "'%s'", r.com.output);
+	if (fclose(stdout) != 0)
 		err(1, "stdout");
 	return status;
 }

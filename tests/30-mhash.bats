@@ -418,3 +418,10 @@ enet() {
 	[[ $output == *$'META\tmhash.config\tname=mh-n2-c0r0p0-given '* ]]
 	[[ $output == *$'META\tmhash.E\t0 10.000000 NP=10.000000 '* ]]
 }
+
+@test "mhash -o leaves no partial report when the input is bad" {
+	run -1 --separate-stderr "$MHASH" -o "$BATS_TEST_TMPDIR/r.txt" "$DATA/bad/truncated-record.pmr"
+	[ "$stderr" = "mhash: '$DATA/bad/truncated-record.pmr': record 6: truncated record header" ]
+	run ls -A "$BATS_TEST_TMPDIR"
+	[[ $output != *"r.txt"* ]]
+}
