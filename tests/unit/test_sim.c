@@ -917,6 +917,34 @@ out:
 }
 
 /*
+ * Adds the memory-order loop to p: a divide feeding a store whose address
+ * the next load reads again (so the load depends on the store through
+ * memory), then 8 independent adds; all on one address.
+ */
+static void
+store_load_loop(struct prog *p)
+{
+	struct pmr_sinsn *si;
+	unsigned i;
+
+	si = add(p, PMR_OP_IDIV);
+	src1(si, PMR_X86_RBX);
+	dst1(si, PMR_X86_RBX);
+	si = add(p, PMR_OP_STORE);
+	src1(si, PMR_X86_RBX);
+	src1(si, PMR_X86_RSI);
+	si->nmem = 1;
+	si = add(p, PMR_OP_LOAD);
+	src1(si, PMR_X86_RSI);
+	dst1(si, PMR_X86_RCX);
+	si->nmem = si->nload = 1;
+	for (i = 0; i < 8; i++)
+		dst1(add(p, PMR_OP_INT), (uint16_t)(PMR_X86_R8 + i));
+	close_loop(p);
+	p->addr = 0x10000000;
+}
+
+/*
  * Memory order: a store whose data comes from a 20-cycle divide, then a
  * load of the same address.  With perfect disambiguation (mem_order = 0)
  * the load waits for the store and takes its data (FORWARD), no trap.
@@ -933,25 +961,9 @@ UNIT_TEST(mem_order)
 	struct prog p;
 	struct pmr_sim_opts o;
 	struct run r, r2;
-	struct pmr_sinsn *si;
-	unsigned i;
 
 	prog_init(&p, 20000);
-	si = add(&p, PMR_OP_IDIV);
-	src1(si, PMR_X86_RBX);
-	dst1(si, PMR_X86_RBX);
-	si = add(&p, PMR_OP_STORE);
-	src1(si, PMR_X86_RBX);
-	src1(si, PMR_X86_RSI);
-	si->nmem = 1;
-	si = add(&p, PMR_OP_LOAD);
-	src1(si, PMR_X86_RSI);
-	dst1(si, PMR_X86_RCX);
-	si->nmem = si->nload = 1;
-	for (i = 0; i < 8; i++)
-		dst1(add(&p, PMR_OP_INT), (uint16_t)(PMR_X86_R8 + i));
-	close_loop(&p);
-	p.addr = 0x10000000;
+	store_load_loop(&p);
 	pmr_sim_opts_init(&o);
 	o.pm = PMR_SIM_PM_SINGLE;
 	o.pm_s = 2;
@@ -993,26 +1005,10 @@ UNIT_TEST(gnode_forward)
 	struct prog p;
 	struct pmr_sim_opts o;
 	struct run r;
-	struct pmr_sinsn *si;
 	size_t i, nld = 0;
-	unsigned k;
 
 	prog_init(&p, 2200);
-	si = add(&p, PMR_OP_IDIV);
-	src1(si, PMR_X86_RBX);
-	dst1(si, PMR_X86_RBX);
-	si = add(&p, PMR_OP_STORE);
-	src1(si, PMR_X86_RBX);
-	src1(si, PMR_X86_RSI);
-	si->nmem = 1;
-	si = add(&p, PMR_OP_LOAD);
-	src1(si, PMR_X86_RSI);
-	dst1(si, PMR_X86_RCX);
-	si->nmem = si->nload = 1;
-	for (k = 0; k < 8; k++)
-		dst1(add(&p, PMR_OP_INT), (uint16_t)(PMR_X86_R8 + k));
-	close_loop(&p);
-	p.addr = 0x10000000;
+	store_load_loop(&p);
 	g_capgn = 2200;
 	g_ngn = 0;
 	g_gn = calloc(g_capgn, sizeof(*g_gn));
