@@ -22,11 +22,13 @@
 
 enum {
 	O_PRINT_CONFIG = PMR_OPT_PRIVATE, O_PROFILEME, O_TRUTH, O_EVENTS,
-	O_WARMUP, O_MAX, O_INTERVAL, O_IDEAL, O_FORMAT, O_SAMPLER, O_GRAPH
+	O_WARMUP, O_MAX, O_INTERVAL, O_IDEAL, O_FORMAT, O_SAMPLER, O_GRAPH,
+	O_DELTA, O_WINDOW
 };
 
 static const struct option long_opts[] = {
 	{ "config", required_argument, NULL, 'c' },
+	{ "delta", required_argument, NULL, O_DELTA },
 	{ "events", required_argument, NULL, O_EVENTS },
 	{ "graph", no_argument, NULL, O_GRAPH },
 	{ "ideal", required_argument, NULL, O_IDEAL },
@@ -40,6 +42,7 @@ static const struct option long_opts[] = {
 	{ "trace-format", required_argument, NULL, O_FORMAT },
 	{ "truth", no_argument, NULL, O_TRUTH },
 	{ "warmup", required_argument, NULL, O_WARMUP },
+	{ "window", required_argument, NULL, O_WINDOW },
 	PMR_COMMON_LONGOPTS,
 	{ NULL, 0, NULL, 0 }
 };
@@ -54,7 +57,8 @@ usage(void)
 	    "[--interval=n] [--max=n]\n"
 	    "             [--print-config] [--profileme=spec] [--seed=n] "
 	    "[--truth]\n"
-	    "             [--sampler=spec] [--warmup=n] [trace]\n"
+	    "             [--delta=n] [--sampler=spec] [--warmup=n] "
+	    "[--window=n] [trace]\n"
 	    "Try 'pmsim --help'.\n");
 	exit(2);
 }
@@ -67,6 +71,8 @@ help(void)
 	    "none is\nstandard input) on an out-of-order core; write STATS "
 	    "and, on request,\nSAMPLE, PAIR, TRUTH, GNODE and EVENT records.\n\n"
 	    "  -c, --config=FILE    read 'key = value' settings from FILE\n"
+	    "      --delta=N        local-IPC truth: retires within +-N "
+	    "cycles [15]\n"
 	    "      --events=LIST    EVENT records at retire: value, edge "
 	    "[none]\n"
 	    "      --graph          GNODE records: the dependence-graph node "
@@ -93,7 +99,9 @@ help(void)
 	    "      --trace-format=F auto pmr champsim drmemtrace [auto]\n"
 	    "      --truth          TRUTH records: exact per-pc aggregates "
 	    "[off]\n"
-	    "      --warmup=N       instructions before measuring [0]\n\n%s",
+	    "      --warmup=N       instructions before measuring [0]\n"
+	    "      --window=N       windowed IPC (STATS): N-cycle windows "
+	    "[30]\n\n%s",
 	    pmr_common_help);
 }
 
@@ -328,6 +336,11 @@ write_meta(struct pmr_writer *w, const struct pmr_sim_config *c,
 		if ((rc = meta(w, "sampler", buf)) != 0)
 			return rc;
 	}
+	if (o->truth) {
+		snprintf(buf, sizeof(buf), "delta=%u", o->delta);
+		if ((rc = meta(w, "truth", buf)) != 0)
+			return rc;
+	}
 	if (o->pm != PMR_SIM_PM_OFF && o->pm_select != 2) {
 		snprintf(buf, sizeof(buf), "mode=%s S=%" PRIu64 " W=%u "
 		    "dist=%s J=%" PRIu64 " rearm=%s irq=%u select=%s",
@@ -406,6 +419,13 @@ main(int argc, char *argv[])
 			break;
 		case O_GRAPH:
 			o.graph = 1;
+			break;
+		case O_DELTA:
+			o.delta = (unsigned)num("--delta", optarg, 0, 65536);
+			break;
+		case O_WINDOW:
+			o.win_len = (unsigned)num("--window", optarg, 1,
+			    1 << 20);
 			break;
 		case O_EVENTS:
 			o.events = parse_list("--events", optarg,

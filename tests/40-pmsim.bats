@@ -387,3 +387,39 @@ col() {
 	run -0 "$PMVIEW" -t IMAGE "$BATS_TEST_TMPDIR/s.pmr"
 	[[ $output == *$'\t/usr/bin/grep\t'* ]]
 }
+
+@test "pmsim --window=N gives N-cycle windowed-IPC sums in STATS" {
+	"$PMSIM" --window=50 -o "$T/w.pmr" "$TRACE"
+	[ "$(col STATS win_len "$T/w.pmr")" = 50 ]
+	n=$(col STATS win_n "$T/w.pmr")
+	c=$(col STATS cycles "$T/w.pmr")
+	r=$(col STATS retired "$T/w.pmr")
+	s=$(col STATS win_sum "$T/w.pmr")
+	# every complete window counted, the partial last one left out
+	[ "$n" = $((c / 50)) ]
+	[ "$s" -le "$r" ] && [ "$s" -gt $((r - 50 * 4)) ]
+	[ "$(col STATS win_max "$T/w.pmr")" -le 200 ]
+	"$PMSIM" -o "$T/d.pmr" "$TRACE"
+	[ "$(col STATS win_len "$T/d.pmr")" = 30 ]
+}
+
+@test "pmsim --delta=N is stated in META and bounds the local-IPC truth" {
+	"$PMSIM" --truth --delta=4 -o "$T/l.pmr" "$TRACE"
+	run -0 "$PMVIEW" -f tsv -t META "$T/l.pmr"
+	[[ $output == *$'META\ttruth\tdelta=4'* ]]
+	r=$(col TRUTH retired "$T/l.pmr" | awk '{ s += $1 } END { print s }')
+	l=$(col TRUTH local "$T/l.pmr" | awk '{ s += $1 } END { print s }')
+	# at least one other retires within 4 cycles of most instances, and
+	# at most retire_width * 9 - 1 do
+	[ "$l" -gt "$r" ] && [ "$l" -lt $((r * 9 * 11)) ]
+	"$PMSIM" --truth --delta=0 -o "$T/l0.pmr" "$TRACE"
+	l0=$(col TRUTH local "$T/l0.pmr" | awk '{ s += $1 } END { print s }')
+	[ "$l0" -lt "$l" ]
+}
+
+@test "pmsim --window=0 and --delta=x are usage errors" {
+	run -2 --separate-stderr "$PMSIM" --window=0 "$TRACE"
+	[[ ${stderr_lines[0]} == *"--window: value '0' is too small"* ]]
+	run -2 --separate-stderr "$PMSIM" --delta=x "$TRACE"
+	[[ ${stderr_lines[0]} == *"--delta: value 'x' is invalid"* ]]
+}

@@ -269,6 +269,16 @@ struct pmr_sim {
 	 * fetch order into distances in commit order */
 	uint64_t *gpos, *gseq;
 	uint64_t gmask;
+
+	/* windowed IPC: the current window ends before cycle win_end */
+	uint64_t win_end, win_cur;
+
+	/* local-IPC truth: lr[c & lrmask] = measured retires up to the end
+	 * of cycle c, filled up to lr_upto; lq a FIFO of the retired
+	 * instances (pc index, retire cycle) waiting for cycle R + delta */
+	uint64_t *lr, lrmask, lr_upto, lr_cum;
+	uint32_t *lq_pcx;
+	uint64_t *lq_at, lqmask, lqh, lqt;
 };
 
 /* --- small helpers ----------------------------------------------------- */
@@ -545,9 +555,13 @@ emit_event(struct pmr_sim *s, unsigned kind, uint64_t pc, uint64_t v)
 	pmr_put64(p + 9, v);
 }
 
+static void win_close(struct pmr_sim *, uint64_t);
+
 static void
 emit_stats(struct pmr_sim *s, int final)
 {
+	if (final && s->measuring && s->now + 1 >= s->win_end)
+		win_close(s, s->now + 1);	/* the last cycle ended one */
 	s->st.final = (uint8_t)final;
 	s->st.cycles = s->now - s->start + 1;
 	s->st.ipc = s->st.cycles ? (double)s->st.retired / s->st.cycles : 0;
@@ -844,8 +858,11 @@ ps_fill(struct pmr_sim *s, struct ent *e)
 		if (e->nload > 0)
 			r->lat_ld = lat32(e->X, e->LC);
 	}
-	if (ret)
+	r->cpos = ~0ull;
+	if (ret) {
 		r->lat_rr = lat32(e->RR, s->now);
+		r->cpos = s->retired_all;
+	}
 	r->lat_total = lat32(e->F, s->now);
 	p->done_at = s->now;
 	if ((e->flags & E_ISSUED) && e->nload > 0 && e->LC > s->now)
@@ -1414,6 +1431,12 @@ measure_start(struct pmr_sim *s)
 		t->cls = cls;
 	}
 	s->qh = s->qt = 0;
+	s->st.win_len = s->o.win_len;
+	s->win_end = s->now + s->o.win_len;
+	s->win_cur = 0;
+	s->lr_upto = s->now - 1;
+	s->lr_cum = 0;
+	s->lqh = s->lqt = 0;
 	if (s->o.pm != PMR_SIM_PM_OFF)
 		pm_rearm(s);
 	if (s->o.sampler != 0) {
@@ -1489,6 +1512,76 @@ stats:
 	}
 	if (e->nstore > 0)
 		s->st.stores++;
+}
+
+/* --- windowed IPC and local-IPC truth ---------------------------------- */
+
+/*
+ * Closes the window that ended before now and counts the empty windows
+ * skipped over since (spec profileme 4.7: consecutive, non-overlapping
+ * windows of win_len cycles).  STATS keeps raw sums, so records merge.
+ */
+static void
+win_close(struct pmr_sim *s, uint64_t now)
+{
+	uint64_t c = s->st.retired - s->win_cur, k;
+
+	s->st.win_n++;
+	if (c == 0)
+		s->st.win_zero++;
+	else {
+		s->st.win_sum += c;
+		s->st.win_sumsq += c * c;
+		s->st.win_sumcube += c * c * c;
+		if (c > s->st.win_max)
+			s->st.win_max = c;
+		if (s->st.win_min == 0 || c < s->st.win_min)
+			s->st.win_min = c;
+	}
+	k = (now - s->win_end) / s->o.win_len;	/* empty ones */
+	s->st.win_n += k;
+	s->st.win_zero += k;
+	s->win_end += (k + 1) * s->o.win_len;
+	s->win_cur = s->st.retired;
+}
+
+/* Counts, for the retired instances whose +-delta span ends at cycle c,
+ * the others retired within it. */
+static void
+local_drain(struct pmr_sim *s, uint64_t c)
+{
+	uint64_t d = s->o.delta;
+
+	while (s->lqh != s->lqt && s->lq_at[s->lqh & s->lqmask] + d <= c) {
+		uint64_t r = s->lq_at[s->lqh & s->lqmask], before = 0;
+		uint32_t x = s->lq_pcx[s->lqh & s->lqmask];
+
+		if (r >= s->start + d + 1)
+			before = s->lr[(r - d - 1) & s->lrmask];
+		s->tr[x].local += s->lr[(r + d) & s->lrmask] - before - 1;
+		s->lqh++;
+	}
+}
+
+/* Records this cycle's m measured retires for the local-IPC truth. */
+static void
+local_step(struct pmr_sim *s, unsigned m)
+{
+	uint64_t c, i;
+
+	for (c = s->lr_upto + 1; c < s->now; c++) {
+		s->lr[c & s->lrmask] = s->lr_cum;
+		local_drain(s, c);
+	}
+	s->lr_cum += m;
+	s->lr[s->now & s->lrmask] = s->lr_cum;
+	for (i = s->head - m; i < s->head; i++) {
+		s->lq_at[s->lqt & s->lqmask] = s->now;
+		s->lq_pcx[s->lqt & s->lqmask] = s->e[i & s->wmask].pcx;
+		s->lqt++;
+	}
+	local_drain(s, s->now);
+	s->lr_upto = s->now;
 }
 
 /* --- baseline samplers ------------------------------------------------- */
@@ -1632,8 +1725,10 @@ bs_cycle(struct pmr_sim *s, unsigned n)
 static void
 retire(struct pmr_sim *s)
 {
-	unsigned n = 0;
+	unsigned n = 0, m = 0;
 
+	if (s->measuring && s->now >= s->win_end)
+		win_close(s, s->now);
 	while (n < s->c.retire_width && s->head != s->map) {
 		uint32_t slot = (uint32_t)(s->head & s->wmask);
 		struct ent *e = &s->e[slot];
@@ -1655,6 +1750,7 @@ retire(struct pmr_sim *s)
 		ldcnt_drop(s, e);
 		e->trap = PMR_SIM_TRAP_NONE;
 		if (s->measuring) {
+			m++;
 			retire_truth(s, e);
 			if (s->hook != NULL)
 				hook_insn(s, e, 1);
@@ -1693,6 +1789,7 @@ retire(struct pmr_sim *s)
 		bs_cycle(s, n);
 	if (!s->o.truth)
 		return;
+	local_step(s, m);
 	/* time-proportional oracle: charge this cycle */
 	if (n > 0) {
 		uint64_t i;
@@ -2627,6 +2724,8 @@ pmr_sim_opts_init(struct pmr_sim_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->pm_s = 1000;
 	o->pm_w = 0;
+	o->delta = 15;
+	o->win_len = 30;
 }
 
 const struct pmr_sim_stats *
@@ -2696,6 +2795,9 @@ pmr_sim_free(struct pmr_sim *s)
 	free(s->mshr_pos);
 	free(s->gpos);
 	free(s->gseq);
+	free(s->lr);
+	free(s->lq_at);
+	free(s->lq_pcx);
 	free(s->pages);
 	free(s->pt);
 	free(s->tr);
@@ -2860,6 +2962,26 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 		s->gpos = calloc(m, sizeof(*s->gpos));
 		s->gseq = calloc(m, sizeof(*s->gseq));
 		if (s->gpos == NULL || s->gseq == NULL)
+			goto bad;
+	}
+	if (s->o.win_len == 0 || s->o.delta > 65536) {
+		e = PMR_EINVAL;
+		goto bad;
+	}
+	if (s->o.truth) {
+		uint64_t m = 1;
+
+		while (m < 2ull * s->o.delta + 2)
+			m <<= 1;
+		s->lrmask = m - 1;
+		s->lr = calloc(m, sizeof(*s->lr));
+		m = 1;
+		while (m < (uint64_t)s->c.retire_width * (s->o.delta + 2))
+			m <<= 1;
+		s->lqmask = m - 1;
+		s->lq_at = calloc(m, sizeof(*s->lq_at));
+		s->lq_pcx = calloc(m, sizeof(*s->lq_pcx));
+		if (s->lr == NULL || s->lq_at == NULL || s->lq_pcx == NULL)
 			goto bad;
 	}
 	s->psfree = s->pswait = s->ppfree = -1;
@@ -3080,6 +3202,14 @@ pmr_sim_run(struct pmr_sim *s, int (*src)(void *, struct pmr_dinsn *),
 		useful_advance(s, 1);
 	if (!s->measuring)	/* the warm-up took the whole trace */
 		measure_start(s);
+	else if (s->o.truth) {	/* nothing retires after the end */
+		uint64_t c, end = s->lr_upto + s->o.delta;
+
+		for (c = s->lr_upto + 1; c <= end; c++) {
+			s->lr[c & s->lrmask] = s->lr_cum;
+			local_drain(s, c);
+		}
+	}
 	{
 		emit_stats(s, 1);
 		if (s->o.truth)

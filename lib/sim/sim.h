@@ -197,6 +197,8 @@ struct pmr_sim_opts {
 	int noskip;		/* simulate idle cycles one by one (tests:
 				 * the stream must not change) */
 	int graph;		/* emit a GNODE per retired instruction */
+	unsigned delta;		/* local-IPC truth: +-delta cycles [15] */
+	unsigned win_len;	/* windowed IPC window, cycles [30] */
 };
 
 /* Stall reasons counted in cycles (STATS). */
@@ -242,6 +244,12 @@ struct pmr_sim_stats {
 	uint64_t warmup;	/* instructions retired in warm-up */
 	uint64_t wrongpath;	/* fetched on a wrong path */
 	uint64_t mem_traps;	/* memory-order replay traps */
+	/* windowed IPC (since 1): consecutive win_len-cycle windows */
+	uint64_t win_len;	/* window length, cycles */
+	uint64_t win_n;		/* complete windows */
+	uint64_t win_zero;	/* of those, windows that retired nothing */
+	uint64_t win_sum, win_sumsq, win_sumcube;	/* sums of c, c^2, c^3 */
+	uint64_t win_max, win_min;	/* retires per window; min over c > 0 */
 };
 
 /* SAMPLE record, and each member of a PAIR. */
@@ -266,6 +274,7 @@ struct pmr_sim_sample {
 	uint32_t lat_ld;	/* load issue -> completion */
 	uint32_t lat_total;	/* fetch -> retire or abort */
 	uint8_t kind;		/* PMR_SIM_KIND_* (fetch-opportunity mode) */
+	uint64_t cpos;		/* commit index if retired, else ~0 (since 1) */
 };
 
 /* What a selected fetch opportunity held. */
@@ -304,6 +313,8 @@ struct pmr_sim_truth {
 	uint64_t inflight;	/* instruction-cycles of the others in flight
 				 * during each instance's [F, RR or abort) */
 	uint64_t inflight_ret;	/* the same, of those that retire */
+	uint64_t local;		/* since 1: per retired instance, the other
+				 * instructions retired within +-delta cycles */
 };
 
 /*

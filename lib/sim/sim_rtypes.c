@@ -13,6 +13,8 @@
 
 #define F(st, name, kind, desc) \
 	{ #name, PMR_K_##kind, 0, offsetof(struct st, name), desc }
+#define F1(st, name, kind, desc) \
+	{ #name, PMR_K_##kind, 1, offsetof(struct st, name), desc }
 #define NF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct pmr_field stats_fields[] = {
@@ -56,6 +58,16 @@ static const struct pmr_field stats_fields[] = {
 	F(pmr_sim_stats, wrongpath, U64, "instructions fetched on a wrong "
 	    "path"),
 	F(pmr_sim_stats, mem_traps, U64, "memory-order replay traps"),
+	F1(pmr_sim_stats, win_len, U64, "windowed IPC: window length, "
+	    "cycles"),
+	F1(pmr_sim_stats, win_n, U64, "complete windows"),
+	F1(pmr_sim_stats, win_zero, U64, "windows that retired nothing"),
+	F1(pmr_sim_stats, win_sum, U64, "sum over windows of c, the "
+	    "instructions retired in the window"),
+	F1(pmr_sim_stats, win_sumsq, U64, "sum of c squared"),
+	F1(pmr_sim_stats, win_sumcube, U64, "sum of c cubed"),
+	F1(pmr_sim_stats, win_max, U64, "largest c"),
+	F1(pmr_sim_stats, win_min, U64, "smallest c above 0"),
 };
 
 #define SAMPLE_FIELDS(st, pre, m)                                           \
@@ -103,6 +115,8 @@ static const struct pmr_field stats_fields[] = {
 
 static const struct pmr_field sample_fields[] = {
 	SAMPLE_FIELDS(pmr_sim_sample, "", ),
+	{ "cpos", PMR_K_U64, 1, offsetof(struct pmr_sim_sample, cpos),
+	    "commit index (as GNODE seq) if retired, else all ones" },
 };
 
 static const struct pmr_field pair_fields[] = {
@@ -111,6 +125,10 @@ static const struct pmr_field pair_fields[] = {
 	F(pmr_sim_pair, dist, U32, "fetch distance d = pos(b)-pos(a)"),
 	SAMPLE_FIELDS(pmr_sim_pair, "a_", a.),
 	SAMPLE_FIELDS(pmr_sim_pair, "b_", b.),
+	{ "a_cpos", PMR_K_U64, 1, offsetof(struct pmr_sim_pair, a.cpos),
+	    "commit index of a if retired, else all ones" },
+	{ "b_cpos", PMR_K_U64, 1, offsetof(struct pmr_sim_pair, b.cpos),
+	    "commit index of b if retired, else all ones" },
 };
 
 static const struct pmr_field truth_fields[] = {
@@ -156,6 +174,8 @@ static const struct pmr_field truth_fields[] = {
 	    "flight during [F, RR) of each instance"),
 	F(pmr_sim_truth, inflight_ret, U64, "the same, counting only "
 	    "instructions that retire"),
+	F1(pmr_sim_truth, local, U64, "per retired instance, the other "
+	    "instructions retired within +-delta cycles of it, summed"),
 };
 
 static const struct pmr_field gnode_fields[] = {

@@ -152,6 +152,7 @@ struct run {
 	uint64_t k[MAXP], fetched[MAXP];
 	uint64_t base;
 	uint64_t useful[MAXP], inflight[MAXP], inflight_ret[MAXP];
+	uint64_t local[MAXP];
 	double tp[MAXP];
 	uint64_t bysampler[8];
 };
@@ -269,6 +270,7 @@ hook(void *arg, uint32_t type, const void *rec)
 			r->inflight[(tr->pc - r->base) / 4] = tr->inflight;
 			r->inflight_ret[(tr->pc - r->base) / 4] =
 			    tr->inflight_ret;
+			r->local[(tr->pc - r->base) / 4] = tr->local;
 			r->tp[(tr->pc - r->base) / 4] = tr->tp_cycles;
 		}
 	}
@@ -612,7 +614,9 @@ UNIT_TEST(useful_bruteforce)
 	struct prog p;
 	struct pmr_sim_opts o;
 	struct run r;
-	uint64_t want[MAXP], wfl[MAXP], wflr[MAXP];
+	uint64_t want[MAXP], wfl[MAXP], wflr[MAXP], wloc[MAXP];
+	uint64_t wc[64], nw = 0, s1 = 0, s2 = 0, s3 = 0, wmax = 0, wmin = 0;
+	uint64_t nz = 0, c0, cyc = 0;
 	size_t i, j;
 	unsigned k;
 
@@ -627,6 +631,7 @@ UNIT_TEST(useful_bruteforce)
 	memset(want, 0, sizeof(want));
 	memset(wfl, 0, sizeof(wfl));
 	memset(wflr, 0, sizeof(wflr));
+	memset(wloc, 0, sizeof(wloc));
 	for (i = 0; i < g_nins; i++) {
 		const struct pmr_sim_insn *e = &g_ins[i];
 		uint64_t end = e->retired ? e->RR : e->end, n = 0, fl = 0;
@@ -639,6 +644,11 @@ UNIT_TEST(useful_bruteforce)
 
 			if (j == i)
 				continue;
+			/* local IPC truth: both retire within +-delta */
+			if (e->retired && y->retired &&
+			    (y->end > e->end ? y->end - e->end :
+			    e->end - y->end) <= o.delta)
+				wloc[(e->pc - p.base) / 4]++;
 			if (y->retired && y->X >= e->F && y->X < end)
 				n++;
 			if (hi > lo) {
@@ -654,7 +664,41 @@ UNIT_TEST(useful_bruteforce)
 		CHECK_EQ_U64(r.useful[k], want[k]);
 		CHECK_EQ_U64(r.inflight[k], wfl[k]);
 		CHECK_EQ_U64(r.inflight_ret[k], wflr[k]);
+		CHECK_EQ_U64(r.local[k], wloc[k]);
 	}
+	/* windowed IPC: consecutive win_len-cycle windows from cycle 0 (the
+	 * run measures from its start), the last partial one left out */
+	for (i = 0; i < g_nins; i++)
+		if (g_ins[i].retired && g_ins[i].end + 1 > cyc)
+			cyc = g_ins[i].end + 1;
+	CHECK_EQ_U64(r.st.win_len, 30);
+	for (c0 = 0; c0 + 30 <= r.st.cycles; c0 += 30) {
+		uint64_t c = 0;
+
+		for (i = 0; i < g_nins; i++)
+			c += g_ins[i].retired && g_ins[i].end >= c0 &&
+			    g_ins[i].end < c0 + 30;
+		nw++;
+		if (c == 0) {
+			nz++;
+			continue;
+		}
+		s1 += c;
+		s2 += c * c;
+		s3 += c * c * c;
+		wmax = c > wmax ? c : wmax;
+		wmin = wmin == 0 || c < wmin ? c : wmin;
+	}
+	(void)wc;
+	CHECK(cyc <= r.st.cycles);
+	CHECK(nw > 10);
+	CHECK_EQ_U64(r.st.win_n, nw);
+	CHECK_EQ_U64(r.st.win_zero, nz);
+	CHECK_EQ_U64(r.st.win_sum, s1);
+	CHECK_EQ_U64(r.st.win_sumsq, s2);
+	CHECK_EQ_U64(r.st.win_sumcube, s3);
+	CHECK_EQ_U64(r.st.win_max, wmax);
+	CHECK_EQ_U64(r.st.win_min, wmin);
 	free(g_ins);
 	g_ins = NULL;
 }
