@@ -1,8 +1,8 @@
 /*
  * pmsim: simulate a trace on a cycle-level out-of-order core and write
  * what ProfileMe hardware would have seen (SAMPLE, PAIR), the exact truth
- * (TRUTH), value and edge events (EVENT) and counters (STATS) into one
- * record stream.
+ * (TRUTH), value and edge events (EVENT), dependence-graph nodes (GNODE),
+ * shotgun samples (SIG, DET) and counters (STATS) into one record stream.
  *
  * The machine, the samplers and the records are in lib/sim; this file
  * parses options, opens the trace and the output, runs the simulator and
@@ -23,7 +23,7 @@
 enum {
 	O_PRINT_CONFIG = PMR_OPT_PRIVATE, O_PROFILEME, O_TRUTH, O_EVENTS,
 	O_WARMUP, O_MAX, O_INTERVAL, O_IDEAL, O_FORMAT, O_SAMPLER, O_GRAPH,
-	O_DELTA, O_WINDOW
+	O_DELTA, O_WINDOW, O_SHOTGUN
 };
 
 static const struct option long_opts[] = {
@@ -39,6 +39,7 @@ static const struct option long_opts[] = {
 	{ "sampler", required_argument, NULL, O_SAMPLER },
 	{ "profileme", required_argument, NULL, O_PROFILEME },
 	{ "set", required_argument, NULL, 'O' },
+	{ "shotgun", optional_argument, NULL, O_SHOTGUN },
 	{ "trace-format", required_argument, NULL, O_FORMAT },
 	{ "truth", no_argument, NULL, O_TRUTH },
 	{ "warmup", required_argument, NULL, O_WARMUP },
@@ -57,8 +58,9 @@ usage(void)
 	    "[--interval=n] [--max=n]\n"
 	    "             [--print-config] [--profileme=spec] [--seed=n] "
 	    "[--truth]\n"
-	    "             [--delta=n] [--sampler=spec] [--warmup=n] "
-	    "[--window=n] [trace]\n"
+	    "             [--delta=n] [--sampler=spec] [--shotgun[=spec]] "
+	    "[--warmup=n]\n"
+	    "             [--window=n] [trace]\n"
 	    "Try 'pmsim --help'.\n");
 	exit(2);
 }
@@ -69,7 +71,8 @@ help(void)
 	printf("usage: pmsim [options] [trace]\n"
 	    "Simulate a trace (pmr stream, ChampSim or drmemtrace; \"-\" or "
 	    "none is\nstandard input) on an out-of-order core; write STATS "
-	    "and, on request,\nSAMPLE, PAIR, TRUTH, GNODE and EVENT records.\n\n"
+	    "and, on request,\nSAMPLE, PAIR, TRUTH, GNODE, SIG, DET and EVENT "
+	    "records.\n\n"
 	    "  -c, --config=FILE    read 'key = value' settings from FILE\n"
 	    "      --delta=N        local-IPC truth: retires within +-N "
 	    "cycles [15]\n"
@@ -96,6 +99,11 @@ help(void)
 	    "tip, then\n"
 	    "                       ,S=N ,skid=N ,event=cycles|retired|dmiss|misp "
 	    "[off]\n"
+	    "      --shotgun[=SPEC] SIG and DET records (shotgun profiling), "
+	    "SPEC items\n"
+	    "                       sig=M ,len=L ,prefix=P ,det=N ,ctx=C "
+	    "[off; sig=1000000,\n"
+	    "                       len=1000,prefix=10,det=1000,ctx=10]\n"
 	    "      --trace-format=F auto pmr champsim drmemtrace [auto]\n"
 	    "      --truth          TRUTH records: exact per-pc aggregates "
 	    "[off]\n"
@@ -176,6 +184,42 @@ parse_pm(struct pmr_sim_opts *o, const char *arg)
 		warnx("--profileme: select=opportunity is for single sampling");
 		usage();
 	}
+}
+
+/* Parses --shotgun[=sig=M,len=L,prefix=P,det=N,ctx=C]. */
+static void
+parse_shotgun(struct pmr_sim_opts *o, const char *arg)
+{
+	char *s, *tok, *save = NULL;
+
+	o->shotgun = 1;
+	if (arg == NULL)
+		return;
+	if ((s = strdup(arg)) == NULL)
+		err(1, NULL);
+	for (tok = strtok_r(s, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if (strncmp(tok, "sig=", 4) == 0)
+			o->sg_sig = num("--shotgun sig", tok + 4, 1,
+			    (long long)PMR_SIM_SG_MAXMEAN);
+		else if (strncmp(tok, "len=", 4) == 0)
+			o->sg_len = (unsigned)num("--shotgun len", tok + 4, 1,
+			    PMR_SIM_SG_MAXLEN);
+		else if (strncmp(tok, "prefix=", 7) == 0)
+			o->sg_prefix = (unsigned)num("--shotgun prefix",
+			    tok + 7, 0, PMR_SIM_SG_MAXPREFIX);
+		else if (strncmp(tok, "det=", 4) == 0)
+			o->sg_det = num("--shotgun det", tok + 4, 1,
+			    (long long)PMR_SIM_SG_MAXMEAN);
+		else if (strncmp(tok, "ctx=", 4) == 0)
+			o->sg_ctx = (unsigned)num("--shotgun ctx", tok + 4, 0,
+			    PMR_SIM_SG_MAXCTX);
+		else {
+			warnx("--shotgun: unknown item '%s'", tok);
+			usage();
+		}
+	}
+	free(s);
 }
 
 static const char *const sampler_names[] = { "profileme", "counter", "ibs",
@@ -289,6 +333,7 @@ trace_src(void *arg, struct pmr_dinsn *di)
 	return pmr_trace_next(arg, di);
 }
 
+
 static int
 meta(struct pmr_writer *w, const char *key, const char *value)
 {
@@ -349,6 +394,13 @@ write_meta(struct pmr_writer *w, const struct pmr_sim_config *c,
 		    o->pm_rearm ? "select" : "interrupt", o->pm_irq,
 		    o->pm_select ? "opportunity" : "fetch");
 		if ((rc = meta(w, "profileme", buf)) != 0)
+			return rc;
+	}
+	if (o->shotgun) {
+		snprintf(buf, sizeof(buf), "sig=%" PRIu64 " len=%u prefix=%u "
+		    "det=%" PRIu64 " ctx=%u", o->sg_sig, o->sg_len,
+		    o->sg_prefix, o->sg_det, o->sg_ctx);
+		if ((rc = meta(w, "shotgun", buf)) != 0)
 			return rc;
 	}
 	return 0;
@@ -419,6 +471,9 @@ main(int argc, char *argv[])
 			break;
 		case O_GRAPH:
 			o.graph = 1;
+			break;
+		case O_SHOTGUN:
+			parse_shotgun(&o, optarg);
 			break;
 		case O_DELTA:
 			o.delta = (unsigned)num("--delta", optarg, 0, 65536);

@@ -423,3 +423,102 @@ col() {
 	run -2 --separate-stderr "$PMSIM" --delta=x "$TRACE"
 	[[ ${stderr_lines[0]} == *"--delta: value 'x' is invalid"* ]]
 }
+
+# Prints the TSV dump of $1 without its PROV, shotgun META, SIG and DET
+# lines (and END, which counts them): what a run without --shotgun writes.
+no_shotgun() {
+	"$PMVIEW" -f tsv "$1" |
+	    grep -Ev $'^(PROV|META\tshotgun|#?SIG|#?DET|END)\t'
+}
+
+@test "pmsim --shotgun adds SIG and DET records and changes no other" {
+	"$PMSIM" --graph --truth --profileme=paired,S=200 --seed=5 \
+	    -o "$T/off.pmr" "$TRACE"
+	"$PMSIM" --graph --truth --profileme=paired,S=200 --seed=5 \
+	    --shotgun=sig=5000,len=200,det=100 -o "$T/on.pmr" "$TRACE"
+	[ "$("$PMVIEW" -f tsv -t SIG "$T/on.pmr" | grep -c '^SIG')" -ge 2 ]
+	[ "$("$PMVIEW" -f tsv -t DET "$T/on.pmr" | grep -c '^DET')" -ge 100 ]
+	[ "$(no_shotgun "$T/on.pmr" | grep -c '^GNODE')" = 30000 ]
+	diff <(no_shotgun "$T/off.pmr") <(no_shotgun "$T/on.pmr")
+}
+
+@test "pmsim --shotgun states its parameters in META, defaults first" {
+	"$PMSIM" --shotgun -o "$T/d.pmr" "$TRACE"
+	run -0 "$PMVIEW" -f tsv -t META "$T/d.pmr"
+	[[ $output == *$'META\tshotgun\tsig=1000000 len=1000 prefix=10 det=1000 ctx=10'* ]]
+	# 30000 retired, a DET every 1000 + 10 on average: 30 +- 22
+	n=$("$PMVIEW" -f tsv -t DET "$T/d.pmr" | grep -c '^DET')
+	[ "$n" -ge 8 ] && [ "$n" -le 52 ]
+	"$PMSIM" --shotgun=ctx=3,len=7,prefix=2,det=9,sig=11 -o "$T/p.pmr" "$TRACE"
+	run -0 "$PMVIEW" -f tsv -t META "$T/p.pmr"
+	[[ $output == *$'META\tshotgun\tsig=11 len=7 prefix=2 det=9 ctx=3'* ]]
+	# prefix + len = 9 instructions: 3 bytes of bits, 6 hex digits
+	run -0 "$PMVIEW" -f tsv -t SIG "$T/p.pmr"
+	[[ ${lines[1]} =~ ^SIG$'\t'[0-9]+$'\t'0x[0-9a-f]+$'\t'2$'\t'7$'\t'[0-9a-f]{6}$ ]]
+}
+
+@test "pmsim --shotgun DETs are GNODEs of their seq, one in flight" {
+	"$PMSIM" --graph --warmup=1000 --shotgun=det=30,ctx=5 -o "$T/g.pmr" \
+	    "$TRACE"
+	"$PMVIEW" -f tsv "$T/g.pmr" | awk -F '\t' '
+	$1 == "GNODE" { g[$2] = $3 " " $4 " " $5 " " $6; n++ }
+	$1 == "DET" {
+		if (!($2 in g) || g[$2] != $3 " " $4 " " $5 " " $7) bad++
+		if ($6 != 5 || $2 < 1005 || (last != "" && $2 <= last + 5))
+			bad++
+		last = $2; d++
+	}
+	END {
+		printf "%d GNODE, %d DET, %d bad\n", n, d, bad
+		exit !(n == 29000 && d > 500 && bad == 0)
+	}'
+}
+
+@test "pmsim --shotgun is deterministic for a seed" {
+	"$PMSIM" --no-pg --shotgun=sig=3000,len=100,det=50 --seed=3 \
+	    -o "$T/a.pmr" "$TRACE"
+	"$PMSIM" --no-pg --shotgun=sig=3000,len=100,det=50 --seed=3 \
+	    -o "$T/b.pmr" "$TRACE"
+	"$PMSIM" --no-pg --shotgun=sig=3000,len=100,det=50 --seed=4 \
+	    -o "$T/c.pmr" "$TRACE"
+	cmp <("$PMVIEW" -f tsv "$T/a.pmr") <("$PMVIEW" -f tsv "$T/b.pmr")
+	run -1 cmp <("$PMVIEW" -f tsv -t DET "$T/a.pmr") \
+	    <("$PMVIEW" -f tsv -t DET "$T/c.pmr")
+}
+
+@test "pmsim --shotgun values out of range are usage errors" {
+	local bad
+	for bad in sig=0 len=0 len=100001 prefix=1001 det=0 ctx=16 ctx=x \
+	    foo=1; do
+		run -2 --separate-stderr "$PMSIM" --shotgun="$bad" "$TRACE"
+		[[ $stderr == *"--shotgun"* ]]
+		[[ $stderr == *"usage:"* ]]
+	done
+	run -2 --separate-stderr "$PMSIM" --shotgun=ctx=16 "$TRACE"
+	[[ ${stderr_lines[0]} == *"--shotgun ctx: value '16' is too large"* ]]
+}
+
+@test "pmsim --graph splits the DD latency: ITLB part and fetch breaks" {
+	"$PMSIM" --graph -o "$T/g.pmr" "$TRACE"
+	run -0 "$PMVIEW" -f tsv -t GNODE "$T/g.pmr"
+	# dd_itlb is a part of dd_fetch; dd_brk is 0, 1 (a taken transfer or
+	# a block end closed the fetch cycle) or 2 (a BTB bubble, alpha21264
+	# btb_penalty 1); a partial miss with a PP producer has no ep_miss
+	awk -F '\t' '
+	    /^#GNODE/ { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $1 == "GNODE" {
+		n++
+		if ($c["dd_itlb"] > $c["dd_fetch"]) bad++
+		if ($c["dd_brk"] > 2) bad++
+		brk[$c["dd_brk"]]++
+		itlb += $c["dd_itlb"] > 0
+		if ($c["pp"] > 0 && $c["ep_miss"] != 0) bad++
+		pp += $c["pp"] > 0
+	    }
+	    END {
+		printf "%d nodes, dd_brk 1: %d, 2: %d, itlb %d, pp %d\n",
+		    n, brk[1], brk[2], itlb, pp
+		exit !(n > 0 && bad == 0 && brk[1] > 100 && brk[2] > 0 &&
+		    itlb > 0 && pp > 0)
+	    }' <<< "$output"
+}

@@ -89,6 +89,16 @@ static const struct key keys[] = {
 	K(l3_assoc, 1, 64, "L3 ways"),
 	K(l3_lat, 0, 10000, "load-to-use latency of an L3 hit"),
 	K(mem_lat, 0, 100000, "load-to-use latency from memory"),
+	K(mem_bus, 0, 100000, "cycles the memory bus is busy per line "
+	    "(0: unlimited bandwidth)"),
+	K(dram_banks, 0, 4096, "DRAM banks, each with an open row (0: no "
+	    "row model; power of 2)"),
+	K(dram_row, 64, 1u << 30, "bytes of address space per DRAM row "
+	    "number (power of 2)"),
+	K(dram_closed, 0, 100000, "extra cycles when the bank has no open "
+	    "row"),
+	K(dram_conflict, 0, 100000, "extra cycles when the bank has another "
+	    "row open"),
 	K(mshr, 1, 1024, "outstanding L1-D line misses"),
 	K(itlb, 1, 1u << 20, "ITLB entries"),
 	K(dtlb, 1, 1u << 20, "DTLB entries"),
@@ -132,7 +142,8 @@ static const struct pmr_sim_config alpha21264 = {
 	.l1d_size = 65536, .l1d_assoc = 2, .l1d_lat = 3,
 	.l2_size = 2 << 20, .l2_assoc = 1, .l2_lat = 15,
 	.l3_size = 0, .l3_assoc = 1, .l3_lat = 0,
-	.mem_lat = 100, .mshr = 8,
+	.mem_lat = 100, .mem_bus = 0, .dram_banks = 0, .dram_row = 8192,
+	.dram_closed = 0, .dram_conflict = 0, .mshr = 8,
 	.itlb = 128, .dtlb = 128, .tlb_assoc = 8, .tlb_lat = 30,
 	.fault_lat = 0,
 };
@@ -166,7 +177,8 @@ static const struct pmr_sim_config fields03 = {
 	.l1d_size = 32768, .l1d_assoc = 2, .l1d_lat = 2,
 	.l2_size = 1 << 20, .l2_assoc = 4, .l2_lat = 12,
 	.l3_size = 0, .l3_assoc = 1, .l3_lat = 0,
-	.mem_lat = 100, .mshr = 16,
+	.mem_lat = 100, .mem_bus = 0, .dram_banks = 0, .dram_row = 8192,
+	.dram_closed = 0, .dram_conflict = 0, .mshr = 16,
 	.itlb = 64, .dtlb = 128, .tlb_assoc = 4, .tlb_lat = 30,
 	.fault_lat = 0,
 };
@@ -200,7 +212,9 @@ static const struct pmr_sim_config champsim = {
 	.l1d_size = 49152, .l1d_assoc = 12, .l1d_lat = 5,
 	.l2_size = 524288, .l2_assoc = 8, .l2_lat = 14,
 	.l3_size = 2 << 20, .l3_assoc = 16, .l3_lat = 30,
-	.mem_lat = 187, .mshr = 16,
+	.mem_lat = 187, .mem_bus = 10, .dram_banks = 32,
+	.dram_row = 262144, .dram_closed = 60, .dram_conflict = 120,
+	.mshr = 16,
 	.itlb = 64, .dtlb = 64, .tlb_assoc = 4, .tlb_lat = 10,
 	.fault_lat = 400,
 };
@@ -363,6 +377,10 @@ pmr_sim_config_check(const struct pmr_sim_config *c, char *errbuf,
 		why = "line must be a power of 2";
 	else if (!pow2(c->page) || c->page < c->line)
 		why = "page must be a power of 2 of at least one line";
+	else if (c->dram_banks != 0 && !pow2(c->dram_banks))
+		why = "dram_banks must be 0 or a power of 2";
+	else if (!pow2(c->dram_row) || c->dram_row < c->line)
+		why = "dram_row must be a power of 2 of at least one line";
 	else if (c->fetch_block != 0 && !pow2(c->fetch_block))
 		why = "fetch_block must be 0 or a power of 2";
 	else if (c->l1i_size < c->line * c->l1i_assoc ||

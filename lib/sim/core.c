@@ -78,8 +78,14 @@ struct ent {
 	uint8_t cls, ndst, nload, nstore, pending, pool, lat, trap;
 	/* latency components kept apart for a dependence graph (GNODE) */
 	uint16_t dd_fetch, ep_mem, ep_miss, ep_tlb;
+	uint16_t dd_itlb;	/* ITLB and first-touch part of dd_fetch */
+	uint16_t dd_brk;	/* fetch break before it: taken transfer,
+				 * block end, BTB bubble (cycles) */
 	uint32_t preg[3], pmem;	/* pos distances to producers */
 	uint32_t ppp;		/* pos distance to the line's missing load */
+	/* return stack at fetch, for the repair after a replay trap */
+	uint64_t ras_val;
+	uint32_t ras_top, ras_pcx;
 };
 
 struct pcent {
@@ -177,6 +183,9 @@ struct pmr_sim {
 	uint64_t cur_line;	/* last I-cache line fetched + 1 */
 	uint32_t pend_ev;	/* I-side events for the next fetch */
 	unsigned pend_dd;	/* I-side stall cycles for the next fetch */
+	unsigned pend_itlb;	/* their ITLB / first-touch part */
+	unsigned pend_brk;	/* fetch-break cycles for the next fetch */
+	unsigned last_itl;	/* ITLB part of the last ifetch */
 	unsigned last_tl;	/* TLB part of the last load_access */
 	struct pmr_dinsn nxt;
 	int have_nxt, src_done;
@@ -202,8 +211,12 @@ struct pmr_sim {
 	struct pmr_sim_cache l1i, l1d, l2, l3, itlb, dtlb;
 	uint64_t *mshr_line, *mshr_fill;
 	uint64_t *mshr_pos;	/* the load that allocated each MSHR */
+	uint64_t mshr_until;	/* every MSHR is free from this cycle on */
 	uint64_t access_pos;	/* the load being timed (load_access) */
 	uint32_t merged_dist;	/* its distance to the MSHR's load, or 0 */
+	uint64_t *dram_open;	/* per bank: open row + 1, 0 closed */
+	uint64_t bus_free;	/* the memory bus carried its last line */
+	unsigned rshift;	/* log2 dram_row */
 	uint64_t *pages;	/* first-touch set (fault_lat) */
 	uint64_t npages, pagecap;
 	unsigned lshift, pshift;
@@ -269,6 +282,7 @@ struct pmr_sim {
 	 * fetch order into distances in commit order */
 	uint64_t *gpos, *gseq;
 	uint64_t gmask;
+	struct pmr_sim_shotgun *sg;	/* --shotgun (shotgun.c), or NULL */
 
 	/* windowed IPC: the current window ends before cycle win_end */
 	uint64_t win_end, win_cur;
@@ -524,7 +538,7 @@ emit(struct pmr_sim *s, uint32_t type, const void *rec)
 		s->hook(s->hookarg, type, rec);
 	if (s->w == NULL || s->err != 0)
 		return;
-	/* The generic field codec: every simulation field is fixed-size. */
+	/* The generic field codec (SIG.bits is the one variable field). */
 	t = pmr_sim_rtype(type);
 	n = (uint32_t)pmr_fields_size(t, rec);
 	if ((p = pmr_write_reserve(s->w, type, n)) == NULL) {
@@ -604,6 +618,40 @@ first_touch(struct pmr_sim *s, uint64_t addr)
 	return s->c.fault_lat;
 }
 
+/*
+ * Latency of a line read from memory, requested now.  With dram_banks,
+ * an open-page row model: the bank of the line (its low line-number
+ * bits, XOR-folded with the row number, as ChampSim maps addresses)
+ * keeps its last row open, and a closed row or a row conflict adds
+ * dram_closed or dram_conflict to mem_lat.  With mem_bus, one bus
+ * carries the lines one after the other, in request order: a line
+ * arrives no earlier than mem_bus cycles after the previous one.  Bank
+ * busy times, refresh and write traffic are not modelled.
+ */
+static unsigned
+dram(struct pmr_sim *s, uint64_t addr)
+{
+	uint64_t lat = s->c.mem_lat, done;
+
+	if (s->c.dram_banks != 0) {
+		uint64_t row = addr >> s->rshift;
+		uint32_t b = (uint32_t)(((addr >> s->lshift) ^ row) &
+		    (s->c.dram_banks - 1));
+
+		if (s->dram_open[b] != row + 1)
+			lat += s->dram_open[b] == 0 ? s->c.dram_closed :
+			    s->c.dram_conflict;
+		s->dram_open[b] = row + 1;
+	}
+	if (s->c.mem_bus == 0)
+		return (unsigned)lat;
+	done = s->now + lat;
+	if (done < s->bus_free + s->c.mem_bus)
+		done = s->bus_free + s->c.mem_bus;
+	s->bus_free = done;
+	return (unsigned)(done - s->now);
+}
+
 /* Latency of a line that missed the L1 (L2, L3, memory); sets LLC_MISS. */
 static unsigned
 lower_levels(struct pmr_sim *s, uint64_t addr, uint32_t *ev)
@@ -613,7 +661,7 @@ lower_levels(struct pmr_sim *s, uint64_t addr, uint32_t *ev)
 	if (s->c.l3_size != 0 && pmr_sim_cache_access(&s->l3, addr, 1))
 		return s->c.l3_lat;
 	*ev |= PMR_SIM_EV_LLC_MISS;
-	return s->c.mem_lat;
+	return dram(s, addr);
 }
 
 /*
@@ -630,7 +678,9 @@ load_access(struct pmr_sim *s, uint64_t addr, uint32_t *ev, int must)
 	s->last_tl = 0;
 	if (s->o.ideal & PMR_SIM_IDEAL_DMISS)
 		return (int)s->c.l1d_lat;
-	for (i = 0; i < s->c.mshr; i++) {
+	if (s->now >= s->mshr_until)	/* none outstanding */
+		freem = 0;
+	else for (i = 0; i < s->c.mshr; i++) {
 		if (s->mshr_fill[i] > s->now && s->mshr_line[i] == line) {
 			/* a miss to this line is outstanding: merge */
 			*ev |= PMR_SIM_EV_DCACHE_MISS;
@@ -661,6 +711,8 @@ load_access(struct pmr_sim *s, uint64_t addr, uint32_t *ev, int must)
 	if (freem >= 0) {
 		s->mshr_line[freem] = line;
 		s->mshr_fill[freem] = s->now + lat;
+		if (s->now + lat > s->mshr_until)
+			s->mshr_until = s->now + lat;
 		s->mshr_pos[freem] = s->access_pos;
 	}
 	return (int)lat;
@@ -672,6 +724,7 @@ ifetch(struct pmr_sim *s, uint64_t pc, uint32_t *ev)
 {
 	unsigned lat = 0;
 
+	s->last_itl = 0;
 	if (s->o.ideal & PMR_SIM_IDEAL_IMISS)
 		return 0;
 	if (!pmr_sim_cache_access(&s->itlb, pc, 1)) {
@@ -681,6 +734,7 @@ ifetch(struct pmr_sim *s, uint64_t pc, uint32_t *ev)
 			s->st.itlb_miss++;
 	}
 	lat += first_touch(s, pc);
+	s->last_itl = lat;
 	if (!pmr_sim_cache_access(&s->l1i, pc, 1)) {
 		*ev |= PMR_SIM_EV_ICACHE_MISS;
 		lat += lower_levels(s, pc, ev);
@@ -1185,10 +1239,44 @@ gnode_dist(const struct pmr_sim *s, const struct ent *e, uint64_t seq,
 	return (uint32_t)(seq - s->gseq[p & s->gmask]);
 }
 
+/* Fills *g with the GNODE content of e, retired as number seq. */
+static void
+gnode_fill(const struct pmr_sim *s, const struct ent *e, uint64_t seq,
+    struct pmr_sim_gnode *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->seq = seq;
+	g->pc = e->pc;
+	g->cls = e->cls;
+	g->partial = e->ppp != 0;
+	g->events = e->events | PMR_SIM_EV_RETIRED;
+	g->dd_fetch = e->dd_fetch;
+	g->re = (uint32_t)(e->X - e->D);
+	g->ep_fu = e->lat;
+	g->ep_mem = e->ep_mem;
+	g->ep_miss = e->ep_miss;
+	g->ep_tlb = e->ep_tlb;
+	g->pr_reg_a = gnode_dist(s, e, seq, e->preg[0]);
+	g->pr_reg_b = gnode_dist(s, e, seq, e->preg[1]);
+	g->pr_reg_c = gnode_dist(s, e, seq, e->preg[2]);
+	g->pr_mem = gnode_dist(s, e, seq, e->pmem);
+	g->pp = gnode_dist(s, e, seq, e->ppp);
+	if (g->pp != 0)		/* the wait for the line is the PP edge */
+		g->ep_miss = 0;
+	g->dd_itlb = e->dd_itlb;
+	g->dd_brk = e->dd_brk;
+	g->at_d = e->M;
+	g->at_r = e->D;
+	g->at_e = e->X;
+	g->at_p = e->res;
+	g->at_c = s->now;
+}
+
 /*
  * Records the commit indices of the n instructions retired this cycle
- * and writes the GNODE records of the measured ones (--graph).  Called
- * once a cycle, after the retire loop, so that the loop pays nothing.
+ * and writes the GNODE records of the measured ones (--graph), and
+ * shows them to the shotgun sampler (--shotgun).  Called once a cycle,
+ * after the retire loop, so that the loop pays nothing.
  */
 static void __attribute__((noinline))
 gnode_retire(struct pmr_sim *s, unsigned n)
@@ -1200,34 +1288,27 @@ gnode_retire(struct pmr_sim *s, unsigned n)
 		const struct ent *e = &s->e[i & s->wmask];
 
 		seq = s->retired_all - (s->head - i);
-		if (seq >= s->o.warmup) {
-			memset(&g, 0, sizeof(g));
-			g.seq = seq;
-			g.pc = e->pc;
-			g.cls = e->cls;
-			g.partial = e->ppp != 0;
-			g.events = e->events | PMR_SIM_EV_RETIRED;
-			g.dd_fetch = e->dd_fetch;
-			g.re = (uint32_t)(e->X - e->D);
-			g.ep_fu = e->lat;
-			g.ep_mem = e->ep_mem;
-			g.ep_miss = e->ep_miss;
-			g.ep_tlb = e->ep_tlb;
-			g.pr_reg_a = gnode_dist(s, e, seq, e->preg[0]);
-			g.pr_reg_b = gnode_dist(s, e, seq, e->preg[1]);
-			g.pr_reg_c = gnode_dist(s, e, seq, e->preg[2]);
-			g.pr_mem = gnode_dist(s, e, seq, e->pmem);
-			g.pp = gnode_dist(s, e, seq, e->ppp);
-			g.at_d = e->M;
-			g.at_r = e->D;
-			g.at_e = e->X;
-			g.at_p = e->res;
-			g.at_c = s->now;
+		if (seq >= s->o.warmup && s->o.graph) {
+			gnode_fill(s, e, seq, &g);
 			emit(s, PMR_REC_GNODE, &g);
+		}
+		if (seq >= s->o.warmup && s->sg != NULL &&
+		    pmr_sim_shotgun_retire(s->sg, seq, e->pc, e->cls,
+		    e->events | PMR_SIM_EV_RETIRED)) {
+			if (!s->o.graph)
+				gnode_fill(s, e, seq, &g);
+			pmr_sim_shotgun_take(s->sg, &g, e->next_pc);
 		}
 		s->gpos[e->seq & s->gmask] = e->seq + 1;
 		s->gseq[e->seq & s->gmask] = seq;
 	}
+}
+
+/* The shotgun sampler's way to emit(). */
+static void
+shotgun_emit(void *s, uint32_t type, const void *rec)
+{
+	emit(s, type, rec);
 }
 
 /* Common bookkeeping of an aborted entry. */
@@ -1300,6 +1381,8 @@ resolve(struct pmr_sim *s)
 	s->fetch_at = s->now + s->c.redirect;
 	s->fetch_why = PMR_SIM_ST_REDIRECT;
 	s->cur_line = 0;
+	/* stalls and events of the wrong path are not the next one's */
+	s->pend_dd = s->pend_itlb = s->pend_brk = s->pend_ev = 0;
 	b->flags &= ~E_MISP;
 }
 
@@ -1366,6 +1449,11 @@ mo_trap(struct pmr_sim *s)
 		s->have_nxt = 0;
 	}
 	s->ghist = l->hist;
+	/* the return stack as the load found it, as resolve() repairs it */
+	s->ras_top = l->ras_top;
+	s->ras[s->ras_top % s->ras_n] = l->ras_val;
+	s->ras_pcx[s->ras_top % s->ras_n] = l->ras_pcx;
+
 	for (i = s->tail; i-- > L;) {
 		uint32_t slot = (uint32_t)(i & s->wmask);
 		struct ent *e = &s->e[slot];
@@ -1405,6 +1493,7 @@ mo_trap(struct pmr_sim *s)
 	s->fetch_at = s->now + s->c.redirect;
 	s->fetch_why = PMR_SIM_ST_REDIRECT;
 	s->cur_line = 0;
+	s->pend_dd = s->pend_itlb = s->pend_brk = s->pend_ev = 0;
 }
 
 /* --- retire ------------------------------------------------------------ */
@@ -2477,14 +2566,17 @@ fetch_body(struct pmr_sim *s)
 
 			if (n == 0)
 				block = b;
-			else if (b != block)
+			else if (b != block) {
+				s->pend_brk = 1;
 				break;
+			}
 		}
 		line = (pc >> s->lshift) + 1;
 		if (line != s->cur_line) {
 			s->cur_line = line;
 			if ((lat = ifetch(s, pc, &s->pend_ev)) > 0) {
 				s->pend_dd += lat;
+				s->pend_itlb += s->last_itl;
 				s->fetch_at = s->now + lat;
 				s->fetch_why = PMR_SIM_ST_ICACHE;
 				break;
@@ -2497,7 +2589,10 @@ fetch_body(struct pmr_sim *s)
 		s->pend_ev = 0;
 		e->dd_fetch = (uint16_t)(s->pend_dd > 0xffff ? 0xffff :
 		    s->pend_dd);
-		s->pend_dd = 0;
+		e->dd_itlb = (uint16_t)(s->pend_itlb > e->dd_fetch ?
+		    e->dd_fetch : s->pend_itlb);
+		e->dd_brk = (uint16_t)s->pend_brk;
+		s->pend_dd = s->pend_itlb = s->pend_brk = 0;
 		e->ep_mem = e->ep_miss = e->ep_tlb = 0;
 		e->preg[0] = e->preg[1] = e->preg[2] = e->pmem = e->ppp = 0;
 		e->tag = 0;
@@ -2505,6 +2600,9 @@ fetch_body(struct pmr_sim *s)
 		e->pc = pc;
 		e->F = s->now;
 		e->hist = s->ghist;
+		e->ras_top = s->ras_top;
+		e->ras_val = s->ras[s->ras_top % s->ras_n];
+		e->ras_pcx = s->ras_pcx[s->ras_top % s->ras_n];
 		e->waiters = -1;
 		e->ndst = 0;
 		e->trap = 0;
@@ -2627,14 +2725,17 @@ fetch_body(struct pmr_sim *s)
 			s->wp_pc = npc;
 		}
 		if (bubble) {
+			s->pend_brk = 1 + s->c.btb_penalty;
 			s->fetch_at = s->now + 1 + s->c.btb_penalty;
 			s->fetch_why = PMR_SIM_ST_REDIRECT;
 			s->cur_line = 0;
 			break;
 		}
 		if (ptaken) {
-			if (++taken >= s->c.fetch_taken)
+			if (++taken >= s->c.fetch_taken) {
+				s->pend_brk = 1;
 				break;
+			}
 			if (s->c.fetch_block)
 				block = (correct ? e->next_pc : npc) /
 				    s->c.fetch_block;
@@ -2726,6 +2827,7 @@ pmr_sim_opts_init(struct pmr_sim_opts *o)
 	o->pm_w = 0;
 	o->delta = 15;
 	o->win_len = 30;
+	pmr_sim_shotgun_defaults(o);
 }
 
 const struct pmr_sim_stats *
@@ -2795,6 +2897,8 @@ pmr_sim_free(struct pmr_sim *s)
 	free(s->mshr_pos);
 	free(s->gpos);
 	free(s->gseq);
+	pmr_sim_shotgun_free(s->sg);
+	free(s->dram_open);
 	free(s->lr);
 	free(s->lq_at);
 	free(s->lq_pcx);
@@ -2951,7 +3055,7 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	    s->occr_d == NULL || s->pref == NULL || s->pocc == NULL ||
 	    s->poccr == NULL)
 		goto bad;
-	if (s->o.graph) {
+	if (s->o.graph || s->o.shotgun) {
 		/* fetch distances up to 32 windows: commit distances past
 		 * 20 windows (icost's idealized window) do not matter */
 		uint64_t m = (uint64_t)ws * 32;
@@ -2964,6 +3068,13 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 		if (s->gpos == NULL || s->gseq == NULL)
 			goto bad;
 	}
+	if (s->o.shotgun && (s->sg = pmr_sim_shotgun_new(&s->o, shotgun_emit,
+	    s, &e)) == NULL)
+		goto bad;
+	s->rshift = log2u(s->c.dram_row);
+	if (s->c.dram_banks != 0 && (s->dram_open = calloc(s->c.dram_banks,
+	    sizeof(*s->dram_open))) == NULL)
+		goto bad;
 	if (s->o.win_len == 0 || s->o.delta > 65536) {
 		e = PMR_EINVAL;
 		goto bad;

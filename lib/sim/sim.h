@@ -5,11 +5,11 @@
  * A simulator is built from a machine configuration (struct
  * pmr_sim_config: a compiled-in preset, then "key = value" overrides) and
  * run options (struct pmr_sim_opts: sampling, truth, events, graph,
- * warm-up).  It
- * pulls dynamic instructions from a caller-supplied source (any function
- * filling a struct pmr_dinsn, e.g. a wrapper of pmr_trace_next()) and
- * emits STATS, SAMPLE, PAIR, TRUTH, GNODE and EVENT records into an optional
- * pmr_writer and to an optional hook that sees the decoded structs.  The
+ * shotgun, warm-up).  It pulls dynamic instructions from a caller-supplied
+ * source (any function filling a struct pmr_dinsn, e.g. a wrapper of
+ * pmr_trace_next()) and emits STATS, SAMPLE, PAIR, TRUTH, GNODE, SIG, DET
+ * and EVENT records into an optional pmr_writer and to an optional hook
+ * that sees the decoded structs.  The
  * wire layout of the records is the field tables in sim_rtypes.c, listed
  * in man/pmr.5 (SIMULATION RECORDS).
  *
@@ -32,6 +32,8 @@
 #define PMR_REC_TRUTH 19u
 /* 32-47: dependence-graph records (icost). */
 #define PMR_REC_GNODE 32u
+#define PMR_REC_SIG 33u		/* shotgun signature sample (shotgun.c) */
+#define PMR_REC_DET 34u		/* shotgun detailed sample */
 
 /* SAMPLE/TRUTH event bits (the Profiled Event Register, spec 2.4). */
 #define PMR_SIM_EV_ICACHE_MISS 0x00000001u
@@ -148,7 +150,13 @@ struct pmr_sim_config {
 	unsigned l1d_size, l1d_assoc, l1d_lat;
 	unsigned l2_size, l2_assoc, l2_lat;
 	unsigned l3_size, l3_assoc, l3_lat;	/* l3_size 0: none */
-	unsigned mem_lat;
+	unsigned mem_lat;	/* with dram_banks: the latency of a row hit */
+	unsigned mem_bus;	/* cycles the memory bus carries a line (0:
+				 * unlimited bandwidth) */
+	unsigned dram_banks;	/* banks with an open row (0: no rows) */
+	unsigned dram_row;	/* bytes of address space per row number */
+	unsigned dram_closed;	/* extra cycles: the bank has no open row */
+	unsigned dram_conflict;	/* extra cycles: another row is open */
 	unsigned mshr;		/* L1-D outstanding line misses */
 	unsigned itlb, dtlb, tlb_assoc, tlb_lat;
 	unsigned fault_lat;	/* first touch of a page (0: off) */
@@ -199,7 +207,20 @@ struct pmr_sim_opts {
 	int graph;		/* emit a GNODE per retired instruction */
 	unsigned delta;		/* local-IPC truth: +-delta cycles [15] */
 	unsigned win_len;	/* windowed IPC window, cycles [30] */
+	/* shotgun profiling (icost 3.2): SIG and DET records */
+	int shotgun;		/* 1: sample; the rest set by opts_init */
+	uint64_t sg_sig;	/* mean SIG interval M, committed insns */
+	unsigned sg_len;	/* SIG: instructions from the start on */
+	unsigned sg_prefix;	/* SIG: instructions before the start */
+	uint64_t sg_det;	/* mean DET interval N, committed insns */
+	unsigned sg_ctx;	/* DET: signature context +-ctx */
 };
+
+/* Limits of the shotgun parameters (pmr_sim_new checks them). */
+#define PMR_SIM_SG_MAXLEN 100000u	/* SIG len */
+#define PMR_SIM_SG_MAXPREFIX 1000u	/* SIG prefix */
+#define PMR_SIM_SG_MAXCTX 15u		/* DET ctx: 2 * (2 ctx + 1) <= 62 */
+#define PMR_SIM_SG_MAXMEAN (1ull << 40)	/* sig and det means */
 
 /* Stall reasons counted in cycles (STATS). */
 enum pmr_sim_stall {
@@ -340,7 +361,55 @@ struct pmr_sim_gnode {
 	uint32_t pr_mem;	/* forwarding store */
 	uint32_t pp;		/* missing load of the same line */
 	uint64_t at_d, at_r, at_e, at_p, at_c;	/* observed cycles */
+	uint16_t dd_itlb;	/* since 1: ITLB/first-touch part of dd_fetch */
+	uint16_t dd_brk;	/* since 1: DD fetch-break cycles */
 };
+
+/*
+ * SIG record: a shotgun signature sample (icost 3.2, "long and narrow"):
+ * the 2 signature bits (pmr_sim_sig_bits) of prefix + len consecutive
+ * committed instructions, the prefix first.  Instruction j of the blob
+ * (from 0) is bits 2j (b1) and 2j + 1 (b2), little-endian: byte j / 4,
+ * bits 2 (j % 4) and 2 (j % 4) + 1.
+ */
+struct pmr_sim_sig {
+	uint64_t seq;		/* commit index of the start (oracle) */
+	uint64_t start_pc;	/* pc of the start, the first graph node */
+	uint32_t prefix;	/* instructions before the start */
+	uint32_t len;		/* instructions from the start on */
+	struct pmr_bytes bits;	/* (prefix + len + 3) / 4 bytes; the
+				 * sampler's buffer, valid during the call */
+};
+
+/*
+ * DET record: a shotgun detailed sample (icost 3.4, "short and wide"):
+ * the GNODE content of one committed instruction (without the observed
+ * cycles), the target it transferred to if it is an indirect jump, an
+ * indirect call or a return, and the signature bits of the 2 ctx + 1
+ * instructions around it: position -ctx + j is bits 2j (b1) and 2j + 1
+ * (b2) of sig, so the sampled instruction is at bits 2 ctx, 2 ctx + 1.
+ */
+struct pmr_sim_det {
+	uint64_t seq;		/* commit index (oracle) */
+	uint64_t pc;
+	uint8_t cls;
+	uint8_t partial;
+	uint8_t ctx;		/* context width */
+	uint32_t events;
+	uint16_t dd_fetch, dd_itlb, dd_brk;
+	uint32_t re;
+	uint16_t ep_fu, ep_mem, ep_miss, ep_tlb;
+	uint16_t cc;
+	uint32_t pr_reg_a, pr_reg_b, pr_reg_c;
+	uint32_t pr_mem;
+	uint32_t pp;
+	uint64_t target;	/* next pc of an indirect transfer, else 0 */
+	uint64_t sig;		/* 2-bit signatures of -ctx..+ctx */
+};
+
+/* The signature bits of one committed instruction (icost Table 5). */
+#define PMR_SIM_SIG_B1 0x1u	/* taken or memory access, no LLC miss */
+#define PMR_SIM_SIG_B2 0x2u	/* I-side, L1-D or TLB miss */
 
 struct pmr_sim;
 
@@ -450,6 +519,16 @@ const struct pmr_sim_opts *pmr_sim_opts(const struct pmr_sim *s);
 const char *pmr_sim_errmsg(const struct pmr_sim *s);
 void pmr_sim_free(struct pmr_sim *s);
 
+/* --- shotgun sampling (shotgun.c) ---------------------------------------- */
+
+/*
+ * Returns the 2 signature bits (PMR_SIM_SIG_B1 | PMR_SIM_SIG_B2) of a
+ * committed instruction of class cls with event bits ev (icost 3.3,
+ * Table 5): b1 for a taken transfer or a load/store class, cleared by an
+ * LLC (last-level) data miss; b2 for an I-cache, ITLB, L1-D or DTLB miss.
+ */
+unsigned pmr_sim_sig_bits(unsigned cls, uint32_t ev);
+
 /* --- records (sim_rtypes.c) -------------------------------------------- */
 
 extern const struct pmr_rtype pmr_rtypes_sim[];
@@ -503,6 +582,38 @@ int pmr_sim_bpred_cond(struct pmr_sim_bpred *b, uint64_t pc, uint64_t ghist,
 uint64_t pmr_sim_btb_lookup(struct pmr_sim_bpred *b, uint64_t pc);
 void pmr_sim_btb_update(struct pmr_sim_bpred *b, uint64_t pc,
     uint64_t target);
+
+/*
+ * The shotgun sampler (shotgun.c): state made by pmr_sim_new when
+ * o->shotgun is set, fed every measured committed instruction in commit
+ * order; it writes SIG and DET records through emit(arg, type, rec).
+ */
+struct pmr_sim_shotgun;
+
+/* Sets the shotgun defaults (sig 1e6, len 1000, prefix 10, det 1000,
+ * ctx 10) in o; sampling stays off. */
+void pmr_sim_shotgun_defaults(struct pmr_sim_opts *o);
+/*
+ * Creates the sampler for o.  Returns it, or NULL with *err set
+ * (PMR_EINVAL for a parameter out of range, PMR_ENOMEM).
+ */
+struct pmr_sim_shotgun *pmr_sim_shotgun_new(const struct pmr_sim_opts *o,
+    void (*emit)(void *arg, uint32_t type, const void *rec), void *arg,
+    int *err);
+/*
+ * Takes the next measured committed instruction: its commit index, pc,
+ * class and event bits; writes the records it completes.  Returns 1 if
+ * the instruction is selected for a detailed sample: the caller then
+ * passes its GNODE content to pmr_sim_shotgun_take(), before the next
+ * instruction.  Returns 0 otherwise.
+ */
+int pmr_sim_shotgun_retire(struct pmr_sim_shotgun *sg, uint64_t seq,
+    uint64_t pc, unsigned cls, uint32_t ev);
+/* Takes the detailed sample of the instruction just selected: its GNODE
+ * content g and the pc it went on to (next_pc). */
+void pmr_sim_shotgun_take(struct pmr_sim_shotgun *sg,
+    const struct pmr_sim_gnode *g, uint64_t next_pc);
+void pmr_sim_shotgun_free(struct pmr_sim_shotgun *sg);
 #endif /* PMR_SIM_INTERNAL */
 
 #endif /* PMR_SIM_H */

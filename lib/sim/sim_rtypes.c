@@ -1,7 +1,8 @@
 /*
  * sim_rtypes.c: the record types pmsim writes (STATS, SAMPLE, PAIR,
- * TRUTH, GNODE), as field tables for the libpmr registry, and a fixed-layout
- * encoder the simulator uses without going through the registry.
+ * TRUTH, GNODE, SIG, DET), as field tables for the libpmr registry, and a
+ * fixed-layout encoder the simulator uses without going through the
+ * registry.
  *
  * The tables are the reference of the wire layout, which man/pmr.5
  * (SIMULATION RECORDS) lists field by field: change both together.  Records grow only by
@@ -195,7 +196,8 @@ static const struct pmr_field gnode_fields[] = {
 	F(pmr_sim_gnode, ep_mem, U16, "EP: L1-D hit latency of a load, "
 	    "cycles (0 if no load)"),
 	F(pmr_sim_gnode, ep_miss, U16, "EP: further cycles of a data miss "
-	    "(L2, L3, memory); for a partial miss, its wait for the line"),
+	    "(L2, L3, memory); 0 for a partial miss with a PP producer, whose "
+	    "wait for the line is the PP edge"),
 	F(pmr_sim_gnode, ep_tlb, U16, "EP: DTLB miss and first-touch cycles "
 	    "of a load"),
 	F(pmr_sim_gnode, cc, U16, "CC: store-commit contention cycles "
@@ -215,6 +217,51 @@ static const struct pmr_field gnode_fields[] = {
 	F(pmr_sim_gnode, at_e, U64, "observed cycle of issue"),
 	F(pmr_sim_gnode, at_p, U64, "observed cycle the result was ready"),
 	F(pmr_sim_gnode, at_c, U64, "observed cycle of retire"),
+	F1(pmr_sim_gnode, dd_itlb, U16, "DD: the ITLB and first-touch part "
+	    "of dd_fetch"),
+	F1(pmr_sim_gnode, dd_brk, U16, "DD: fetch-break cycles before this "
+	    "instruction (a taken transfer or a fetch-block end closed the "
+	    "fetch cycle: 1; a BTB-miss bubble: 1 + btb_penalty)"),
+};
+
+static const struct pmr_field sig_fields[] = {
+	F(pmr_sim_sig, seq, U64, "commit index of the start (as GNODE seq; "
+	    "an oracle a graph builder must not need)"),
+	F(pmr_sim_sig, start_pc, X64, "pc of the start instruction, the "
+	    "first node of the fragment"),
+	F(pmr_sim_sig, prefix, U32, "instructions before the start"),
+	F(pmr_sim_sig, len, U32, "instructions from the start on"),
+	F(pmr_sim_sig, bits, BLOB, "2 signature bits per instruction, "
+	    "prefix + len of them, the prefix first: instruction j is bits "
+	    "2j (b1) and 2j+1 (b2), little-endian"),
+};
+
+static const struct pmr_field det_fields[] = {
+	F(pmr_sim_det, seq, U64, "commit index (as GNODE seq; an oracle)"),
+	F(pmr_sim_det, pc, X64, "pc"),
+	F(pmr_sim_det, cls, U8, "operation class (trace.h pmr_opclass)"),
+	F(pmr_sim_det, partial, U8, "as GNODE partial"),
+	F(pmr_sim_det, ctx, U8, "context width: sig covers -ctx..+ctx"),
+	F(pmr_sim_det, events, U32, "as GNODE events"),
+	F(pmr_sim_det, dd_fetch, U16, "as GNODE dd_fetch (DD)"),
+	F(pmr_sim_det, dd_itlb, U16, "as GNODE dd_itlb (DD)"),
+	F(pmr_sim_det, dd_brk, U16, "as GNODE dd_brk (DD)"),
+	F(pmr_sim_det, re, U32, "as GNODE re (RE)"),
+	F(pmr_sim_det, ep_fu, U16, "as GNODE ep_fu (EP)"),
+	F(pmr_sim_det, ep_mem, U16, "as GNODE ep_mem (EP)"),
+	F(pmr_sim_det, ep_miss, U16, "as GNODE ep_miss (EP)"),
+	F(pmr_sim_det, ep_tlb, U16, "as GNODE ep_tlb (EP)"),
+	F(pmr_sim_det, cc, U16, "as GNODE cc (CC)"),
+	F(pmr_sim_det, pr_reg_a, U32, "as GNODE pr_reg_a"),
+	F(pmr_sim_det, pr_reg_b, U32, "as GNODE pr_reg_b"),
+	F(pmr_sim_det, pr_reg_c, U32, "as GNODE pr_reg_c"),
+	F(pmr_sim_det, pr_mem, U32, "as GNODE pr_mem (PR-mem)"),
+	F(pmr_sim_det, pp, U32, "as GNODE pp (PP)"),
+	F(pmr_sim_det, target, X64, "next pc of an indirect jump, indirect "
+	    "call or return; 0 for other classes"),
+	F(pmr_sim_det, sig, X64, "2 signature bits of each of the 2ctx+1 "
+	    "instructions around: position -ctx+j is bits 2j (b1) and 2j+1 "
+	    "(b2)"),
 };
 
 #define T(num, name, st, fields, desc) \
@@ -231,6 +278,10 @@ const struct pmr_rtype pmr_rtypes_sim[] = {
 	    "exact per-pc aggregates of a pmsim run"),
 	T(PMR_REC_GNODE, "GNODE", pmr_sim_gnode, gnode_fields,
 	    "one retired instruction as a dependence-graph node"),
+	T(PMR_REC_SIG, "SIG", pmr_sim_sig, sig_fields,
+	    "one shotgun signature sample"),
+	T(PMR_REC_DET, "DET", pmr_sim_det, det_fields,
+	    "one shotgun detailed sample"),
 };
 const unsigned pmr_rtypes_sim_n = NF(pmr_rtypes_sim);
 

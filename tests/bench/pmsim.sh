@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/bench/pmsim.sh: simulation speed of pmsim, in simulated
 # instructions and cycles per second (best of $RUNS runs, wall clock),
-# on every bundled trace and on a long one, with the alpha21264 preset:
+# on every bundled trace (alpha21264 with ProfileMe single sampling) and
+# on the ChampSim / drmemtrace examples, with the alpha21264 preset:
 # plain, with ProfileMe paired sampling and truth (the issue's goal:
 # >= 2-5 M instructions/s and >= 5 M cycles/s), and with the champsim
 # preset.  Run by "make bench"; alone:
@@ -57,6 +58,10 @@ if [ -r "$SHARED/ext-traces/drmemtrace.simple_app.trace.zip" ] &&
 	for ((i = 0; i < REPEAT; i++)); do cat "$tmp/app.pmr"; done > "$tmp/long.pmr"
 	traces+=("$tmp/long.pmr")
 fi
+# every bundled trace with the goal's setting (alpha21264, ProfileMe on)
+for f in "$TOP"/traces/*.pmr.zst; do
+	report "$(basename "$f")" "$f" --profileme=single,S=4096
+done
 for f in "${traces[@]}"; do
 	n=$(basename "$f")
 	[ "$f" = "$tmp/long.pmr" ] && n="simple_app.pmr x$REPEAT"

@@ -28,6 +28,8 @@ struct prog {
 	uint64_t stride, span;
 	uint64_t rng;
 	int random_br;		/* branches taken at random */
+	uint64_t stack[64];	/* return addresses of calls */
+	unsigned depth;
 };
 
 static uint64_t
@@ -114,6 +116,17 @@ prog_next(void *arg, struct pmr_dinsn *di)
 		di->flags |= PMR_DI_TAKEN;
 		di->next_pc = si->target;
 		p->i = (unsigned)((si->target - p->base) / 4);
+		break;
+	case PMR_OP_CALL:
+		di->flags |= PMR_DI_TAKEN;
+		di->next_pc = si->target;
+		p->stack[p->depth++ % 64] = si->pc + 4;
+		p->i = (unsigned)((si->target - p->base) / 4);
+		break;
+	case PMR_OP_RET:
+		di->flags |= PMR_DI_TAKEN;
+		di->next_pc = p->stack[--p->depth % 64];
+		p->i = (unsigned)((di->next_pc - p->base) / 4);
 		break;
 	case PMR_OP_BR_COND:
 		if (p->random_br ? (xs(&p->rng) & 1) : 1) {
@@ -466,6 +479,54 @@ UNIT_TEST(mshr_bound)
 }
 
 /*
+ * The same stream with a memory bus that carries a line every 20 cycles
+ * (mem_bus = 20): bandwidth, not the 8 MSHRs (12.5 cycles), bounds it, to
+ * 20 cycles a load.  With an open-row DRAM of 4 banks and a 4 KiB row
+ * (dram_row = 4096: the stride of 4160 bytes opens a new row with every
+ * load, and no row comes back), every access after the first to each bank
+ * is a row conflict: 100 + 60 = 160 cycles; 8 MSHRs overlap them, 160 / 8
+ * = 20 cycles a load again, with mem_bus = 0.
+ */
+UNIT_TEST(mem_bandwidth)
+{
+	static const char *const bus[] = { "tlb_lat=0", "mem_bus=20", NULL };
+	static const char *const rows[] = { "tlb_lat=0", "dram_banks=4",
+		"dram_row=4096", "dram_conflict=60", "dram_closed=30", NULL };
+	static const char *const bad[] = { "dram_banks=3", NULL };
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	struct pmr_sinsn *si;
+	unsigned i;
+	double cpi;
+
+	for (i = 0; i < 2; i++) {
+		prog_init(&p, 40000);
+		si = add(&p, PMR_OP_LOAD);
+		dst1(si, PMR_X86_RAX);
+		si->nmem = si->nload = 1;
+		dst1(add(&p, PMR_OP_INT), PMR_X86_RCX);
+		dst1(add(&p, PMR_OP_INT), PMR_X86_RDX);
+		dst1(add(&p, PMR_OP_INT), PMR_X86_RBX);
+		close_loop(&p);
+		p.addr = 0x10000000;
+		p.stride = 64 + 4096;
+		p.span = 64u << 20;
+		pmr_sim_opts_init(&o);
+		o.warmup = 1000;
+		CHECK_EQ(run(&p, "alpha21264", i == 0 ? bus : rows, &o, &r), 0);
+		cpi = (double)r.st.cycles / (r.st.retired / 5.0);
+		CHECK_NEAR(cpi, 20.0, 0.4);
+		printf("# %s: %.3f cycles/load (expected 20)\n",
+		    i == 0 ? "memory bus" : "DRAM row conflicts", cpi);
+	}
+	prog_init(&p, 100);
+	close_loop(&p);
+	pmr_sim_opts_init(&o);
+	CHECK_EQ(run(&p, "alpha21264", bad, &o, &r), -1);
+}
+
+/*
  * Cache-block sharing (icost's PP edge): two independent loads to one
  * new line per iteration; the second merges with the first one's miss,
  * and the hook reports its distance to it, 1, and its commit index.
@@ -778,8 +839,10 @@ UNIT_TEST(timeline)
  * the instruction just before (PR distance 1); I2 misses to memory: EP
  * = L1 3 + miss 97, DCACHE_MISS and LLC_MISS.  In the second pass I2'
  * loads the same line while I2's miss is outstanding: a partial miss
- * whose PP producer is I2, 4 back, waiting for the line (ep_miss) until
- * it arrives at 205.  Commit indices run 0..7.
+ * whose PP producer is I2, 4 back: its own EP is the hit (ep_miss 0) and
+ * the PP edge from I2 (P = 205) carries its wait for the line.  The jump
+ * I3 misses in the cold BTB: a decode bubble of 1 + btb_penalty (1)
+ * cycles before I0' (fetch break, dd_brk 2).  Commit indices run 0..7.
  */
 UNIT_TEST(gnode)
 {
@@ -857,8 +920,16 @@ UNIT_TEST(gnode)
 		CHECK_EQ(g_gn[6].partial, 1);
 		CHECK_EQ(g_gn[6].pp, 4);
 		CHECK_EQ(g_gn[6].at_p, 205);
-		CHECK_EQ(g_gn[6].at_e + g_gn[6].ep_fu + g_gn[6].ep_mem +
-		    g_gn[6].ep_miss, 205);
+		CHECK_EQ(g_gn[6].ep_miss, 0);
+		CHECK(g_gn[6].at_e + g_gn[6].ep_fu + g_gn[6].ep_mem +
+		    g_gn[6].ep_tlb < 205);
+		CHECK_EQ(g_gn[6 - g_gn[6].pp].at_p, 205);
+		for (i = 0; i < 8; i++) {
+			CHECK_EQ(g_gn[i].dd_brk, i == 4 ? 2 : 0);
+			CHECK_EQ(g_gn[i].at_d - (i ? g_gn[i - 1].at_d : 0),
+			    i == 4 ? 2 : i == 0 ? 102 : 0);
+			CHECK_EQ(g_gn[i].dd_itlb, 0);
+		}
 	}
 	free(g_gn);
 	g_gn = NULL;
@@ -1034,6 +1105,54 @@ UNIT_TEST(mem_order)
 	p.i = 0;
 	CHECK_EQ(run(&p, "alpha21264", set, &o, &r2), 0);
 	CHECK_EQ_U64(r.hash, r2.hash);
+}
+
+/*
+ * The return stack after a replay trap: main calls F, then runs 40 adds
+ * (no call); F holds the store/load pair of the mem_order test and
+ * returns.  The load issues before the store (whose data waits for a
+ * 20-cycle divide), so when the store issues, the return of F has been
+ * fetched and has popped the stack, and no call has pushed since.  The trap refetches the load and the return; unless the stack
+ * is repaired to its state at the load's fetch, the second pop finds a
+ * stale entry and the return mispredicts.  Repaired: no mispredict.
+ */
+UNIT_TEST(ras_replay)
+{
+	static const char *const set[] = { "mem_order=1", NULL };
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	struct pmr_sinsn *si;
+	unsigned i;
+
+	prog_init(&p, 200000);
+	add(&p, PMR_OP_CALL)->target = p.base + 4 * 42;	/* 0: call F */
+	for (i = 0; i < 40; i++)	/* 1-40 */
+		dst1(add(&p, PMR_OP_INT), (uint16_t)(PMR_X86_R8 + i % 8));
+	add(&p, PMR_OP_JMP)->target = p.base;	/* 41: loop */
+	si = add(&p, PMR_OP_IDIV);	/* 42: F */
+	src1(si, PMR_X86_RBX);
+	dst1(si, PMR_X86_RBX);
+	si = add(&p, PMR_OP_STORE);	/* 43 */
+	src1(si, PMR_X86_RBX);
+	src1(si, PMR_X86_RSI);
+	si->nmem = 1;
+	si = add(&p, PMR_OP_LOAD);	/* 44 */
+	src1(si, PMR_X86_RSI);
+	dst1(si, PMR_X86_RCX);
+	si->nmem = si->nload = 1;
+	add(&p, PMR_OP_RET);	/* 45 */
+	p.addr = 0x10000000;
+	pmr_sim_opts_init(&o);
+	CHECK_EQ(run(&p, "alpha21264", set, &o, &r), 0);
+	printf("# replay traps %" PRIu64 ", mispredicts %" PRIu64 "\n",
+	    r.st.mem_traps, r.st.mispredicts);
+	/* one trap per 16384-cycle period of the store-wait table; without
+	 * the repair each costs a return mispredict (7 of 7) */
+	CHECK_EQ_U64(r.st.mem_traps, 1 + r.st.cycles / 16384);
+	CHECK(r.st.mem_traps >= 5);
+	CHECK_EQ_U64(r.st.mispredicts, 0);
+	CHECK_EQ_U64(r.st.retired, 200000);
 }
 
 /*
@@ -1513,13 +1632,552 @@ UNIT_TEST(real_trace)
 		}
 }
 
+/* --- shotgun sampling (SIG, DET) ---------------------------------------- */
+
+/* The SIG and DET records of a run, with copies of the SIG blobs. */
+struct sgrun {
+	struct run r;		/* every other record, hashed as run() does */
+	struct pmr_sim_sig *sig;
+	unsigned char *bits;	/* the blobs, one after the other */
+	struct pmr_sim_det *det;
+	size_t nsig, ndet, nbits, capsig, capdet, capbits;
+	uint64_t hash;		/* of the SIG and DET records */
+	int overflow;
+};
+
+static void
+sg_hook(void *arg, uint32_t type, const void *rec)
+{
+	struct sgrun *g = arg;
+	const struct pmr_rtype *t = pmr_sim_rtype(type);
+	unsigned char buf[1024];
+	size_t i, n;
+
+	if (type != PMR_REC_SIG && type != PMR_REC_DET) {
+		hook(&g->r, type, rec);
+		return;
+	}
+	n = pmr_fields_size(t, rec);
+	if (n <= sizeof(buf)) {
+		pmr_fields_encode(t, rec, buf);
+		for (i = 0; i < n; i++) {
+			g->hash ^= buf[i];
+			g->hash *= 0x100000001b3ull;
+		}
+	}
+	if (type == PMR_REC_SIG) {
+		const struct pmr_sim_sig *s = rec;
+
+		if (g->nsig >= g->capsig || g->nbits + s->bits.n > g->capbits) {
+			g->overflow = 1;
+			return;
+		}
+		g->sig[g->nsig] = *s;
+		memcpy(g->bits + g->nbits, s->bits.p, s->bits.n);
+		g->sig[g->nsig++].bits.p = g->bits + g->nbits;
+		g->nbits += s->bits.n;
+	} else if (g->ndet < g->capdet)
+		g->det[g->ndet++] = *(const struct pmr_sim_det *)rec;
+	else
+		g->overflow = 1;
+}
+
+static int
+sg_alloc(struct sgrun *g, size_t nsig, size_t nbits, size_t ndet)
+{
+	memset(g, 0, sizeof(*g));
+	g->hash = 0xcbf29ce484222325ull;
+	g->capsig = nsig;
+	g->capbits = nbits;
+	g->capdet = ndet;
+	g->sig = calloc(nsig + 1, sizeof(*g->sig));
+	g->bits = calloc(nbits + 1, 1);
+	g->det = calloc(ndet + 1, sizeof(*g->det));
+	return g->sig != NULL && g->bits != NULL && g->det != NULL ? 0 : -1;
+}
+
+static void
+sg_release(struct sgrun *g)
+{
+	free(g->sig);
+	free(g->bits);
+	free(g->det);
+	g->sig = NULL;
+	g->bits = NULL;
+	g->det = NULL;
+}
+
+/*
+ * Runs the instructions of src on preset (with overrides set) and
+ * options o; records go to g (SIG, DET) and the run hook (the rest).
+ */
+static int
+sg_run(int (*src)(void *, struct pmr_dinsn *), void *arg,
+    const char *preset, const char *const *set, const struct pmr_sim_opts *o,
+    struct sgrun *g)
+{
+	struct pmr_sim_config c;
+	struct pmr_sim *s;
+	char msg[128];
+	int err = 0, rc;
+
+	memset(&g->r, 0, sizeof(g->r));
+	g->r.hash = 0xcbf29ce484222325ull;
+	g->nsig = g->ndet = g->nbits = 0;
+	g->hash = 0xcbf29ce484222325ull;
+	g->overflow = 0;
+	if (pmr_sim_config_preset(&c, preset) != PMR_OK)
+		return -1;
+	for (; set != NULL && *set != NULL; set++)
+		if (pmr_sim_config_setkv(&c, *set, msg, sizeof(msg)) != 0)
+			return -1;
+	if ((s = pmr_sim_new(&c, o, &err)) == NULL)
+		return -1;
+	pmr_sim_set_hook(s, sg_hook, g);
+	rc = pmr_sim_run(s, src, arg);
+	pmr_sim_free(s);
+	return rc;
+}
+
+/* prog_next with every conditional branch not taken. */
+static int
+nt_next(void *arg, struct pmr_dinsn *di)
+{
+	struct prog *p = arg;
+	int rc = prog_next(p, di);
+
+	if (rc == 1 && di->si->cls == PMR_OP_BR_COND) {
+		di->flags &= ~PMR_DI_TAKEN;
+		di->next_pc = di->pc + 4;
+		p->i = (unsigned)((di->pc - p->base) / 4) + 1;
+	}
+	return rc;
+}
+
+/* Returns the 2 signature bits of instruction j of a SIG blob. */
+static unsigned
+sig_at(const struct pmr_sim_sig *s, uint32_t j)
+{
+	return (s->bits.p[j / 4] >> (2 * (j % 4))) & 3u;
+}
+
+/*
+ * Table 5 as a function (icost 3.3): b1 = (TAKEN or class load, store,
+ * ldst) and not LLC_MISS; b2 = any of ICACHE, ITLB, DCACHE, DTLB (and
+ * LLC) misses.  One row per line of the spec's truth table, plus a
+ * taken branch with an I-side miss and a load with a DTLB miss only.
+ */
+UNIT_TEST(shotgun_table5)
+{
+	static const struct {
+		unsigned cls;
+		uint32_t ev;
+		unsigned want;	/* b1 | b2 << 1 */
+	} t[] = {
+		{ PMR_OP_INT, 0, 0 },
+		{ PMR_OP_BR_COND, 0, 0 },			/* not taken */
+		{ PMR_OP_INT, PMR_SIM_EV_ICACHE_MISS, 2 },
+		{ PMR_OP_NOP, PMR_SIM_EV_ITLB_MISS, 2 },
+		{ PMR_OP_BR_COND, PMR_SIM_EV_TAKEN, 1 },
+		{ PMR_OP_JMP, PMR_SIM_EV_TAKEN | PMR_SIM_EV_ICACHE_MISS, 3 },
+		{ PMR_OP_RET, PMR_SIM_EV_TAKEN | PMR_SIM_EV_JMP_MISP, 1 },
+		{ PMR_OP_LOAD, 0, 1 },
+		{ PMR_OP_STORE, PMR_SIM_EV_FORWARD, 1 },
+		{ PMR_OP_LDST, 0, 1 },
+		{ PMR_OP_LOAD, PMR_SIM_EV_DCACHE_MISS, 3 },	/* L2 hit */
+		{ PMR_OP_LOAD, PMR_SIM_EV_DTLB_MISS, 3 },	/* L1 hit */
+		{ PMR_OP_LOAD, PMR_SIM_EV_DCACHE_MISS | PMR_SIM_EV_LLC_MISS,
+		    2 },
+		{ PMR_OP_STORE, PMR_SIM_EV_DCACHE_MISS | PMR_SIM_EV_LLC_MISS |
+		    PMR_SIM_EV_DTLB_MISS, 2 },
+		{ PMR_OP_FADD, PMR_SIM_EV_DCACHE_MISS, 2 },	/* mem source */
+		{ PMR_OP_INT, PMR_SIM_EV_BR_MISP | PMR_SIM_EV_FU_CONFLICT, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		CHECK_EQ(pmr_sim_sig_bits(t[i].cls, t[i].ev | PMR_SIM_EV_RETIRED),
+		    t[i].want);
+}
+
+/*
+ * The Table 5 rows on small programs, one case a run (alpha21264), with
+ * a DET record of every instruction (det = 1, ctx = 0: sig is the
+ * sampled instruction's own 2 bits):
+ *  - "int; jmp": the first int fetches the cold I-cache line, (0,1);
+ *    then int (0,0) and the taken jmp (1,0);
+ *  - "br_cond; jmp", the branch never taken: (0,0);
+ *  - a load of one address: L1 hits once the first miss is served
+ *    (checked from instruction 1000 on), (1,0);
+ *  - a store to one address: (1,0);
+ *  - a load streaming by 64 over 128 KiB, twice the L1-D (2-way LRU:
+ *    every access misses) and inside the L2: after the first pass of
+ *    2048 loads, L1 miss + L2 hit, (1,1), with no DTLB miss (16 pages);
+ *  - a load by 64 + 4096 over 64 MiB, 5000 of them, each a new line:
+ *    every one misses to memory, (0,1).
+ * Each case also checks that the events are the ones the row names.
+ */
+UNIT_TEST(shotgun_programs)
+{
+	enum { C_INT, C_NT, C_HIT, C_ST, C_L2, C_MEM, C_N };
+	static const char *const set[] = { "tlb_lat=0", NULL };
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct sgrun g;
+	struct pmr_sinsn *si;
+	size_t i, nchk;
+	unsigned c, want, b;
+
+	if (sg_alloc(&g, 1, 1, 20000) != 0) {
+		CHECK(0);
+		goto out;
+	}
+	for (c = 0; c < C_N; c++) {
+		prog_init(&p, 10000);
+		if (c == C_INT)
+			dst1(add(&p, PMR_OP_INT), PMR_X86_RAX);
+		else if (c == C_NT) {
+			si = add(&p, PMR_OP_BR_COND);
+			si->target = si->pc + 8;
+		} else {
+			si = add(&p, c == C_ST ? PMR_OP_STORE : PMR_OP_LOAD);
+			if (c != C_ST)
+				dst1(si, PMR_X86_RAX);
+			si->nmem = 1;
+			si->nload = c != C_ST;
+			si->msize[0] = 8;
+			p.addr = 0x10000000;
+			p.stride = c == C_L2 ? 64 : c == C_MEM ? 64 + 4096 : 0;
+			p.span = c == C_L2 ? 128u << 10 : 64u << 20;
+		}
+		close_loop(&p);
+		pmr_sim_opts_init(&o);
+		o.shotgun = 1;
+		o.sg_det = 1;
+		o.sg_ctx = 0;
+		CHECK_EQ(sg_run(nt_next, &p, "alpha21264", set, &o, &g), 0);
+		CHECK_EQ(g.ndet, 10000);
+		CHECK_EQ(g.overflow, 0);
+		nchk = 0;
+		for (i = 0; i < g.ndet; i++) {
+			const struct pmr_sim_det *d = &g.det[i];
+
+			CHECK_EQ(d->seq, i);
+			CHECK_EQ(d->ctx, 0);
+			b = (unsigned)d->sig;
+			CHECK_EQ(b, pmr_sim_sig_bits(d->cls, d->events));
+			if (d->cls == PMR_OP_JMP) {
+				CHECK_EQ(b, 1);
+				continue;
+			}
+			if (i == 0) {	/* the cold I-cache line */
+				CHECK(d->events & PMR_SIM_EV_ICACHE_MISS);
+				CHECK(b & PMR_SIM_SIG_B2);
+				if (c == C_INT)
+					CHECK_EQ(b, 2);
+				continue;
+			}
+			if ((c == C_HIT || c == C_ST) && i < 1000)
+				continue;	/* the cold miss, merged loads */
+			if (c == C_L2 && i < 2 * 2048 + 2)
+				continue;	/* first pass */
+			switch (c) {
+			case C_INT:
+			case C_NT:
+				want = 0;
+				CHECK_EQ(d->events & (PMR_SIM_EV_TAKEN |
+				    PMR_SIM_EV_ICACHE_MISS), 0);
+				break;
+			case C_HIT:
+			case C_ST:
+				want = 1;
+				CHECK_EQ(d->events & (PMR_SIM_EV_DCACHE_MISS |
+				    PMR_SIM_EV_DTLB_MISS), 0);
+				break;
+			case C_L2:
+				want = 3;
+				CHECK_EQ(d->events & (PMR_SIM_EV_DCACHE_MISS |
+				    PMR_SIM_EV_LLC_MISS | PMR_SIM_EV_DTLB_MISS),
+				    PMR_SIM_EV_DCACHE_MISS);
+				break;
+			default:
+				want = 2;
+				CHECK(d->events & PMR_SIM_EV_LLC_MISS);
+				break;
+			}
+			CHECK_EQ(b, want);
+			nchk++;
+		}
+		/* every instance but those skipped above */
+		CHECK_EQ(nchk, c == C_L2 ? 2951 : c == C_HIT || c == C_ST ?
+		    4500 : 4999);
+		printf("# shotgun case %u: %zu instances checked\n", c, nchk);
+	}
+out:
+	sg_release(&g);
+}
+
+/*
+ * SIG and DET against GNODE (both on, warm-up 1000) for n instructions
+ * of src: every SIG's bits are pmr_sim_sig_bits() of the GNODEs of its
+ * commit indices (seq - prefix .. seq + len - 1, all measured), every
+ * DET is the GNODE of its seq field by field, its sig the bits of
+ * seq - ctx .. seq + ctx, its target the pc of seq + 1 for an indirect
+ * transfer (0 otherwise); consecutive DETs are more than ctx apart.
+ * Returns the number of DETs with a target.
+ */
+static size_t
+sg_check_gnode(const struct sgrun *g, const struct pmr_sim_opts *o)
+{
+	const struct pmr_sim_gnode *n;
+	size_t i, k, ntgt = 0;
+	uint64_t w = o->warmup, seq;
+	unsigned j;
+
+	CHECK_EQ(g->overflow, 0);
+	for (i = 0; i < g_ngn; i++)
+		if (g_gn[i].seq != w + i) {
+			CHECK_EQ_U64(g_gn[i].seq, w + i);
+			return 0;
+		}
+	for (i = 0; i < g->nsig; i++) {
+		const struct pmr_sim_sig *s = &g->sig[i];
+
+		CHECK_EQ(s->prefix, o->sg_prefix);
+		CHECK_EQ(s->len, o->sg_len);
+		CHECK_EQ(s->bits.n, (s->prefix + s->len + 3) / 4);
+		CHECK(s->seq >= w + s->prefix);
+		CHECK(s->seq + s->len <= w + g_ngn);
+		if (s->seq < w + s->prefix || s->seq + s->len > w + g_ngn)
+			continue;
+		CHECK_EQ_U64(s->start_pc, g_gn[s->seq - w].pc);
+		for (j = 0; j < s->prefix + s->len; j++) {
+			n = &g_gn[s->seq - s->prefix + j - w];
+			if (sig_at(s, j) != pmr_sim_sig_bits(n->cls,
+			    n->events)) {
+				CHECK_EQ(sig_at(s, j), pmr_sim_sig_bits(n->cls,
+				    n->events));
+				break;
+			}
+		}
+		if (i > 0)	/* one at a time */
+			CHECK(s->seq - s->prefix >= g->sig[i - 1].seq +
+			    g->sig[i - 1].len);
+	}
+	for (i = 0; i < g->ndet; i++) {
+		const struct pmr_sim_det *d = &g->det[i];
+		uint64_t sig = 0;
+
+		seq = d->seq;
+		CHECK_EQ(d->ctx, o->sg_ctx);
+		CHECK(seq >= w + d->ctx && seq + d->ctx < w + g_ngn);
+		if (seq < w + d->ctx || seq + d->ctx >= w + g_ngn)
+			continue;
+		n = &g_gn[seq - w];
+		CHECK_EQ_U64(d->pc, n->pc);
+		CHECK_EQ(d->cls, n->cls);
+		CHECK_EQ(d->partial, n->partial);
+		CHECK_EQ(d->events, n->events);
+		CHECK_EQ(d->dd_fetch, n->dd_fetch);
+		CHECK_EQ(d->re, n->re);
+		CHECK_EQ(d->ep_fu, n->ep_fu);
+		CHECK_EQ(d->ep_mem, n->ep_mem);
+		CHECK_EQ(d->ep_miss, n->ep_miss);
+		CHECK_EQ(d->ep_tlb, n->ep_tlb);
+		CHECK_EQ(d->cc, n->cc);
+		CHECK_EQ(d->pr_reg_a, n->pr_reg_a);
+		CHECK_EQ(d->pr_reg_b, n->pr_reg_b);
+		CHECK_EQ(d->pr_reg_c, n->pr_reg_c);
+		CHECK_EQ(d->pr_mem, n->pr_mem);
+		CHECK_EQ(d->pp, n->pp);
+		if (n->cls != PMR_OP_JMP_IND && n->cls != PMR_OP_CALL_IND &&
+		    n->cls != PMR_OP_RET)
+			CHECK_EQ_U64(d->target, 0);
+		else if (seq + 1 < w + g_ngn) {
+			CHECK_EQ_U64(d->target, n[1].pc);
+			ntgt++;
+		}
+		for (k = 0; k < 2 * (size_t)d->ctx + 1; k++) {
+			const struct pmr_sim_gnode *m =
+			    &g_gn[seq - d->ctx + k - w];
+
+			sig |= (uint64_t)pmr_sim_sig_bits(m->cls, m->events) <<
+			    (2 * k);
+		}
+		CHECK_EQ_U64(d->sig, sig);
+		if (i > 0)	/* one in flight */
+			CHECK(seq > g->det[i - 1].seq + d->ctx);
+	}
+	return ntgt;
+}
+
+/*
+ * On the random-branch loop (100000 instructions, warm-up 1000), with
+ * sig = 2000, len = 300, prefix = 10, det = 50, ctx = 10: SIG and DET
+ * agree with GNODE (sg_check_gnode).  Counts: a DET takes a geometric
+ * interval of mean N = 50 eligible instructions plus the ctx = 10 after
+ * it, so the 99000 measured instructions hold about 99000 / 60 = 1650
+ * DETs; the interval's variance is (1 - 1/50) 50^2 = 2450, so the
+ * count's standard deviation is sqrt(99000 * 2450 / 60^3) = 34 (checked
+ * within 4 sigma, 136).  A SIG takes 2000 + 300 on average, so about
+ * 99000 / 2300 = 43 SIGs, sd sqrt(99000 * 2000^2 / 2300^3) = 6 (checked
+ * within 25).  The same seed gives the
+ * same records, with or without --graph; another seed other SIG/DET but
+ * the same other records, and those are the records of a run without
+ * --shotgun.
+ */
+UNIT_TEST(shotgun_gnode)
+{
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct sgrun g;
+	uint64_t h_all, h_sg, n_sig, n_det;
+
+	g_capgn = 100000;
+	g_ngn = 0;
+	g_gn = calloc(g_capgn, sizeof(*g_gn));
+	if (g_gn == NULL || sg_alloc(&g, 200, 200 * 80, 4000) != 0) {
+		CHECK(0);
+		goto out;
+	}
+	pmr_sim_opts_init(&o);
+	o.graph = 1;
+	o.shotgun = 1;
+	o.warmup = 1000;
+	o.sg_sig = 2000;
+	o.sg_len = 300;
+	o.sg_prefix = 10;
+	o.sg_det = 50;
+	o.sg_ctx = 10;
+	o.seed = 7;
+	branchy(&p, 100000);
+	CHECK_EQ(sg_run(prog_next, &p, "alpha21264", NULL, &o, &g), 0);
+	CHECK_EQ(g_ngn, 99000);
+	CHECK_EQ(g.r.st.retired, 99000);
+	sg_check_gnode(&g, &o);
+	printf("# branchy: %zu SIG (expected 43), %zu DET (expected 1650)\n",
+	    g.nsig, g.ndet);
+	CHECK_NEAR((double)g.ndet, 1650.0, 136.0);
+	CHECK_NEAR((double)g.nsig, 43.0, 25.0);
+	h_all = g.r.hash;
+	h_sg = g.hash;
+	n_sig = g.nsig;
+	n_det = g.ndet;
+	/* the same seed */
+	g_ngn = 0;
+	branchy(&p, 100000);
+	CHECK_EQ(sg_run(prog_next, &p, "alpha21264", NULL, &o, &g), 0);
+	CHECK_EQ_U64(g.r.hash, h_all);
+	CHECK_EQ_U64(g.hash, h_sg);
+	CHECK_EQ(g.nsig, n_sig);
+	CHECK_EQ(g.ndet, n_det);
+	/* without --graph: the same SIG and DET records */
+	g_ngn = 0;
+	o.graph = 0;
+	branchy(&p, 100000);
+	CHECK_EQ(sg_run(prog_next, &p, "alpha21264", NULL, &o, &g), 0);
+	CHECK_EQ_U64(g.hash, h_sg);
+	CHECK_EQ(g_ngn, 0);
+	o.graph = 1;
+	/* another seed: the shotgun stream alone differs */
+	g_ngn = 0;
+	o.seed = 8;
+	branchy(&p, 100000);
+	CHECK_EQ(sg_run(prog_next, &p, "alpha21264", NULL, &o, &g), 0);
+	CHECK_EQ_U64(g.r.hash, h_all);
+	CHECK(g.hash != h_sg);
+	sg_check_gnode(&g, &o);
+	/* --shotgun off: the same other records */
+	g_ngn = 0;
+	o.seed = 7;
+	o.shotgun = 0;
+	branchy(&p, 100000);
+	CHECK_EQ(sg_run(prog_next, &p, "alpha21264", NULL, &o, &g), 0);
+	CHECK_EQ_U64(g.r.hash, h_all);
+	CHECK_EQ(g.nsig + g.ndet, 0);
+out:
+	sg_release(&g);
+	free(g_gn);
+	g_gn = NULL;
+}
+
+/*
+ * The same agreement on traces/gzip.pmr.zst (60000 instructions measured
+ * after a warm-up of 2000; ctx 15, prefix 15, len 1000, sig 3000): with
+ * det = 20 a DET takes 20 + 15 instructions on average, so about 60000 /
+ * 35 = 1714 DETs; the geometric interval has variance (1 - 1/20) 20^2 =
+ * 380, which makes the count's standard deviation sqrt(60000 * 380 /
+ * 35^3) = 23 (checked within 4 sigma, 92).  With det = 2 and ctx = 0,
+ * 30000 DETs, sd sqrt(60000 * 2 / 2^3) = 122 (checked within 490); there
+ * most returns are sampled, and their target is the next GNODE's pc.
+ * Without warm-up and with --max 5000, nothing past the last measured
+ * instruction is sampled.
+ */
+UNIT_TEST(shotgun_trace)
+{
+	const char *top = getenv("PM_TOP");
+	char path[4096], msg[256];
+	struct pmr_sim_opts o;
+	struct sgrun g;
+	struct pmr_trace *t;
+	int err = 0, round;
+	size_t ntgt;
+
+	snprintf(path, sizeof(path), "%s/traces/gzip.pmr.zst",
+	    top != NULL ? top : ".");
+	g_capgn = 60000;
+	g_gn = calloc(g_capgn, sizeof(*g_gn));
+	if (g_gn == NULL || sg_alloc(&g, 100, 100 * 260, 32000) != 0) {
+		CHECK(0);
+		goto out;
+	}
+	for (round = 0; round < 3; round++) {
+		pmr_sim_opts_init(&o);
+		o.graph = 1;
+		o.shotgun = 1;
+		o.warmup = round < 2 ? 2000 : 0;
+		o.max = round < 2 ? 60000 : 5000;
+		o.sg_sig = 3000;
+		o.sg_len = 1000;
+		o.sg_prefix = 15;
+		o.sg_det = round == 1 ? 2 : 20;
+		o.sg_ctx = round == 1 ? 0 : 15;
+		g_ngn = 0;
+		if ((t = pmr_trace_open(path, PMR_TF_AUTO, &err, msg,
+		    sizeof(msg))) == NULL) {
+			printf("# %s\n", msg);
+			CHECK(0);
+			goto out;
+		}
+		CHECK_EQ(sg_run(trace_next, t, "alpha21264", NULL, &o, &g), 0);
+		pmr_trace_close(t);
+		CHECK_EQ(g_ngn, round < 2 ? 60000 : 5000);
+		ntgt = sg_check_gnode(&g, &o);
+		printf("# trace round %d: %zu SIG, %zu DET, %zu with a target\n",
+		    round, g.nsig, g.ndet, ntgt);
+		CHECK(g.nsig >= 2);
+		if (round == 0)
+			CHECK_NEAR((double)g.ndet, 1714.0, 92.0);
+		else if (round == 1) {
+			CHECK_NEAR((double)g.ndet, 30000.0, 490.0);
+			CHECK(ntgt > 50);	/* about 106 returns */
+		}
+	}
+out:
+	sg_release(&g);
+	free(g_gn);
+	g_gn = NULL;
+}
+
 UNIT_MAIN(UNIT_ENTRY(chain), UNIT_ENTRY(independent), UNIT_ENTRY(fu_limit),
     UNIT_ENTRY(pointer_chase), UNIT_ENTRY(random_branch),
     UNIT_ENTRY(invariants), UNIT_ENTRY(pairs), UNIT_ENTRY(determinism),
     UNIT_ENTRY(pm_unbiased), UNIT_ENTRY(warmup_max), UNIT_ENTRY(presets),
     UNIT_ENTRY(config), UNIT_ENTRY(real_trace),
-    UNIT_ENTRY(useful_bruteforce), UNIT_ENTRY(opportunity), UNIT_ENTRY(tip),
+    UNIT_ENTRY(useful_bruteforce), UNIT_ENTRY(mem_bandwidth), UNIT_ENTRY(opportunity), UNIT_ENTRY(tip),
     UNIT_ENTRY(skid), UNIT_ENTRY(skip_idle), UNIT_ENTRY(timeline),
-    UNIT_ENTRY(mem_order), UNIT_ENTRY(mshr_bound), UNIT_ENTRY(partial_miss),
+    UNIT_ENTRY(mem_order), UNIT_ENTRY(ras_replay), UNIT_ENTRY(mshr_bound), UNIT_ENTRY(partial_miss),
     UNIT_ENTRY(gnode), UNIT_ENTRY(gnode_commit_order),
-    UNIT_ENTRY(gnode_forward))
+    UNIT_ENTRY(gnode_forward), UNIT_ENTRY(shotgun_table5),
+    UNIT_ENTRY(shotgun_programs), UNIT_ENTRY(shotgun_gnode),
+    UNIT_ENTRY(shotgun_trace))
