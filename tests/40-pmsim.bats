@@ -522,3 +522,53 @@ no_shotgun() {
 		    itlb > 0 && pp > 0)
 	    }' <<< "$output"
 }
+
+# cp FBW CBW W PD < GNODE TSV: prints "graph observed", the critical path
+# of the GNODE dependence graph (icost spec 2.4, one pass in commit order:
+# D = max(D[i-1] + dd_fetch + dd_brk, D[i-fbw] + 1, C[i-w], P[i-1] + PD
+# after a mispredicted transfer); R = max(D, P of register and memory
+# producers); E = R + re; P = max(E + ep_fu + ep_mem + ep_miss + ep_tlb,
+# P of the PP producer); C = max(P, C[i-1] + cc, C[i-cbw] + 1)) from the
+# first node's observed dispatch, and the observed cycles it spans.
+cp() {
+	awk -F '\t' -v fbw="$1" -v cbw="$2" -v w="$3" -v pd="$4" '
+	function mx(a, b) { return a > b ? a : b }
+	/^#GNODE/ { for (k = 1; k <= NF; k++) c[$k] = k; next }
+	$1 != "GNODE" { next }
+	{
+		ev = $c["events"]
+		if (i == 0) { d = $c["at_d"]; d0 = d }
+		else {
+			d = D[i - 1] + $c["dd_fetch"] + $c["dd_brk"]
+			if (misp) d = mx(d, P[i - 1] + pd)
+		}
+		if (i >= fbw) d = mx(d, D[i - fbw] + 1)
+		if (i >= w) d = mx(d, C[i - w])
+		r = d
+		split("pr_reg_a pr_reg_b pr_reg_c pr_mem", pr, " ")
+		for (k in pr) { x = $c[pr[k]]; if (x > 0 && x <= i) r = mx(r, P[i - x]) }
+		e = r + $c["re"]
+		p = e + $c["ep_fu"] + $c["ep_mem"] + $c["ep_miss"] + $c["ep_tlb"]
+		x = $c["pp"]; if (x > 0 && x <= i) p = mx(p, P[i - x])
+		cc = p
+		if (i > 0) cc = mx(cc, C[i - 1] + $c["cc"])
+		if (i >= cbw) cc = mx(cc, C[i - cbw] + 1)
+		D[i] = d; P[i] = p; C[i] = cc
+		misp = int(ev / 64) % 4 != 0	# BR_MISP or JMP_MISP
+		last = $c["at_c"]; i++
+	}
+	END { print C[i - 1] - d0, last - d0 }'
+}
+
+@test "the GNODE critical path is within 2% of pmsim's cycles on fields03 (icost 6.5 test 4)" {
+	# fields03: fetch and commit width 6, a 64-entry window, and a PD
+	# edge of 13 cycles: 3 of redirect and 10 of front end between a
+	# mispredicted branch's completion and the next dispatch
+	for t in "$TRACE" "$TOP/traces/gzip.pmr.zst"; do
+		"$PMSIM" --graph -m fields03 --max 200000 -o "$T/g.pmr" "$t"
+		read -r g o < <("$PMVIEW" -f tsv -t GNODE "$T/g.pmr" | cp 6 6 64 13)
+		echo "$t: graph $g, observed $o"
+		[ "$g" -gt 0 ] && [ "$o" -gt 0 ]
+		[ $((g * 100)) -ge $((o * 98)) ] && [ $((g * 100)) -le $((o * 102)) ]
+	done
+}

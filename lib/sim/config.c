@@ -156,11 +156,13 @@ static const struct pmr_sim_config alpha21264 = {
  * 32 KB 2-way L1s with 2 cycles, 1 MB 4-way L2 with 12, memory 100,
  * 128/64-entry D/ITLB with 30-cycle misses, 6 ALU (1), 2 MULT (3), 4 FP
  * ALU (2), 2 FP MULT/DIV (4/12), 3 LD/ST ports.  Fetch and commit width 6,
- * queues = window, line 64 B, 16 MSHRs are [X].
+ * queues = window, line 64 B, 16 MSHRs are [X]; the fetch queue holds
+ * the instructions of the 10 front-end stages (6 x 10 = 60) and more, so
+ * that it never throttles fetch below its width (64 [X]).
  */
 static const struct pmr_sim_config fields03 = {
 	.name = "fields03",
-	.fetch_width = 6, .fetch_block = 0, .fetch_taken = 2, .fetchq = 16,
+	.fetch_width = 6, .fetch_block = 0, .fetch_taken = 2, .fetchq = 64,
 	.frontend = 10, .wrong_path = 1,
 	.bp = PMR_SIM_BP_COMBINED, .bp_bimodal = 8192, .bp_gshare = 8192,
 	.bp_ghist = 13, .bp_local = 1024, .bp_lhist = 10, .bp_choice = 8192,

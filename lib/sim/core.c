@@ -177,7 +177,7 @@ struct pmr_sim {
 	uint64_t ghist, ghist_fix;
 	uint64_t *ras;
 	uint32_t *ras_pcx;	/* per entry: the call's pc index */
-	uint32_t ras_n, ras_top, ras_fix_top;
+	uint32_t ras_n, ras_top, ras_fix_top;	/* ras_top < ras_n */
 	uint64_t ras_fix_val;
 	uint32_t ras_fix_pcx;
 	uint64_t cur_line;	/* last I-cache line fetched + 1 */
@@ -220,6 +220,7 @@ struct pmr_sim {
 	uint64_t *pages;	/* first-touch set (fault_lat) */
 	uint64_t npages, pagecap;
 	unsigned lshift, pshift;
+	unsigned fbshift;	/* log2 fetch_block */
 	struct pmr_sim_bpred bp;
 
 	/* per-pc table */
@@ -1376,8 +1377,8 @@ resolve(struct pmr_sim *s)
 	s->wp_stuck = 0;
 	s->ghist = s->ghist_fix;
 	s->ras_top = s->ras_fix_top;
-	s->ras[s->ras_top % s->ras_n] = s->ras_fix_val;
-	s->ras_pcx[s->ras_top % s->ras_n] = s->ras_fix_pcx;
+	s->ras[s->ras_top] = s->ras_fix_val;
+	s->ras_pcx[s->ras_top] = s->ras_fix_pcx;
 	s->fetch_at = s->now + s->c.redirect;
 	s->fetch_why = PMR_SIM_ST_REDIRECT;
 	s->cur_line = 0;
@@ -1451,8 +1452,8 @@ mo_trap(struct pmr_sim *s)
 	s->ghist = l->hist;
 	/* the return stack as the load found it, as resolve() repairs it */
 	s->ras_top = l->ras_top;
-	s->ras[s->ras_top % s->ras_n] = l->ras_val;
-	s->ras_pcx[s->ras_top % s->ras_n] = l->ras_pcx;
+	s->ras[s->ras_top] = l->ras_val;
+	s->ras_pcx[s->ras_top] = l->ras_pcx;
 
 	for (i = s->tail; i-- > L;) {
 		uint32_t slot = (uint32_t)(i & s->wmask);
@@ -2103,7 +2104,7 @@ issue(struct pmr_sim *s)
 	/* age order: from the head's bit to the end of the ring, then
 	 * from slot 0 up to the head */
 	for (k = 0; k <= s->nwords && n < s->c.issue_width; k++) {
-		uint32_t wi = (w0 + k) % s->nwords;
+		uint32_t wi = (w0 + k) & (s->nwords - 1);
 		uint64_t bits = s->ready[wi];
 
 		if (k == 0)
@@ -2421,17 +2422,17 @@ ret_addr(const struct pmr_sim *s, uint64_t pc, uint32_t pcx)
 static void
 ras_push(struct pmr_sim *s, uint64_t a, uint32_t pcx)
 {
-	s->ras_top++;
-	s->ras[s->ras_top % s->ras_n] = a;
-	s->ras_pcx[s->ras_top % s->ras_n] = pcx;
+	s->ras_top = s->ras_top + 1 == s->ras_n ? 0 : s->ras_top + 1;
+	s->ras[s->ras_top] = a;
+	s->ras_pcx[s->ras_top] = pcx;
 }
 
 static uint64_t
 ras_pop(struct pmr_sim *s)
 {
-	uint64_t a = s->ras[s->ras_top % s->ras_n];
+	uint64_t a = s->ras[s->ras_top];
 
-	s->ras_top--;
+	s->ras_top = s->ras_top == 0 ? s->ras_n - 1 : s->ras_top - 1;
 	return a;
 }
 
@@ -2462,7 +2463,7 @@ predict(struct pmr_sim *s, struct ent *e, int correct, int taken,
 	if (!pd)
 		return ft;
 	if (cls == PMR_OP_RET) {
-		uint32_t cx = s->ras_pcx[s->ras_top % s->ras_n];
+		uint32_t cx = s->ras_pcx[s->ras_top];
 
 		pt = ras_pop(s);
 		if (correct && cx < s->npt && target - s->pt[cx].pc >= 1 &&
@@ -2562,7 +2563,7 @@ fetch_body(struct pmr_sim *s)
 			pc = s->wp_pc;
 		}
 		if (s->c.fetch_block) {
-			uint64_t b = pc / s->c.fetch_block;
+			uint64_t b = pc >> s->fbshift;
 
 			if (n == 0)
 				block = b;
@@ -2601,8 +2602,8 @@ fetch_body(struct pmr_sim *s)
 		e->F = s->now;
 		e->hist = s->ghist;
 		e->ras_top = s->ras_top;
-		e->ras_val = s->ras[s->ras_top % s->ras_n];
-		e->ras_pcx = s->ras_pcx[s->ras_top % s->ras_n];
+		e->ras_val = s->ras[s->ras_top];
+		e->ras_pcx = s->ras_pcx[s->ras_top];
 		e->waiters = -1;
 		e->ndst = 0;
 		e->trap = 0;
@@ -2706,9 +2707,9 @@ fetch_body(struct pmr_sim *s)
 				/* repair: undo the wrong-path pushes/pops
 				 * after this one */
 				s->ras_fix_top = s->ras_top;
-				s->ras_fix_val = s->ras[s->ras_top % s->ras_n];
+				s->ras_fix_val = s->ras[s->ras_top];
 				s->ras_fix_pcx =
-				    s->ras_pcx[s->ras_top % s->ras_n];
+				    s->ras_pcx[s->ras_top];
 				s->wrongpath = 1;
 				s->wp_pc = npc;
 				s->wp_stuck = npc == 0;
@@ -2737,8 +2738,8 @@ fetch_body(struct pmr_sim *s)
 				break;
 			}
 			if (s->c.fetch_block)
-				block = (correct ? e->next_pc : npc) /
-				    s->c.fetch_block;
+				block = (correct ? e->next_pc : npc) >>
+				    s->fbshift;
 		}
 	}
 }
@@ -3022,6 +3023,7 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	if (s->ras == NULL || s->ras_pcx == NULL)
 		goto bad;
 	s->lshift = log2u(s->c.line);
+	s->fbshift = s->c.fetch_block ? log2u(s->c.fetch_block) : 0;
 	s->pshift = log2u(s->c.page);
 	if (pmr_sim_cache_init(&s->l1i, s->c.l1i_size / s->c.line,
 	    s->c.l1i_assoc, s->lshift) != 0 ||
