@@ -437,6 +437,26 @@ UNIT_TEST(pointer_chase)
 	CHECK(r.st.llc_miss >= r.st.loads * 99 / 100);
 }
 
+/* A loop of one load to a new line each time (beyond the L2), 3 adds and
+ * a jump, 40000 instructions. */
+static void
+stream_loop(struct prog *p)
+{
+	struct pmr_sinsn *si;
+
+	prog_init(p, 40000);
+	si = add(p, PMR_OP_LOAD);
+	dst1(si, PMR_X86_RAX);
+	si->nmem = si->nload = 1;
+	dst1(add(p, PMR_OP_INT), PMR_X86_RCX);
+	dst1(add(p, PMR_OP_INT), PMR_X86_RDX);
+	dst1(add(p, PMR_OP_INT), PMR_X86_RBX);
+	close_loop(p);
+	p->addr = 0x10000000;
+	p->stride = 64 + 4096;
+	p->span = 64u << 20;
+}
+
 /*
  * Streaming loads, independent, each to a new line beyond the L2: the 8
  * MSHRs of alpha21264 (MAF) bound them to 8 per mem_lat = 100 cycles, so
@@ -450,22 +470,11 @@ UNIT_TEST(mshr_bound)
 	struct prog p;
 	struct pmr_sim_opts o;
 	struct run r;
-	struct pmr_sinsn *si;
 	unsigned i;
 	double cpi;
 
 	for (i = 0; i < 2; i++) {
-		prog_init(&p, 40000);
-		si = add(&p, PMR_OP_LOAD);
-		dst1(si, PMR_X86_RAX);
-		si->nmem = si->nload = 1;
-		dst1(add(&p, PMR_OP_INT), PMR_X86_RCX);
-		dst1(add(&p, PMR_OP_INT), PMR_X86_RDX);
-		dst1(add(&p, PMR_OP_INT), PMR_X86_RBX);
-		close_loop(&p);
-		p.addr = 0x10000000;
-		p.stride = 64 + 4096;
-		p.span = 64u << 20;
+		stream_loop(&p);
 		pmr_sim_opts_init(&o);
 		o.warmup = 1000;
 		CHECK_EQ(run(&p, "alpha21264", i == 0 ? set8 : set4, &o, &r),
@@ -496,22 +505,11 @@ UNIT_TEST(mem_bandwidth)
 	struct prog p;
 	struct pmr_sim_opts o;
 	struct run r;
-	struct pmr_sinsn *si;
 	unsigned i;
 	double cpi;
 
 	for (i = 0; i < 2; i++) {
-		prog_init(&p, 40000);
-		si = add(&p, PMR_OP_LOAD);
-		dst1(si, PMR_X86_RAX);
-		si->nmem = si->nload = 1;
-		dst1(add(&p, PMR_OP_INT), PMR_X86_RCX);
-		dst1(add(&p, PMR_OP_INT), PMR_X86_RDX);
-		dst1(add(&p, PMR_OP_INT), PMR_X86_RBX);
-		close_loop(&p);
-		p.addr = 0x10000000;
-		p.stride = 64 + 4096;
-		p.span = 64u << 20;
+		stream_loop(&p);
 		pmr_sim_opts_init(&o);
 		o.warmup = 1000;
 		CHECK_EQ(run(&p, "alpha21264", i == 0 ? bus : rows, &o, &r), 0);
