@@ -32,6 +32,7 @@ struct pmr_sitab {
 	struct pmr_sinsn **hash;	/* hcap slots, NULL = empty */
 	uint32_t hcap;			/* power of 2 */
 	uint32_t hused;
+	uint32_t gen;			/* pmr_sitab_gen() */
 };
 
 struct pmr_sitab *
@@ -153,6 +154,7 @@ pmr_sitab_add(struct pmr_sitab *tab, const struct pmr_sinsn *si)
 	s->id = tab->n++;
 	hash_put(tab->hash, tab->hcap, s, &added);
 	tab->hused += (uint32_t)added;
+	tab->gen += !added;	/* an older mapping of the pc is gone */
 	return s;
 }
 
@@ -161,6 +163,13 @@ pmr_sitab_clear_map(struct pmr_sitab *tab)
 {
 	memset(tab->hash, 0, tab->hcap * sizeof(*tab->hash));
 	tab->hused = 0;
+	tab->gen++;
+}
+
+uint32_t
+pmr_sitab_gen(const struct pmr_sitab *tab)
+{
+	return tab->gen;
 }
 
 uint32_t

@@ -397,6 +397,12 @@ struct pmr_sinsn *pmr_sitab_add(struct pmr_sitab *tab,
 uint32_t pmr_sitab_count(const struct pmr_sitab *tab);
 /* Forgets every pc mapping (a new stream starts); entries stay valid. */
 void pmr_sitab_clear_map(struct pmr_sitab *tab);
+/*
+ * Returns the mapping generation: it changes whenever a pc's mapping is
+ * replaced or forgotten, so a caller may keep "pc -> entry" answers of
+ * pmr_sitab_lookup() while it stays the same.
+ */
+uint32_t pmr_sitab_gen(const struct pmr_sitab *tab);
 const struct pmr_sinsn *pmr_sitab_get(const struct pmr_sitab *tab,
     uint32_t id);
 /* Sets the sticky error of t; returns code. */

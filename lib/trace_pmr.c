@@ -44,6 +44,11 @@
 /* --- state shared by writer and reader ------------------------------- */
 
 struct pred {
+	/* the instruction that followed last time, while the table's
+	 * mapping generation is succ_gen: saves a hash lookup per
+	 * instruction (decode_one) */
+	struct pmr_sinsn *succ;
+	uint32_t succ_gen;
 	uint64_t next;		/* previous next pc (indirect, rep), 0 none */
 	uint64_t value;
 	uint64_t last[PMR_INSN_MAXMEM];
@@ -574,6 +579,9 @@ struct pm_src {
 	struct cur s[NSTREAM];
 	uint64_t next_exc;	/* index of the next exception */
 	int have_exc;
+	struct pmr_sinsn *hint;	/* the instruction at pc, or NULL */
+	uint32_t hint_gen;	/* the mapping generation it is valid in */
+	uint32_t prev;		/* id + 1 of the last one decoded, 0 none */
 };
 
 static int
@@ -657,11 +665,19 @@ decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 	uint64_t next, tok;
 	unsigned i;
 	int taken = 0;
+	uint32_t gen = pmr_sitab_gen(s->c.tab);
 
-	if ((si = pmr_sitab_lookup(s->c.tab, s->pc)) == NULL)
-		return pmr_trace_fail(t, PMR_ECORRUPT, "DINSN record %llu: "
-		    "instruction at 0x%llx has no SINSN before it",
-		    (unsigned long long)s->recno, (unsigned long long)s->pc);
+	if ((si = s->hint) == NULL || si->pc != s->pc || s->hint_gen != gen) {
+		if ((si = pmr_sitab_lookup(s->c.tab, s->pc)) == NULL)
+			return pmr_trace_fail(t, PMR_ECORRUPT, "DINSN record "
+			    "%llu: instruction at 0x%llx has no SINSN before "
+			    "it", (unsigned long long)s->recno,
+			    (unsigned long long)s->pc);
+		if (s->prev != 0 && s->prev - 1 < s->c.npred) {
+			s->c.pred[s->prev - 1].succ = si;
+			s->c.pred[s->prev - 1].succ_gen = gen;
+		}
+	}
 	p = &s->c.pred[si->id];
 	if (si->cls == PMR_OP_BR_COND) {
 		if (s->s[S_BR].p == s->s[S_BR].end)
@@ -731,6 +747,9 @@ decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 	}
 	di->next_pc = next;
 	s->pc = next;
+	s->prev = si->id + 1;
+	s->hint = p->succ_gen == gen ? p->succ : NULL;
+	s->hint_gen = gen;
 	return 1;
 }
 
