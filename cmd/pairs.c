@@ -24,16 +24,21 @@ enum fmt { F_TEXT, F_TSV, F_JSON, F_PMR };
 
 enum {
 	O_ABORTS = PMR_OPT_PRIVATE,
+	O_BOOT,
 	O_CACHE,
+	O_CI,
 	O_CONFIDENCE,
+	O_DELTA,
 	O_EDGES,
 	O_HIST,
 	O_IF,
 	O_MIN_SAMPLES,
 	O_NOMINAL,
+	O_OCCUPANCY,
 	O_PAGE_SIZE,
 	O_PARTNER,
-	O_PATHS
+	O_PATHS,
+	O_REBUILD
 };
 
 struct opts {
@@ -43,6 +48,7 @@ struct opts {
 	enum pairs_by by;
 	int *mlist;		/* metric ids to print */
 	int nm;
+	int m_all;		/* -m all: occ_ and fu_ need --occupancy */
 	int sort;		/* metric id, -1 for the default */
 	uint64_t top;		/* 0: all */
 	int truth;
@@ -54,6 +60,7 @@ struct opts {
 	unsigned bits;		/* --paths */
 	int partner;		/* --partner */
 	struct pairs_geom geom;	/* --cache, --page-size */
+	const char *rebuild;	/* --rebuild trace */
 };
 
 static void
@@ -64,10 +71,13 @@ synopsis(FILE *f)
 	    "[-n top]\n"
 	    "             [-o file] [-p lo-hi] [-s metric] [-W window] "
 	    "[--aborts=rule]\n"
-	    "             [--cache=size,ways,line] [--confidence=p] [--edges] "
-	    "[--min-samples=n]\n"
-	    "             [--nominal] [--page-size=n] [--partner] "
-	    "[--paths=bits] [file ...]\n");
+	    "             [--boot=B] [--cache=size,ways,line] [--ci=method] "
+	    "[--confidence=p]\n"
+	    "             [--delta=n] [--edges] [--min-samples=n] [--nominal] "
+	    "[--occupancy]\n"
+	    "             [--page-size=n] [--partner] [--paths=bits] "
+	    "[--rebuild=trace]\n"
+	    "             [file ...]\n");
 }
 
 static void PMR_NORETURN
@@ -89,16 +99,26 @@ help(void)
 	    "      --aborts=RULE    in-progress time of aborted samples: "
 	    "count (to the\n"
 	    "                       abort, as TRUTH) or zero [count]\n"
-	    "  -b, --by=GROUP       rows per pc, proc, image or all; page "
-	    "or set: D-cache\n"
-	    "                       misses per data page or cache set [pc]\n"
+	    "      --boot=B         bootstrap replicates of --ci=bootstrap "
+	    "[200]\n"
+	    "  -b, --by=GROUP       rows per pc, proc, image, context or all; "
+	    "page or set:\n"
+	    "                       D-cache misses per data page or cache "
+	    "set [pc]\n"
 	    "      --cache=S,W,L    cache of --by=set: S bytes, W ways, L-byte "
 	    "lines\n"
 	    "                       [65536,2,64]\n"
 	    "  -C, --width=N        issue width C [META issue-width, "
 	    "else 4]\n"
+	    "      --ci=METHOD      intervals of the pair metrics: delta "
+	    "(delta method) or\n"
+	    "                       bootstrap (Poisson bootstrap over pairs, "
+	    "--seed) [delta]\n"
 	    "      --confidence=P   level of the intervals, 0 < P < 1 "
 	    "[0.95]\n"
+	    "      --delta=N        local IPC window: retires within +-N "
+	    "cycles [META truth,\n"
+	    "                       else 15]\n"
 	    "  -f, --format=FMT     text, tsv, json or pmr (METRIC "
 	    "records) [text]\n"
 	    "      --edges          print the CFG edges (pc -> target, "
@@ -124,6 +144,10 @@ help(void)
 	    "  -n, --top=N          print the first N rows [all]\n"
 	    "      --nominal        scale by the nominal S of META, not "
 	    "fetched/samples [off]\n"
+	    "      --occupancy      accumulate the stage occupancy and unit "
+	    "metrics (occ_*,\n"
+	    "                       fu_*; on when -m or -s names one) "
+	    "[off]\n"
 	    "      --page-size=N    page size of --by=page, a power of 2 "
 	    "[8192]\n"
 	    "      --partner        with --paths, pairs that both retired, "
@@ -134,6 +158,11 @@ help(void)
 	    "                       instead of the metrics [off]\n"
 	    "  -p, --pc=LO-HI       keep pcs in [LO, HI] (hex with 0x) "
 	    "[all]\n"
+	    "      --rebuild=TRACE  rebuild the paths of the retired samples "
+	    "from the CFG of\n"
+	    "                       TRACE (3 schemes) and score them; with "
+	    "-t, exact counts\n"
+	    "                       of --edges and --paths rows [off]\n"
 	    "  -s, --sort=METRIC    sort rows by METRIC, largest first "
 	    "[execs]\n"
 	    "  -t, --truth          print exact values, errors and the "
@@ -153,7 +182,8 @@ parse_metrics(struct opts *o, const char *arg)
 	if ((o->mlist = calloc((size_t)pairs_nmetrics() + 1,
 	    sizeof(int))) == NULL)
 		err(1, NULL);
-	if (strcmp(arg, "all") == 0) {
+	o->m_all = strcmp(arg, "all") == 0;
+	if (o->m_all) {
 		for (i = 0; i < pairs_nmetrics(); i++)
 			o->mlist[o->nm++] = i;
 		return;
@@ -247,6 +277,76 @@ default_metrics(struct opts *o, int mode)
 
 /* --- output ---------------------------------------------------------- */
 
+static void json_str(FILE *f, const char *s);
+static void print_num(FILE *f, const char *fmt, double v, const char *nan);
+static const struct pairs_rebuild *rb;	/* --rebuild results, or NULL */
+static const char *rb_trace;
+
+static const char *const rb_mode[] = { "intra", "inter" };
+static const char *const rb_scheme[] = { "counts", "history", "pairs" };
+
+/* Prints the path reconstruction results (comment lines, or JSON). */
+static void
+rebuild_report(FILE *f, enum fmt fmt)
+{
+	const char *lead = fmt == F_TSV ? "#" : "# ";
+	int m, sc;
+
+	if (rb == NULL)
+		return;
+	if (fmt == F_JSON) {
+		fprintf(f, "{\"rebuild\":{\"trace\":");
+		json_str(f, rb_trace);
+		fprintf(f, ",\"insns\":%" PRIu64 ",\"nodes\":%" PRIu64
+		    ",\"edges\":%" PRIu64 ",\"samples\":%" PRIu64
+		    ",\"scored\":%" PRIu64 ",\"notrue\":%" PRIu64
+		    ",\"badpc\":%" PRIu64 ",\"histbad\":%" PRIu64
+		    ",\"paired\":%" PRIu64 ",\"schemes\":[", rb->insns,
+		    rb->nodes, rb->edges, rb->samples, rb->scored, rb->notrue,
+		    rb->badpc, rb->histbad, rb->paired);
+		for (m = 0; m < PAIRS_RB_NMODE; m++)
+			for (sc = 0; sc < PAIRS_RB_NSCHEME; sc++) {
+				const struct pairs_rb_count *c = &rb->c[m][sc];
+
+				fprintf(f, "%s{\"mode\":\"%s\",\"scheme\":"
+				    "\"%s\",\"success\":", m + sc ? "," : "",
+				    rb_mode[m], rb_scheme[sc]);
+				print_num(f, "%.6g", rb->scored ? (double)c->ok /
+				    (double)rb->scored : NAN, "null");
+				fprintf(f, ",\"ok\":%" PRIu64 ",\"wrong\":%"
+				    PRIu64 ",\"ambiguous\":%" PRIu64
+				    ",\"none\":%" PRIu64 ",\"bound\":%" PRIu64
+				    "}", c->ok, c->wrong, c->ambig, c->none,
+				    c->bound);
+			}
+		fprintf(f, "]}}\n");
+		return;
+	}
+	fprintf(f, "%spaths rebuilt from '%s': %" PRIu64 " instructions, "
+	    "CFG of %" PRIu64 " pcs and %" PRIu64 " edges\n", lead, rb_trace,
+	    rb->insns, rb->nodes, rb->edges);
+	fprintf(f, "%s%" PRIu64 " retired samples, %" PRIu64 " scored (%"
+	    PRIu64 " without a true path, %" PRIu64 " at another pc in the "
+	    "trace), %" PRIu64 " with a history unlike their path, %" PRIu64
+	    " with a pair constraint\n", lead, rb->samples, rb->scored,
+	    rb->notrue, rb->badpc, rb->histbad, rb->paired);
+	fprintf(f, "%s%-6s %-8s %8s %10s %10s %10s %10s %10s\n", lead, "walk",
+	    "scheme", "success", "correct", "wrong", "ambiguous", "no-path",
+	    "bound");
+	for (m = 0; m < PAIRS_RB_NMODE; m++)
+		for (sc = 0; sc < PAIRS_RB_NSCHEME; sc++) {
+			const struct pairs_rb_count *c = &rb->c[m][sc];
+
+			fprintf(f, "%s%-6s %-8s ", lead, rb_mode[m],
+			    rb_scheme[sc]);
+			print_num(f, "%7.2f%%", rb->scored ? 100.0 *
+			    (double)c->ok / (double)rb->scored : NAN, "       -");
+			fprintf(f, " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+			    " %10" PRIu64 " %10" PRIu64 "\n", c->ok, c->wrong,
+			    c->ambig, c->none, c->bound);
+		}
+}
+
 static void
 print_num(FILE *f, const char *fmt, double v, const char *nan)
 {
@@ -256,19 +356,47 @@ print_num(FILE *f, const char *fmt, double v, const char *nan)
 		fprintf(f, fmt, v);
 }
 
+static int by_context;		/* rows are contexts: keys in decimal */
+
 static const char *
 row_key(const struct pairs_row *r, char *buf, size_t cap)
 {
 	if (r->name != NULL)
 		return r->name;
-	snprintf(buf, cap, "0x%" PRIx64, r->key);
+	snprintf(buf, cap, by_context ? "%" PRIu64 : "0x%" PRIx64, r->key);
 	return buf;
+}
+
+/*
+ * Windowed IPC (spec 4.7): the retire-weighted mean m = sum c^2 / sum c
+ * of the retires c per window, the weighted sd sqrt(sum c^3 / sum c -
+ * m^2), the plain mean and the max/min ratio, min over windows that
+ * retired something.  Returns 0 when the input has none.
+ */
+static int
+winstats(const struct pairs_info *in, double *wmean, double *wsd,
+    double *mean, double *ratio)
+{
+	double sc = (double)in->win_sum, v;
+
+	if (in->win_len == 0 || in->win_len == UINT64_MAX || in->win_n == 0 ||
+	    in->win_sum == 0)
+		return 0;
+	*wmean = (double)in->win_sumsq / sc;
+	v = (double)in->win_sumcube / sc - *wmean * *wmean;
+	*wsd = sqrt(v > 0 ? v : 0);
+	*mean = sc / (double)in->win_n;
+	*ratio = in->win_min ? (double)in->win_max / (double)in->win_min :
+	    NAN;
+	return 1;
 }
 
 static void
 header(FILE *f, const struct opts *o, const struct pairs_info *in,
     int argc, char *argv[])
 {
+	double wm, wsd, mean, ratio;
+
 	const char *lead = o->fmt == F_TSV ? "#" : "# ";
 	int i;
 
@@ -287,6 +415,11 @@ header(FILE *f, const struct opts *o, const struct pairs_info *in,
 	    ", pairs %" PRIu64 ", fetched %" PRIu64 ", effective S %.1f, "
 	    "scale per sample %.1f\n", lead, in->S, in->W, in->C,
 	    in->samples, in->pairs, in->fetched, in->S_eff, in->s);
+	if (in->mode == 2)
+		fprintf(f, "%slocal IPC window: +-%u cycles%s\n", lead, in->delta,
+		    in->tdelta == 0 ? "" : in->tdelta == in->delta ?
+		    " (as TRUTH local)" : " (TRUTH local has another: not "
+		    "scored)");
 	if (in->offpath + in->empty > 0)
 		fprintf(f, "%sfront-end waste: %.4f of the selected slots "
 		    "(%" PRIu64 " off-path, %" PRIu64 " empty)\n", lead,
@@ -296,6 +429,14 @@ header(FILE *f, const struct opts *o, const struct pairs_info *in,
 	if (in->other > 0)
 		fprintf(f, "%signored: %" PRIu64 " samples of a baseline "
 		    "sampler\n", lead, in->other);
+	if (winstats(in, &wm, &wsd, &mean, &ratio))
+		fprintf(f, "%swindowed IPC: %" PRIu64 " windows of %" PRIu64
+		    " cycles (%" PRIu64 " retired nothing), retire-weighted "
+		    "mean %.2f per window (IPC %.3f; plain mean %.2f), max/min "
+		    "%" PRIu64 "/%" PRIu64 " = %.1f, weighted sd %.1f%% of the "
+		    "mean\n", lead, in->win_n, in->win_len, in->win_zero, wm,
+		    wm / (double)in->win_len, mean, in->win_max, in->win_min,
+		    ratio, 100 * wsd / wm);
 	if (o->if_arg != NULL)
 		fprintf(f, "%sonly samples with events %s (TRUTH unused)\n",
 		    lead, o->if_arg);
@@ -327,7 +468,7 @@ text_report(FILE *f, const struct opts *o, const struct pairs *p,
 			err(1, NULL);					\
 	} while (0)
 		PUT(o->by == PAIRS_BY_ALL ? "rows" : o->by == PAIRS_BY_PC ?
-		    "pc" : o->by == PAIRS_BY_PROC ? "procedure" : "image");
+		    "pc" : o->by == PAIRS_BY_CONTEXT ? "context" : o->by == PAIRS_BY_PROC ? "procedure" : "image");
 		PUT("samples");
 		for (k = 0; k < o->nm; k++) {
 			PUT(pairs_metric_name(o->mlist[k]));
@@ -440,6 +581,7 @@ json_report(FILE *f, const struct opts *o, const struct pairs *p,
 {
 	const struct pairs_info *in = pairs_info(p);
 	struct pairs_val v;
+	double wm, wsd, mean, ratio;
 	char key[32];
 	size_t i;
 	int k;
@@ -452,9 +594,23 @@ json_report(FILE *f, const struct opts *o, const struct pairs *p,
 	json_str(f, in->sampler);
 	fprintf(f, ",\"mode\":\"%s\",\"S\":%" PRIu64 ",\"W\":%u,\"C\":%u,"
 	    "\"samples\":%" PRIu64 ",\"pairs\":%" PRIu64 ",\"fetched\":%"
-	    PRIu64 ",\"S_eff\":%.10g,\"scale\":%.10g}}\n",
+	    PRIu64 ",\"S_eff\":%.10g,\"scale\":%.10g",
 	    in->mode == 2 ? "paired" : "single", in->S, in->W, in->C,
 	    in->samples, in->pairs, in->fetched, in->S_eff, in->s);
+	if (in->mode == 2)
+		fprintf(f, ",\"delta\":%u", in->delta);
+	if (winstats(in, &wm, &wsd, &mean, &ratio)) {
+		fprintf(f, ",\"windows\":{\"len\":%" PRIu64 ",\"n\":%"
+		    PRIu64 ",\"zero\":%" PRIu64 ",\"wmean\":%.10g,"
+		    "\"ipc\":%.10g,\"mean\":%.10g,\"max\":%" PRIu64
+		    ",\"min\":%" PRIu64 ",\"ratio\":", in->win_len, in->win_n,
+		    in->win_zero, wm, wm / (double)in->win_len, mean,
+		    in->win_max, in->win_min);
+		print_num(f, "%.10g", ratio, "null");
+		fprintf(f, ",\"wsd_pct\":%.10g}", 100 * wsd / wm);
+	}
+	fprintf(f, "}}\n");
+	rebuild_report(f, F_JSON);
 	for (i = 0; i < n; i++) {
 		fprintf(f, "{\"key\":");
 		json_str(f, row_key(&rows[i], key, sizeof(key)));
@@ -583,9 +739,10 @@ truth_summary(FILE *f, const struct opts *o, const struct pairs *p,
 
 /* --- address, edge and path profiles -------------------------------- */
 
-static const char *const prof_key[] = { "page", "set", "pc", "pc", "pc" };
+static const char *const prof_key[] = { "page", "set", "pc", "pc", "pc",
+	"pc" };
 static const char *const prof_key2[] = { NULL, NULL, "target", "history",
-	"history" };
+	"history", "history" };
 
 /* Formats the second key of row r (target or history pattern). */
 static const char *
@@ -646,17 +803,13 @@ cmp_prows_k(const void *x, const void *y)
 	return a->key < b->key ? -1 : a->key > b->key;
 }
 
+/* Builds the rows of the profile report into *rows, *n. */
 static void
-prof_report(FILE *f, const struct opts *o, struct pairs *p)
+prof_rows(const struct opts *o, struct pairs *p, struct pairs_prow **rows,
+    size_t *n)
 {
-	struct pairs_prow *rows;
-	const char *k2 = prof_key2[o->prof];
-	char key[32], key2[80], key3[32] = "";
-	size_t i, n;
-	int w = 6, w2 = 8, pp = o->prof == PAIRS_PROF_PPATH;
-
 	switch (pairs_prof(p, (enum pairs_prof)o->prof, &o->geom, o->bits,
-	    &rows, &n)) {
+	    rows, n)) {
 	case 0:
 		break;
 	case PMR_EINVAL:
@@ -664,6 +817,18 @@ prof_report(FILE *f, const struct opts *o, struct pairs *p)
 	default:
 		errx(1, "out of memory");
 	}
+}
+
+static void
+prof_report(FILE *f, const struct opts *o, struct pairs_prow *rows, size_t n)
+{
+	const char *k2 = prof_key2[o->prof];
+	char key[32], key2[80], key3[32] = "";
+	size_t i;
+	int w = 6, w2 = 8, pp = o->prof == PAIRS_PROF_PPATH;
+	int ex = o->truth && o->rebuild != NULL &&
+	    (o->prof == PAIRS_PROF_EDGE || o->prof == PAIRS_PROF_RPATH);
+
 	qsort(rows, n, sizeof(*rows), o->prof == PAIRS_PROF_PAGE ||
 	    o->prof == PAIRS_PROF_SET ? cmp_prows_k : cmp_prows);
 	if (o->top && o->top < n)
@@ -676,19 +841,23 @@ prof_report(FILE *f, const struct opts *o, struct pairs *p)
 			w2 = (int)strlen(key2);
 	}
 	if (o->fmt == F_TSV)
-		fprintf(f, "#%s%s%s%s\tk\tn\test\tlo\thi\tfrac\tflo\tfhi\n",
+		fprintf(f, "#%s%s%s%s\tk\tn\test\tlo\thi\tfrac\tflo\tfhi%s\n",
 		    prof_key[o->prof], k2 ? "\t" : "", k2 ? k2 : "", pp ?
-		    "\tpartner" : "");
+		    "\tpartner" : "", ex ? "\texact\trelerr" : "");
 	else if (o->fmt == F_TEXT) {
 		fprintf(f, "%-*s", w, prof_key[o->prof]);
 		if (k2 != NULL)
 			fprintf(f, "  %*s", w2, k2);
 		if (pp)
 			fprintf(f, "  %10s", "partner");
-		fprintf(f, "  %8s  %12s  %10s  %7s  %7s\n", "samples",
+		fprintf(f, "  %8s  %12s  %10s  %7s  %7s", "samples",
 		    o->prof <= PAIRS_PROF_SET ? "misses" : o->prof ==
-		    PAIRS_PROF_EDGE ? "edge" : pp ? "pairs" : "execs", "+-",
+		    PAIRS_PROF_EDGE ? "edge" : pp ? "pairs" : o->prof ==
+		    PAIRS_PROF_RPATH ? "retires" : "execs", "+-",
 		    "frac", "+-");
+		if (ex)
+			fprintf(f, "  %12s  %7s", "exact", "err%");
+		fputc('\n', f);
 	}
 	for (i = 0; i < n; i++) {
 		const struct pairs_prow *r = &rows[i];
@@ -711,15 +880,28 @@ prof_report(FILE *f, const struct opts *o, struct pairs *p)
 			}
 			fprintf(f, ",\"k\":%" PRIu64 ",\"n\":%" PRIu64
 			    ",\"est\":%.10g,\"lo\":%.10g,\"hi\":%.10g,"
-			    "\"frac\":%.10g,\"flo\":%.10g,\"fhi\":%.10g}\n",
+			    "\"frac\":%.10g,\"flo\":%.10g,\"fhi\":%.10g",
 			    r->k, r->n, r->est, r->lo, r->hi, r->frac, r->flo,
 			    r->fhi);
+			if (ex) {
+				fprintf(f, ",\"exact\":%.10g,\"relerr\":",
+				    r->exact);
+				print_num(f, "%.6g", r->exact > 0 ?
+				    r->est / r->exact - 1 : NAN, "null");
+			}
+			fprintf(f, "}\n");
 		} else if (o->fmt == F_TSV) {
 			fprintf(f, "%s%s%s%s%s\t%" PRIu64 "\t%" PRIu64 "\t%.10g\t"
-			    "%.10g\t%.10g\t%.10g\t%.10g\t%.10g\n", key,
+			    "%.10g\t%.10g\t%.10g\t%.10g\t%.10g", key,
 			    k2 ? "\t" : "", k2 ? key2 : "", pp ? "\t" : "",
 			    key3, r->k, r->n, r->est,
 			    r->lo, r->hi, r->frac, r->flo, r->fhi);
+			if (ex) {
+				fprintf(f, "\t%.10g\t", r->exact);
+				print_num(f, "%.6g", r->exact > 0 ?
+				    r->est / r->exact - 1 : NAN, "-");
+			}
+			fputc('\n', f);
 		} else {
 			fprintf(f, "%-*s", w, key);
 			if (k2 != NULL)
@@ -727,8 +909,14 @@ prof_report(FILE *f, const struct opts *o, struct pairs *p)
 			if (pp)
 				fprintf(f, "  %10s", key3);
 			fprintf(f, "  %8" PRIu64 "  %12.0f  %10.0f  %7.4f  "
-			    "%7.4f\n", r->k, r->est, (r->hi - r->lo) / 2,
+			    "%7.4f", r->k, r->est, (r->hi - r->lo) / 2,
 			    r->frac, (r->fhi - r->flo) / 2);
+			if (ex) {
+				fprintf(f, "  %12.0f  ", r->exact);
+				print_num(f, "%+7.1f", r->exact > 0 ? 100 *
+				    (r->est / r->exact - 1) : NAN, "      -");
+			}
+			fputc('\n', f);
 		}
 	}
 }
@@ -803,9 +991,12 @@ main(int argc, char *argv[])
 {
 	static const struct option long_opts[] = {
 		{ "aborts", required_argument, NULL, O_ABORTS },
+		{ "boot", required_argument, NULL, O_BOOT },
 		{ "by", required_argument, NULL, 'b' },
 		{ "cache", required_argument, NULL, O_CACHE },
+		{ "ci", required_argument, NULL, O_CI },
 		{ "confidence", required_argument, NULL, O_CONFIDENCE },
+		{ "delta", required_argument, NULL, O_DELTA },
 		{ "edges", no_argument, NULL, O_EDGES },
 		{ "format", required_argument, NULL, 'f' },
 		{ "hist", required_argument, NULL, O_HIST },
@@ -814,10 +1005,12 @@ main(int argc, char *argv[])
 		{ "metrics", required_argument, NULL, 'm' },
 		{ "min-samples", required_argument, NULL, O_MIN_SAMPLES },
 		{ "nominal", no_argument, NULL, O_NOMINAL },
+		{ "occupancy", no_argument, NULL, O_OCCUPANCY },
 		{ "page-size", required_argument, NULL, O_PAGE_SIZE },
 		{ "partner", no_argument, NULL, O_PARTNER },
 		{ "paths", required_argument, NULL, O_PATHS },
 		{ "pc", required_argument, NULL, 'p' },
+		{ "rebuild", required_argument, NULL, O_REBUILD },
 		{ "sort", required_argument, NULL, 's' },
 		{ "top", required_argument, NULL, 'n' },
 		{ "truth", no_argument, NULL, 't' },
@@ -831,6 +1024,11 @@ main(int argc, char *argv[])
 	struct pairs_row *rows;
 	struct pmr_writer *w = NULL;
 	struct pmr_textout tout;
+	struct pairs_prow *prows;
+	struct pairs_rebuild rbres;
+	size_t npr;
+	uint32_t boot = 200;
+	int ci_boot = 0;
 	const char *e, *note;
 	char *end, ebuf[256];
 	size_t n;
@@ -871,18 +1069,38 @@ main(int argc, char *argv[])
 				o.by = PAIRS_BY_PROC;
 			else if (strcmp(optarg, "all") == 0)
 				o.by = PAIRS_BY_ALL;
+			else if (strcmp(optarg, "context") == 0)
+				o.by = PAIRS_BY_CONTEXT;
 			else if (strcmp(optarg, "page") == 0)
 				o.prof = PAIRS_PROF_PAGE;
 			else if (strcmp(optarg, "set") == 0)
 				o.prof = PAIRS_PROF_SET;
 			else {
 				warnx("unknown grouping '%s' (pc, proc, "
-				    "image, all, page, set)", optarg);
+				    "image, all, context, page, set)", optarg);
 				usage();
 			}
 			break;
+		case O_BOOT:
+			boot = (uint32_t)num("--boot", optarg, 2, 100000);
+			break;
 		case O_CACHE:
 			parse_cache(&o, optarg);
+			break;
+		case O_CI:
+			if (strcmp(optarg, "delta") == 0)
+				ci_boot = 0;
+			else if (strcmp(optarg, "bootstrap") == 0)
+				ci_boot = 1;
+			else {
+				warnx("unknown --ci method '%s' (delta, "
+				    "bootstrap)", optarg);
+				usage();
+			}
+			break;
+		case O_DELTA:
+			o.po.delta = (uint32_t)num("--delta", optarg, 1,
+			    1 << 20);
 			break;
 		case O_EDGES:
 			o.prof = PAIRS_PROF_EDGE;
@@ -902,6 +1120,10 @@ main(int argc, char *argv[])
 		case O_PATHS:
 			o.bits = (unsigned)num("--paths", optarg, 1, 64);
 			o.prof = PAIRS_PROF_PATH;
+			break;
+		case O_REBUILD:
+			o.rebuild = optarg;
+			o.po.keep_paths = 1;
 			break;
 		case 'C':
 			o.po.width = (uint32_t)num("--width", optarg, 1, 64);
@@ -957,6 +1179,9 @@ main(int argc, char *argv[])
 		case O_NOMINAL:
 			o.po.nominal = 1;
 			break;
+		case O_OCCUPANCY:
+			o.po.occupancy = 1;
+			break;
 		case 'p':
 			parse_range(&o, optarg);
 			break;
@@ -1000,6 +1225,29 @@ main(int argc, char *argv[])
 	}
 	if (o.partner)
 		o.prof = PAIRS_PROF_PPATH;
+	/* the occ_ and fu_ sums cost time: only when asked for */
+	for (i = 0; i < o.nm && !o.m_all; i++)
+		o.po.occupancy |= pairs_metric_occ(o.mlist[i]);
+	if (o.sort >= 0)
+		o.po.occupancy |= pairs_metric_occ(o.sort);
+	if (ci_boot) {
+		o.po.boot = boot;
+		o.po.seed = o.c.seed;
+	}
+	if (o.by == PAIRS_BY_CONTEXT) {
+		if (o.fmt == F_PMR) {
+			warnx("--by=context cannot be combined with -f pmr");
+			usage();
+		}
+		o.po.by_context = 1;
+	}
+	if (o.rebuild != NULL && o.fmt == F_PMR) {
+		warnx("--rebuild cannot be combined with -f pmr");
+		usage();
+	}
+	/* paths compared with the trace: retired samples only */
+	if (o.rebuild != NULL && o.truth && o.prof == PAIRS_PROF_PATH)
+		o.prof = PAIRS_PROF_RPATH;
 	if (o.prof >= 0 && o.hist >= 0) {
 		warnx("--hist cannot be combined with --by=page, --by=set, "
 		    "--edges or --paths");
@@ -1048,12 +1296,28 @@ main(int argc, char *argv[])
 	}
 	if (o.nm == 0)
 		default_metrics(&o, pairs_info(p)->mode);
+	prows = NULL;
+	npr = 0;
+	if (o.prof >= 0)
+		prof_rows(&o, p, &prows, &npr);
+	if (o.rebuild != NULL) {
+		int ex = o.truth && (o.prof == PAIRS_PROF_EDGE ||
+		    o.prof == PAIRS_PROF_RPATH);
+
+		if (pairs_rebuild_run(p, o.rebuild, (enum pairs_prof)o.prof,
+		    o.bits, ex ? prows : NULL, ex ? npr : 0, &rbres, ebuf,
+		    sizeof(ebuf)) != 0)
+			errx(1, "--rebuild: %s", ebuf);
+		rb = &rbres;
+		rb_trace = o.rebuild;
+	}
 	if (pairs_rows(p, o.by, &rows, &n, &note) != 0)
 		errx(1, "out of memory");
 	if (note != NULL && pairs_info(p)->nimg == 0)
 		o.by = PAIRS_BY_PC;
 	if (note != NULL && !o.c.quiet)
 		warnx("%s", note);
+	by_context = o.by == PAIRS_BY_CONTEXT;
 	sort_p = p;
 	sort_m = o.sort >= 0 ? o.sort : 0;
 	qsort(rows, n, sizeof(*rows), cmp_rows);
@@ -1062,10 +1326,12 @@ main(int argc, char *argv[])
 	if (o.prof >= 0) {
 		if (o.fmt != F_JSON)
 			header(tout.f, &o, pairs_info(p), argc, argv);
-		prof_report(tout.f, &o, p);
+		rebuild_report(tout.f, o.fmt);
+		prof_report(tout.f, &o, prows, npr);
 	} else if (o.hist >= 0) {
 		if (o.fmt != F_JSON)
 			header(tout.f, &o, pairs_info(p), argc, argv);
+		rebuild_report(tout.f, o.fmt);
 		hist_report(tout.f, &o, p, rows,
 		    o.top && o.top < n ? o.top : n);
 	} else if (o.fmt == F_JSON)
@@ -1073,6 +1339,7 @@ main(int argc, char *argv[])
 		    o.top && o.top < n ? o.top : n);
 	else {
 		header(tout.f, &o, pairs_info(p), argc, argv);
+		rebuild_report(tout.f, o.fmt);
 		if (o.fmt == F_TSV)
 			tsv_report(tout.f, &o, p, rows,
 			    o.top && o.top < n ? o.top : n);

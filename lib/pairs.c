@@ -9,7 +9,9 @@
  * a t interval, and the pair metrics (spec 4.3-4.5) with the variance of a
  * Poisson-sampled total, sum over contributions of (weight*value)^2, and
  * its linearization (delta method) for ratios.  Nothing here is random, so
- * merged and unmerged runs print the same numbers.
+ * merged and unmerged runs print the same numbers, except the optional
+ * Poisson bootstrap (pairs_opts.boot), whose weights come from a seeded
+ * generator in record order.  Path reconstruction is in pairs_path.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -52,8 +54,85 @@ enum {
 	A_GU, A_GU2, A_GUL,	/* sum of gu, gu^2, gu*l */
 	A_T,			/* TRUTH fields, T_* below */
 	A_H = A_T + 40,		/* 7 x PAIRS_NB: latency histograms */
-	A_N = A_H + PAIRS_NLAT * PAIRS_NB
+	/* appended after the first METRIC version: */
+	A_LOC = A_H + PAIRS_NLAT * PAIRS_NB,	/* partners retiring within
+				 * +-delta cycles of this retired member */
+	A_RIF,			/* partners retiring while this is in flight */
+	A_ISS,			/* partners issuing while this is in progress,
+				 * retiring or not */
+	A_OCCL,			/* 5: sum of stage t's cycles of retired
+				 * members (--occupancy) */
+	A_OCC = A_OCCL + 5,	/* 25: s * 5 + t: cycles the partner spent in
+				 * stage s while this was in stage t */
+	A_FU = A_OCC + 25,	/* 25: u * 5 + t: cycles the partner of unit
+				 * class u executed while this was in t */
+	A_N = A_FU + 25
 };
+
+/* Unit class of an operation class for the fu_ metrics, or -1. */
+static const signed char fu_class[PMR_OP_NCLASS] = {
+	[PMR_OP_OTHER] = 0, [PMR_OP_INT] = 0, [PMR_OP_IMUL] = 1,
+	[PMR_OP_IDIV] = 1, [PMR_OP_FADD] = 2, [PMR_OP_FMUL] = 2,
+	[PMR_OP_FDIV] = 2, [PMR_OP_LOAD] = 3, [PMR_OP_STORE] = 3,
+	[PMR_OP_LDST] = 3, [PMR_OP_BR_COND] = 4, [PMR_OP_JMP] = 4,
+	[PMR_OP_JMP_IND] = 4, [PMR_OP_CALL] = 4, [PMR_OP_CALL_IND] = 4,
+	[PMR_OP_RET] = 4, [PMR_OP_SYSCALL] = -1, [PMR_OP_NOP] = -1
+};
+
+/*
+ * Sets the stage intervals [lo[i], hi[i]) of sample x fetched at f: fetch
+ * to map, map to data ready, to issue, to retire ready, to retire.
+ * Returns how many, from the first, are known.
+ */
+static int
+stages(const struct pmr_sim_sample *x, int64_t f, int64_t lo[5],
+    int64_t hi[5])
+{
+	const uint32_t lat[5] = { x->lat_fm, x->lat_md, x->lat_dx, x->lat_xr,
+		x->lat_rr };
+	int i;
+
+	for (i = 0; i < 5 && lat[i] != PMR_SIM_NOLAT; i++) {
+		lo[i] = f;
+		f += lat[i];
+		hi[i] = f;
+	}
+	return i;
+}
+
+/* Adds the stage occupancy and unit use of partner y to member x's a. */
+static void
+add_occ(uint64_t *a, const struct pmr_sim_sample *x, int64_t fx,
+    const struct pmr_sim_sample *y, int64_t fy)
+{
+	int64_t xl[5], xh[5], yl[5], yh[5], lo, hi;
+	int nx, ny, s, t, u;
+
+	if (!(x->events & PMR_SIM_EV_RETIRED))
+		return;
+	nx = stages(x, fx, xl, xh);
+	for (t = 0; t < nx; t++)
+		a[A_OCCL + t] += (uint64_t)(xh[t] - xl[t]);
+	if (y == NULL)
+		return;
+	ny = stages(y, fy, yl, yh);
+	for (s = 0; s < ny; s++)
+		for (t = 0; t < nx; t++) {
+			lo = yl[s] > xl[t] ? yl[s] : xl[t];
+			hi = yh[s] < xh[t] ? yh[s] : xh[t];
+			if (hi > lo)
+				a[A_OCC + s * 5 + t] += (uint64_t)(hi - lo);
+		}
+	u = y->cls < PMR_OP_NCLASS ? fu_class[y->cls] : -1;
+	if (ny < 4 || u < 0)
+		return;
+	for (t = 0; t < nx; t++) {
+		lo = yl[3] > xl[t] ? yl[3] : xl[t];
+		hi = yh[3] < xh[t] ? yh[3] : xh[t];
+		if (hi > lo)
+			a[A_FU + u * 5 + t] += (uint64_t)(hi - lo);
+	}
+}
 
 /* TRUTH fields, offsets from A_T (T_COUNT: TRUTH records added). */
 enum {
@@ -61,13 +140,14 @@ enum {
 	T_SUM, T_SQ = T_SUM + 6, T_N_LD = T_SQ + 6,
 	T_ICM, T_ITLB, T_DCM, T_DTLB, T_L2, T_TAKEN, T_BRM, T_JMPM, T_FU,
 	T_MAP, T_FWD, T_INPROG, T_USEFUL, T_WASTED, T_COUNT, T_INFL, T_INFLR,
-	T_NFIELDS
+	T_LOCAL, T_NFIELDS
 };
 
 /* Global vector of the METRIC record of kind 1. */
 enum {
 	G_VERSION, G_MODE, G_S, G_W, G_C, G_FETCHED, G_NSTATS, G_SAMPLES,
-	G_PAIRS, G_OTHER, G_OFFPATH, G_EMPTY, G_N
+	G_PAIRS, G_OTHER, G_OFFPATH, G_EMPTY, G_DELTA, G_TDELTA,
+	G_WLEN, G_WN, G_WZERO, G_WSUM, G_WSQ, G_WCUBE, G_WMAX, G_WMIN, G_N
 };
 
 _Static_assert(T_NFIELDS <= 40, "A_H leaves room for the TRUTH fields");
@@ -76,7 +156,21 @@ struct ent {
 	uint64_t pc;
 	uint8_t cls;
 	size_t acc;		/* index of the vector in p->acc */
+	uint32_t boot;		/* slot of its bootstrap sums + 1, 0 none */
 };
+
+/*
+ * Streaming Poisson bootstrap (--ci=bootstrap): every PAIR gets, for each
+ * of B replicates, a weight drawn from Poisson(1), and the contributions
+ * of its members to these sums are added times the weight, into B
+ * replicate vectors of B_N sums per pc.  A metric evaluated on each
+ * replicate gives the percentile interval.
+ */
+enum {
+	B_L, B_UF, B_UB, B_GF, B_GU, B_LOC, B_KRET, B_K, B_RIF, B_ISS, B_N
+};
+static const int boot_acc[B_N] = { A_INP, A_UF, A_UB, A_GF, A_GU, A_LOC,
+	A_KRET, A_K, A_RIF, A_ISS };
 
 /*
  * One count of a profile: tag P_MISS (a address, b pc), P_TAKEN (a pc, b
@@ -89,7 +183,7 @@ struct pent {
 	uint32_t tag;
 };
 
-enum { P_MISS = 1, P_TAKEN, P_FALL, P_PATH, P_PPATH };
+enum { P_MISS = 1, P_TAKEN, P_FALL, P_PATH, P_PPATH, P_RPATH };
 
 struct image {
 	uint64_t start, size, offset;
@@ -119,7 +213,16 @@ struct pairs {
 	uint32_t *ph;		/* entry index + 1, 0 empty */
 	size_t phcap;
 	struct pairs_prow *prows;
+	double *bpool;		/* bootstrap slots of B * B_N sums */
+	size_t nbslot, capbslot;
+	double *rboot;		/* summed slots of the grouped rows */
+	uint8_t *bw;		/* weights of the current pair */
+	uint64_t rng;		/* splitmix64 state */
+	struct pairs_psamp *ps;	/* kept samples (keep_paths) */
+	size_t nps, capps;
 	int have_s;		/* META profileme seen */
+	uint32_t delta;		/* local IPC window in use */
+	uint32_t tdelta;	/* delta of META truth, 0 unknown */
 	uint32_t meta_w, meta_c;
 	char err[256];
 };
@@ -143,6 +246,12 @@ pairs_new(const struct pairs_opts *o)
 	if ((p = calloc(1, sizeof(*p))) == NULL)
 		return NULL;
 	p->o = *o;
+	p->delta = o->delta ? o->delta : 15;
+	p->rng = o->seed;
+	if (o->boot > 0 && (p->bw = calloc(o->boot, 1)) == NULL) {
+		free(p);
+		return NULL;
+	}
 	if (p->o.pc_hi == 0)
 		p->o.pc_hi = UINT64_MAX;
 	if (!(p->o.confidence > 0 && p->o.confidence < 1))
@@ -173,6 +282,10 @@ pairs_free(struct pairs *p)
 	free(p->pe);
 	free(p->ph);
 	free(p->prows);
+	free(p->ps);
+	free(p->bpool);
+	free(p->rboot);
+	free(p->bw);
 	free(p);
 }
 
@@ -252,6 +365,7 @@ lookup(struct pairs *p, uint64_t pc, uint8_t cls)
 	e->pc = pc;
 	e->cls = cls;
 	e->acc = p->nent * A_N;
+	e->boot = 0;
 	memset(p->acc + e->acc, 0, A_N * sizeof(uint64_t));
 	p->hash[j] = (uint32_t)(++p->nent);
 	if (2 * p->nent > p->hcap && rehash(p, 2 * p->hcap) != 0)
@@ -348,6 +462,9 @@ add_prof(struct pairs *p, const struct pmr_sim_sample *x)
 		return rc;
 	if (!ret)
 		return 0;
+	if (p->o.keep_paths && (rc = padd(p, P_RPATH |
+	    (uint32_t)x->hist_len << 8, x->pc, x->history, 1)) != 0)
+		return rc;
 	if ((ev & PMR_SIM_EV_DCACHE_MISS) && (x->cls == PMR_OP_LOAD ||
 	    x->cls == PMR_OP_STORE || x->cls == PMR_OP_LDST))
 		return padd(p, P_MISS, x->addr, x->pc, 1);
@@ -411,7 +528,9 @@ add_sample(struct pairs *p, const struct pmr_sim_sample *x, int64_t l)
 	int ret = (ev & PMR_SIM_EV_RETIRED) != 0;
 	unsigned i;
 
-	if ((a = lookup(p, x->pc, x->cls)) == NULL || add_prof(p, x) != 0)
+	/* --by=context: the vectors are per context, not per pc */
+	if ((a = p->o.by_context ? lookup(p, x->context, 255) :
+	    lookup(p, x->pc, x->cls)) == NULL || add_prof(p, x) != 0)
 		return NULL;
 	a[A_K]++;
 	a[A_TRAP + (x->trap & 7)]++;
@@ -449,6 +568,45 @@ add_sample(struct pairs *p, const struct pmr_sim_sample *x, int64_t l)
 		a[A_H + i * PAIRS_NB + pairs_bucket(lat[i])]++;
 	}
 	return a;
+}
+
+/* Keeps retired sample x for path reconstruction, with its partner. */
+static int
+keep_psamp(struct pairs *p, const struct pmr_sim_sample *x,
+    const struct pmr_sim_sample *partner, uint32_t dist)
+{
+	struct pairs_psamp *e;
+
+	if (!(x->events & PMR_SIM_EV_RETIRED) || x->cpos == UINT64_MAX)
+		return 0;
+	if (p->nps == p->capps) {
+		size_t cap = p->capps ? 2 * p->capps : 1024;
+
+		if ((e = realloc(p->ps, cap * sizeof(*e))) == NULL)
+			return PMR_ENOMEM;
+		p->ps = e;
+		p->capps = cap;
+	}
+	e = &p->ps[p->nps++];
+	memset(e, 0, sizeof(*e));
+	e->cpos = x->cpos;
+	e->pc = x->pc;
+	e->history = x->history;
+	e->hist_len = x->hist_len;
+	if (partner != NULL && (partner->events & PMR_SIM_EV_RETIRED) &&
+	    partner->kind == PMR_SIM_KIND_INSN) {
+		e->has_partner = 1;
+		e->partner = partner->pc;
+		e->dist = dist;
+	}
+	return 0;
+}
+
+const struct pairs_psamp *
+pairs_psamples(const struct pairs *p, size_t *n)
+{
+	*n = p->nps;
+	return p->ps;
 }
 
 static int
@@ -503,7 +661,7 @@ pairs_lat_find(const char *name)
  */
 static int
 add_member(struct pairs *p, const struct pmr_sim_sample *x, int64_t fx,
-    const struct pmr_sim_sample *y, int64_t fy, int first)
+    const struct pmr_sim_sample *y, int64_t fy, int first, uint32_t dist)
 {
 	uint64_t *a;
 	int64_t l, xy, end, yend, lo, hi, g;
@@ -514,16 +672,36 @@ add_member(struct pairs *p, const struct pmr_sim_sample *x, int64_t fx,
 	l = inprog(p, x);
 	if ((a = add_sample(p, x, l)) == NULL)
 		return fail(p, PMR_ENOMEM, "out of memory");
+	if (p->o.keep_paths && keep_psamp(p, x, first ? NULL : y, dist) != 0)
+		return fail(p, PMR_ENOMEM, "out of memory");
 	/* spec 4.6: the earlier member of a pair that both retired is on
 	 * the committed path to x */
 	if (!first && yret && (x->events & PMR_SIM_EV_RETIRED) &&
 	    y->kind == PMR_SIM_KIND_INSN && padd3(p, P_PPATH |
 	    (uint32_t)x->hist_len << 8, x->pc, x->history, y->pc, 1) != 0)
 		return fail(p, PMR_ENOMEM, "out of memory");
-	if (l < 0 || y->kind != PMR_SIM_KIND_INSN)
+	if (p->o.occupancy)
+		add_occ(a, x, fx, y->kind == PMR_SIM_KIND_INSN ? y : NULL, fy);
+	if (y->kind != PMR_SIM_KIND_INSN)
+		return 0;
+	/* spec 4.5: retire times are F + lat_total; local IPC, and
+	 * partners retiring while x is in flight [F(x), end(x)) */
+	if (yret && x->lat_total != PMR_SIM_NOLAT &&
+	    y->lat_total != PMR_SIM_NOLAT) {
+		int64_t rx = fx + x->lat_total, ry = fy + y->lat_total;
+
+		if ((x->events & PMR_SIM_EV_RETIRED) &&
+		    (rx > ry ? rx - ry : ry - rx) <= (int64_t)p->delta)
+			a[A_LOC]++;
+		if (fx <= ry && ry < rx)
+			a[A_RIF]++;
+	}
+	if (l < 0)
 		return 0;
 	end = fx + l;
 	xy = issue_at(y);
+	if (xy >= 0 && fx <= fy + xy && fy + xy < end)
+		a[A_ISS]++;
 	if (yret && xy >= 0 && fx <= fy + xy && fy + xy < end) {
 		a[first ? A_UF : A_UB]++;
 		a[A_UL] += (uint64_t)l;
@@ -544,6 +722,104 @@ add_member(struct pairs *p, const struct pmr_sim_sample *x, int64_t fx,
 		a[A_GU2] += (uint64_t)(g * g);
 		a[A_GUL] += (uint64_t)(g * l);
 	}
+	return 0;
+}
+
+static uint64_t
+splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
+ * Draws the Poisson(1) weights of the next pair by the inverse CDF, from
+ * 16-bit uniforms (four per splitmix64 output; the CDF is rounded down to
+ * 1/65536, which moves no probability by more than that).
+ */
+static void
+boot_draw(struct pairs *p)
+{
+	/* P(X <= k) * 2^16 for k = 0..6 */
+	static const uint32_t cdf[] = { 24109, 48218, 60273, 64291, 65296,
+		65497, 65530 };
+	uint64_t r = 0;
+	uint32_t b;
+
+	for (b = 0; b < p->o.boot; b++) {
+		uint32_t u;
+
+		if (b % 4 == 0)
+			r = splitmix(&p->rng);
+		u = (uint32_t)(r & 0xffff);
+		r >>= 16;
+		/* without branches: the weights are random */
+		p->bw[b] = (uint8_t)((u >= cdf[0]) + (u >= cdf[1]) +
+		    (u >= cdf[2]) + (u >= cdf[3]) + (u >= cdf[4]) +
+		    (u >= cdf[5]) + (u >= cdf[6]));
+	}
+}
+
+/* Returns the bootstrap slot of vector a, created if new, or NULL. */
+static double *
+boot_slot(struct pairs *p, const uint64_t *a)
+{
+	struct ent *e = &p->ent[(size_t)(a - p->acc) / A_N];
+	size_t n = (size_t)p->o.boot * B_N;
+
+	if (e->boot == 0) {
+		if (p->nbslot == p->capbslot) {
+			size_t cap = p->capbslot ? 2 * p->capbslot : 64;
+			double *np;
+
+			if ((np = realloc(p->bpool, cap * n *
+			    sizeof(*np))) == NULL)
+				return NULL;
+			p->bpool = np;
+			p->capbslot = cap;
+		}
+		memset(p->bpool + p->nbslot * n, 0, n * sizeof(double));
+		e->boot = (uint32_t)++p->nbslot;
+	}
+	return p->bpool + (e->boot - 1) * n;
+}
+
+/*
+ * Adds member x of a pair, and with --ci=bootstrap its contribution times
+ * the pair's weights to the replicate sums of its pc: the difference of
+ * the summed accumulators before and after.
+ */
+static int
+add_member_boot(struct pairs *p, const struct pmr_sim_sample *x, int64_t fx,
+    const struct pmr_sim_sample *y, int64_t fy, int first, uint32_t dist)
+{
+	uint64_t before[B_N], *a;
+	double *bs, c[B_N];
+	uint32_t b;
+	int i, nz, idx[B_N], rc;
+
+	if (p->o.boot == 0 || x->kind != PMR_SIM_KIND_INSN ||
+	    !keep(p, x->pc) || !cond(p, x))
+		return add_member(p, x, fx, y, fy, first, dist);
+	if ((a = p->o.by_context ? lookup(p, x->context, 255) :
+	    lookup(p, x->pc, x->cls)) == NULL)
+		return fail(p, PMR_ENOMEM, "out of memory");
+	for (i = 0; i < B_N; i++)
+		before[i] = a[boot_acc[i]];
+	if ((rc = add_member(p, x, fx, y, fy, first, dist)) != 0)
+		return rc;
+	for (i = nz = 0; i < B_N; i++)
+		if ((c[i] = (double)(a[boot_acc[i]] - before[i])) != 0)
+			idx[nz++] = i;
+	if ((bs = boot_slot(p, a)) == NULL)
+		return fail(p, PMR_ENOMEM, "out of memory");
+	/* weight 0 adds 0: no branch on the random weight */
+	for (b = 0; b < p->o.boot; b++, bs += B_N)
+		for (i = 0; i < nz; i++)
+			bs[idx[i]] += p->bw[b] * c[idx[i]];
 	return 0;
 }
 
@@ -601,6 +877,52 @@ meta_profileme(struct pairs *p, const struct pmr_bytes *v)
 	return 0;
 }
 
+/*
+ * Records the delta of the TRUTH local counts; the local IPC window
+ * follows it unless --delta was given, until the first pair is read.
+ */
+static int
+set_tdelta(struct pairs *p, uint32_t d)
+{
+	if (d == 0)
+		return 0;
+	if (p->tdelta != 0 && p->tdelta != d)
+		return fail(p, PMR_ECORRUPT, "mismatched shards: TRUTH delta "
+		    "%u after %u", d, p->tdelta);
+	p->tdelta = d;
+	if (p->o.delta == 0 && p->info.pairs == 0)
+		p->delta = d;
+	return 0;
+}
+
+/*
+ * Adds the windowed IPC of one shard.  Shards with another window length
+ * cannot be pooled: the statistics are then dropped (win_len ~0 marks it).
+ */
+static void
+add_win(struct pairs *p, uint64_t len, uint64_t n, uint64_t zero,
+    uint64_t sum, uint64_t sq, uint64_t cube, uint64_t max, uint64_t min)
+{
+	struct pairs_info *in = &p->info;
+
+	if (len == 0 || in->win_len == UINT64_MAX)
+		return;
+	if (in->win_len != 0 && in->win_len != len) {
+		in->win_len = UINT64_MAX;
+		return;
+	}
+	in->win_len = len;
+	in->win_n += n;
+	in->win_zero += zero;
+	in->win_sum += sum;
+	in->win_sumsq += sq;
+	in->win_sumcube += cube;
+	if (max > in->win_max)
+		in->win_max = max;
+	if (min != 0 && (in->win_min == 0 || min < in->win_min))
+		in->win_min = min;
+}
+
 static int
 add_meta(struct pairs *p, const struct pmr_rec *rec)
 {
@@ -620,6 +942,17 @@ add_meta(struct pairs *p, const struct pmr_rec *rec)
 		    "config-digest", &m.value);
 	if (n == 9 && memcmp(m.key.p, "profileme", 9) == 0)
 		return meta_profileme(p, &m.value);
+	if (n == 5 && memcmp(m.key.p, "truth", 5) == 0) {
+		const char *d;
+
+		n = m.value.n < sizeof(buf) - 1 ? m.value.n : sizeof(buf) - 1;
+		memcpy(buf, m.value.p, n);
+		buf[n] = '\0';
+		if ((d = strstr(buf, "delta=")) != NULL)
+			return set_tdelta(p, (uint32_t)strtoul(d + 6, NULL,
+			    10));
+		return 0;
+	}
 	if (n == 11 && memcmp(m.key.p, "issue-width", 11) == 0) {
 		n = m.value.n < sizeof(buf) - 1 ? m.value.n : sizeof(buf) - 1;
 		memcpy(buf, m.value.p, n);
@@ -639,8 +972,10 @@ add_truth(struct pairs *p, const struct pmr_rec *rec)
 
 	if (pmr_rec_decode(rec, &t, &why) != 0)
 		return fail(p, PMR_ECORRUPT, "bad TRUTH record: %s", why);
-	if (!keep(p, t.pc) || p->o.if_set != 0 || p->o.if_clear != 0)
-		return 1;	/* TRUTH is of all executions, not a subset */
+	if (!keep(p, t.pc) || p->o.if_set != 0 || p->o.if_clear != 0 ||
+	    p->o.by_context)
+		return 1;	/* TRUTH is of all executions, of every context,
+				 * not of a subset */
 	if ((a = lookup(p, t.pc, t.cls)) == NULL)
 		return fail(p, PMR_ENOMEM, "out of memory");
 	d = a + A_T;
@@ -677,6 +1012,7 @@ add_truth(struct pairs *p, const struct pmr_rec *rec)
 	d[T_WASTED] += (uint64_t)t.wasted;
 	d[T_INFL] += t.inflight;
 	d[T_INFLR] += t.inflight_ret;
+	d[T_LOCAL] += t.local;
 	d[T_COUNT]++;
 	p->info.ntruth++;
 	return 1;
@@ -734,6 +1070,11 @@ add_metric(struct pairs *p, const struct pmr_rec *rec)
 		}
 		if (g[G_W] != 0)
 			p->meta_w = (uint32_t)g[G_W];
+		if (g[G_DELTA] != 0 && p->o.delta == 0)
+			p->delta = (uint32_t)g[G_DELTA];
+		if (g[G_TDELTA] != 0 && (rc = set_tdelta(p,
+		    (uint32_t)g[G_TDELTA])) != 0)
+			return rc;
 		if (g[G_C] != 0)
 			p->meta_c = (uint32_t)g[G_C];
 		p->info.fetched += g[G_FETCHED];
@@ -743,6 +1084,8 @@ add_metric(struct pairs *p, const struct pmr_rec *rec)
 		p->info.other += g[G_OTHER];
 		p->info.offpath += g[G_OFFPATH];
 		p->info.empty += g[G_EMPTY];
+		add_win(p, g[G_WLEN], g[G_WN], g[G_WZERO], g[G_WSUM], g[G_WSQ],
+		    g[G_WCUBE], g[G_WMAX], g[G_WMIN]);
 		return 1;
 	}
 	if (m.kind == PAIRS_MK_PROF) {
@@ -754,7 +1097,7 @@ add_metric(struct pairs *p, const struct pmr_rec *rec)
 		tag = pmr_a64_get(m.acc, 0);
 		b = pmr_a64_get(m.acc, 1);
 		if (tag > UINT32_MAX || (tag & 0xff) < P_MISS ||
-		    (tag & 0xff) > P_PPATH)
+		    (tag & 0xff) > P_RPATH)
 			return fail(p, PMR_ECORRUPT, "bad METRIC record: "
 			    "unknown profile tag %" PRIu64, tag);
 		if (!keep(p, (tag & 0xff) == P_MISS ? b : m.key))
@@ -766,6 +1109,9 @@ add_metric(struct pairs *p, const struct pmr_rec *rec)
 	}
 	if (m.kind != PAIRS_MK_PC)
 		return 0;
+	if (p->o.by_context)
+		return fail(p, PMR_EINVAL, "METRIC records are per pc: they "
+		    "have no contexts");
 	if (m.acc.n > A_N)
 		return fail(p, PMR_EVERSION, "METRIC record with %u "
 		    "accumulators, more than the %u known", m.acc.n,
@@ -813,7 +1159,8 @@ pairs_add(struct pairs *p, const struct pmr_rec *rec)
 		if (!keep(p, x.pc) || !cond(p, &x))
 			return 1;
 		l = inprog(p, &x);
-		if (add_sample(p, &x, l) == NULL)
+		if (add_sample(p, &x, l) == NULL || (p->o.keep_paths &&
+		    keep_psamp(p, &x, NULL, 0) != 0))
 			return fail(p, PMR_ENOMEM, "out of memory");
 		return 1;
 	}
@@ -829,9 +1176,13 @@ pairs_add(struct pairs *p, const struct pmr_rec *rec)
 		    (q.b.kind == PMR_SIM_KIND_OFFPATH);
 		p->info.empty += (q.a.kind == PMR_SIM_KIND_EMPTY) +
 		    (q.b.kind == PMR_SIM_KIND_EMPTY);
-		if ((rc = add_member(p, &q.a, 0, &q.b, q.fetch_lat, 1)) != 0)
+		if (p->o.boot > 0)
+			boot_draw(p);
+		if ((rc = add_member_boot(p, &q.a, 0, &q.b, q.fetch_lat, 1,
+		    q.dist)) != 0)
 			return rc;
-		if ((rc = add_member(p, &q.b, q.fetch_lat, &q.a, 0, 0)) != 0)
+		if ((rc = add_member_boot(p, &q.b, q.fetch_lat, &q.a, 0, 0,
+		    q.dist)) != 0)
 			return rc;
 		return 1;
 	}
@@ -843,7 +1194,12 @@ pairs_add(struct pairs *p, const struct pmr_rec *rec)
 		if (pmr_rec_decode(rec, &st, &why) != 0)
 			return fail(p, PMR_ECORRUPT, "bad STATS record: %s", why);
 		if (st.final) {
+			add_win(p, st.win_len, st.win_n, st.win_zero,
+			    st.win_sum, st.win_sumsq, st.win_sumcube,
+			    st.win_max, st.win_min);
 			p->info.fetched += st.fetched;
+			p->info.warmup += st.warmup;
+			p->info.retired += st.retired;
 			p->info.nstats++;
 		}
 		return 1;
@@ -887,6 +1243,8 @@ pairs_finish(struct pairs *p)
 		    "META profileme nor a final STATS record");
 	in->s = in->mode == 2 ? in->S_eff / 2 : in->S_eff;
 	in->z = pairs_zquantile(p->o.confidence);
+	in->delta = p->delta;
+	in->tdelta = p->tdelta;
 	return 0;
 }
 
@@ -995,7 +1353,10 @@ enum mtype {
 	MT_WASTED,	/* C s L - W S U */
 	MT_WFRAC,	/* 1 - 2 W U / (C L) */
 	MT_URATE,	/* 2 W U / L */
-	MT_CONC		/* 2 W G / L for G = gf or gu */
+	MT_CONC,	/* 2 W G / L for G = gf or gu */
+	MT_PEREX,	/* 2 W G / k for a 0/1 g, k samples (or retired) */
+	MT_LIPC,	/* local IPC (2 W G / k(ret) + 1) / (2 delta + 1) */
+	MT_OCC		/* 2 W G / L_t, no interval (--occupancy) */
 };
 
 /* Virtual counts (negative codes) built from several accumulators. */
@@ -1012,6 +1373,8 @@ enum {
 	VT_FALL = -2,	/* retired - taken */
 	VT_LTOT = -3,	/* sum of the five stage sums */
 	VT_AVAIL = -4,	/* C * inprog */
+	VT_LOCAL = -5,	/* local / retired (per retired execution) */
+	VT_LIPC = -6,	/* (local / retired + 1) / (2 delta + 1) */
 	VT_NONE = -100
 };
 
@@ -1113,6 +1476,116 @@ static const struct metric metrics[] = {
 	    "mean instructions in flight while in progress (2 W G / L)" },
 	{ "useful_conc", MT_CONC, A_GU, 0, T_INFLR, T_INPROG, "%.2f",
 	    "mean eventually-retiring instructions in flight (2 W G / L)" },
+	{ "local", MT_PEREX, A_LOC, A_KRET, VT_LOCAL, VT_NONE, "%.2f",
+	    "others retired within +-delta cycles, per retired execution "
+	    "(2 W G / k(ret))" },
+	{ "local_ipc", MT_LIPC, A_LOC, A_KRET, VT_LIPC, VT_NONE, "%.3f",
+	    "local IPC around retires, (local + 1) / (2 delta + 1)" },
+	{ "ret_inflight", MT_PEREX, A_RIF, A_K, VT_NONE, VT_NONE, "%.2f",
+	    "others retired while in flight, per execution (2 W G / k)" },
+	{ "issued", MT_PEREX, A_ISS, A_K, VT_NONE, VT_NONE, "%.2f",
+	    "others issued while in progress, retiring or not, per "
+	    "execution (2 W G / k)" },
+	{ "occ_fm_fm", MT_OCC, A_OCC + 0, 0, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage fm while this is in stage fm" },
+	{ "occ_fm_md", MT_OCC, A_OCC + 1, 1, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage fm while this is in stage md" },
+	{ "occ_fm_dx", MT_OCC, A_OCC + 2, 2, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage fm while this is in stage dx" },
+	{ "occ_fm_xr", MT_OCC, A_OCC + 3, 3, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage fm while this is in stage xr" },
+	{ "occ_fm_rr", MT_OCC, A_OCC + 4, 4, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage fm while this is in stage rr" },
+	{ "occ_md_fm", MT_OCC, A_OCC + 5, 0, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage md while this is in stage fm" },
+	{ "occ_md_md", MT_OCC, A_OCC + 6, 1, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage md while this is in stage md" },
+	{ "occ_md_dx", MT_OCC, A_OCC + 7, 2, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage md while this is in stage dx" },
+	{ "occ_md_xr", MT_OCC, A_OCC + 8, 3, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage md while this is in stage xr" },
+	{ "occ_md_rr", MT_OCC, A_OCC + 9, 4, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage md while this is in stage rr" },
+	{ "occ_dx_fm", MT_OCC, A_OCC + 10, 0, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage dx while this is in stage fm" },
+	{ "occ_dx_md", MT_OCC, A_OCC + 11, 1, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage dx while this is in stage md" },
+	{ "occ_dx_dx", MT_OCC, A_OCC + 12, 2, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage dx while this is in stage dx" },
+	{ "occ_dx_xr", MT_OCC, A_OCC + 13, 3, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage dx while this is in stage xr" },
+	{ "occ_dx_rr", MT_OCC, A_OCC + 14, 4, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage dx while this is in stage rr" },
+	{ "occ_xr_fm", MT_OCC, A_OCC + 15, 0, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage xr while this is in stage fm" },
+	{ "occ_xr_md", MT_OCC, A_OCC + 16, 1, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage xr while this is in stage md" },
+	{ "occ_xr_dx", MT_OCC, A_OCC + 17, 2, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage xr while this is in stage dx" },
+	{ "occ_xr_xr", MT_OCC, A_OCC + 18, 3, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage xr while this is in stage xr" },
+	{ "occ_xr_rr", MT_OCC, A_OCC + 19, 4, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage xr while this is in stage rr" },
+	{ "occ_rr_fm", MT_OCC, A_OCC + 20, 0, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage rr while this is in stage fm" },
+	{ "occ_rr_md", MT_OCC, A_OCC + 21, 1, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage rr while this is in stage md" },
+	{ "occ_rr_dx", MT_OCC, A_OCC + 22, 2, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage rr while this is in stage dx" },
+	{ "occ_rr_xr", MT_OCC, A_OCC + 23, 3, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage rr while this is in stage xr" },
+	{ "occ_rr_rr", MT_OCC, A_OCC + 24, 4, VT_NONE, VT_NONE, "%.2f",
+	    "mean others in stage rr while this is in stage rr" },
+	{ "fu_int_fm", MT_OCC, A_FU + 0, 0, VT_NONE, VT_NONE, "%.2f",
+	    "mean int-unit ops executing while this is in stage fm" },
+	{ "fu_int_md", MT_OCC, A_FU + 1, 1, VT_NONE, VT_NONE, "%.2f",
+	    "mean int-unit ops executing while this is in stage md" },
+	{ "fu_int_dx", MT_OCC, A_FU + 2, 2, VT_NONE, VT_NONE, "%.2f",
+	    "mean int-unit ops executing while this is in stage dx" },
+	{ "fu_int_xr", MT_OCC, A_FU + 3, 3, VT_NONE, VT_NONE, "%.2f",
+	    "mean int-unit ops executing while this is in stage xr" },
+	{ "fu_int_rr", MT_OCC, A_FU + 4, 4, VT_NONE, VT_NONE, "%.2f",
+	    "mean int-unit ops executing while this is in stage rr" },
+	{ "fu_mul_fm", MT_OCC, A_FU + 5, 0, VT_NONE, VT_NONE, "%.2f",
+	    "mean mul-unit ops executing while this is in stage fm" },
+	{ "fu_mul_md", MT_OCC, A_FU + 6, 1, VT_NONE, VT_NONE, "%.2f",
+	    "mean mul-unit ops executing while this is in stage md" },
+	{ "fu_mul_dx", MT_OCC, A_FU + 7, 2, VT_NONE, VT_NONE, "%.2f",
+	    "mean mul-unit ops executing while this is in stage dx" },
+	{ "fu_mul_xr", MT_OCC, A_FU + 8, 3, VT_NONE, VT_NONE, "%.2f",
+	    "mean mul-unit ops executing while this is in stage xr" },
+	{ "fu_mul_rr", MT_OCC, A_FU + 9, 4, VT_NONE, VT_NONE, "%.2f",
+	    "mean mul-unit ops executing while this is in stage rr" },
+	{ "fu_fp_fm", MT_OCC, A_FU + 10, 0, VT_NONE, VT_NONE, "%.2f",
+	    "mean fp-unit ops executing while this is in stage fm" },
+	{ "fu_fp_md", MT_OCC, A_FU + 11, 1, VT_NONE, VT_NONE, "%.2f",
+	    "mean fp-unit ops executing while this is in stage md" },
+	{ "fu_fp_dx", MT_OCC, A_FU + 12, 2, VT_NONE, VT_NONE, "%.2f",
+	    "mean fp-unit ops executing while this is in stage dx" },
+	{ "fu_fp_xr", MT_OCC, A_FU + 13, 3, VT_NONE, VT_NONE, "%.2f",
+	    "mean fp-unit ops executing while this is in stage xr" },
+	{ "fu_fp_rr", MT_OCC, A_FU + 14, 4, VT_NONE, VT_NONE, "%.2f",
+	    "mean fp-unit ops executing while this is in stage rr" },
+	{ "fu_mem_fm", MT_OCC, A_FU + 15, 0, VT_NONE, VT_NONE, "%.2f",
+	    "mean mem-unit ops executing while this is in stage fm" },
+	{ "fu_mem_md", MT_OCC, A_FU + 16, 1, VT_NONE, VT_NONE, "%.2f",
+	    "mean mem-unit ops executing while this is in stage md" },
+	{ "fu_mem_dx", MT_OCC, A_FU + 17, 2, VT_NONE, VT_NONE, "%.2f",
+	    "mean mem-unit ops executing while this is in stage dx" },
+	{ "fu_mem_xr", MT_OCC, A_FU + 18, 3, VT_NONE, VT_NONE, "%.2f",
+	    "mean mem-unit ops executing while this is in stage xr" },
+	{ "fu_mem_rr", MT_OCC, A_FU + 19, 4, VT_NONE, VT_NONE, "%.2f",
+	    "mean mem-unit ops executing while this is in stage rr" },
+	{ "fu_br_fm", MT_OCC, A_FU + 20, 0, VT_NONE, VT_NONE, "%.2f",
+	    "mean br-unit ops executing while this is in stage fm" },
+	{ "fu_br_md", MT_OCC, A_FU + 21, 1, VT_NONE, VT_NONE, "%.2f",
+	    "mean br-unit ops executing while this is in stage md" },
+	{ "fu_br_dx", MT_OCC, A_FU + 22, 2, VT_NONE, VT_NONE, "%.2f",
+	    "mean br-unit ops executing while this is in stage dx" },
+	{ "fu_br_xr", MT_OCC, A_FU + 23, 3, VT_NONE, VT_NONE, "%.2f",
+	    "mean br-unit ops executing while this is in stage xr" },
+	{ "fu_br_rr", MT_OCC, A_FU + 24, 4, VT_NONE, VT_NONE, "%.2f",
+	    "mean br-unit ops executing while this is in stage rr" },
 };
 
 #define NMETRICS ((int)(sizeof(metrics) / sizeof(metrics[0])))
@@ -1158,6 +1631,12 @@ pairs_metric_paired(int m)
 	return metrics[m].type >= MT_USEFUL;
 }
 
+int
+pairs_metric_occ(int m)
+{
+	return metrics[m].type == MT_OCC;
+}
+
 static uint64_t
 kval(const uint64_t *a, int code)
 {
@@ -1197,6 +1676,13 @@ tval(const struct pairs *p, const uint64_t *a, int t)
 		return (double)p->info.C * (double)d[T_INPROG];
 	case T_WASTED:
 		return (double)(int64_t)d[T_WASTED];
+	case VT_LOCAL:
+	case VT_LIPC:
+		if (d[T_RETIRED] == 0 || p->tdelta == 0 ||
+		    p->tdelta != p->info.delta)
+			return NAN;
+		v = (double)d[T_LOCAL] / (double)d[T_RETIRED];
+		return t == VT_LOCAL ? v : (v + 1) / (2.0 * p->tdelta + 1);
 	default:
 		return (double)d[t];
 	}
@@ -1219,6 +1705,105 @@ ratio_var(double g, double g2, double gl, double l, double l2)
 	double r = g / l;
 
 	return (g2 - 2 * r * gl + r * r * l2) / (l * l);
+}
+
+/* Returns the component of accumulator acc in the bootstrap sums. */
+static int
+boot_comp(int acc)
+{
+	int i;
+
+	for (i = 0; i < B_N; i++)
+		if (boot_acc[i] == acc)
+			return i;
+	return 0;
+}
+
+/* Returns metric mt on one replicate's sums c, or NaN. */
+static double
+boot_est(const struct pairs *p, const struct metric *mt, const double *c)
+{
+	const struct pairs_info *in = &p->info;
+	double W = in->W, C = in->C, S = in->S_eff, s = in->s;
+	double U = c[B_UF] + c[B_UB], L = c[B_L], g, k;
+
+	switch (mt->type) {
+	case MT_USEFUL:
+		return W * S * (mt->a == 0 ? c[B_UF] : mt->a == 1 ? c[B_UB] :
+		    U);
+	case MT_AVAIL:
+		return C * s * L;
+	case MT_WASTED:
+		return C * s * L - W * S * U;
+	case MT_WFRAC:
+		return L > 0 ? 1 - 2 * W * U / (C * L) : NAN;
+	case MT_URATE:
+		return L > 0 ? 2 * W * U / L : NAN;
+	case MT_CONC:
+		return L > 0 ? 2 * W * c[boot_comp(mt->a)] / L : NAN;
+	case MT_PEREX:
+	case MT_LIPC:
+		g = c[boot_comp(mt->a)];
+		k = c[boot_comp(mt->b)];
+		if (k <= 0)
+			return NAN;
+		g = 2 * W * g / k;
+		return mt->type == MT_LIPC ? (g + 1) / (2.0 * in->delta + 1) :
+		    g;
+	default:
+		return NAN;
+	}
+}
+
+static int
+cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Returns quantile q of the n sorted values e, interpolated. */
+static double
+quantile(const double *e, size_t n, double q)
+{
+	double h = q * (double)(n - 1);
+	size_t i = (size_t)h;
+
+	if (i + 1 >= n)
+		return e[n - 1];
+	return e[i] + (h - (double)i) * (e[i + 1] - e[i]);
+}
+
+/*
+ * Sets v's interval to the percentile bootstrap interval of metric mt on
+ * row r.  Returns 1, or 0 when the row has no replicates.
+ */
+static int
+boot_ci(const struct pairs *p, const struct pairs_row *r,
+    const struct metric *mt, struct pairs_val *v)
+{
+	double *e, a = (1 - p->o.confidence) / 2;
+	size_t n = 0;
+	uint32_t b;
+
+	if (r->boot == NULL || mt->type < MT_USEFUL || mt->type == MT_OCC)
+		return 0;
+	if ((e = malloc(p->o.boot * sizeof(*e))) == NULL)
+		return 0;
+	for (b = 0; b < p->o.boot; b++) {
+		double x = boot_est(p, mt, r->boot + (size_t)b * B_N);
+
+		if (!isnan(x))
+			e[n++] = x;
+	}
+	if (n > 0) {
+		qsort(e, n, sizeof(*e), cmp_double);
+		v->lo = quantile(e, n, a);
+		v->hi = quantile(e, n, 1 - a);
+	}
+	free(e);
+	return n > 0;
 }
 
 int
@@ -1348,6 +1933,36 @@ pairs_eval(const struct pairs *p, const struct pairs_row *row, int m,
 		}
 		v->exact = tval(p, a, mt->t) / tval(p, a, mt->tb);
 		break;
+	case MT_PEREX:
+	case MT_LIPC:
+		/* g is 0 or 1 and implies the member counts in k: the
+		 * ratio's delta-method variance needs G and K alone */
+		k = a[mt->a];
+		n = a[mt->b];
+		v->k = n;
+		if (n == 0)
+			return 0;
+		e = (double)k / (double)n;
+		ex = 2 * W * z * sqrt(ratio_var((double)k, (double)k,
+		    (double)k, (double)n, (double)n));
+		v->est = 2 * W * e;
+		v->lo = v->est - ex;
+		v->hi = v->est + ex;
+		if (mt->type == MT_LIPC) {
+			double dd = 2.0 * in->delta + 1;
+
+			v->est = (v->est + 1) / dd;
+			v->lo = (v->lo + 1) / dd;
+			v->hi = (v->hi + 1) / dd;
+		}
+		v->exact = tval(p, a, mt->t);
+		break;
+	case MT_OCC:
+		v->k = a[A_KRET];
+		if (a[A_OCCL + mt->b] == 0)
+			return 0;
+		v->est = 2 * W * (double)a[mt->a] / (double)a[A_OCCL + mt->b];
+		break;
 	case MT_CONC:
 		v->k = a[A_K];
 		if (L <= 0)
@@ -1358,6 +1973,8 @@ pairs_eval(const struct pairs *p, const struct pairs_row *row, int m,
 		v->exact = tval(p, a, mt->t) / tval(p, a, mt->tb);
 		break;
 	}
+	if (p->o.boot > 0)
+		boot_ci(p, row, mt, v);
 	/* quantities that cannot be negative, or (WFRAC) exceed 1 */
 	if (mt->type != MT_WASTED && mt->type != MT_WFRAC && v->lo < 0)
 		v->lo = 0;
@@ -1409,6 +2026,31 @@ image_of(const struct pairs *p, uint64_t pc)
 			return (long)mid;
 	}
 	return -1;
+}
+
+/*
+ * Adds the bootstrap sums of entry ent to grouped row r, number ri of
+ * nr (p->rboot allocated on first use).  Returns 0 or PMR_ENOMEM.
+ */
+static int
+boot_group(struct pairs *p, struct pairs_row *r, size_t ri, size_t nr,
+    size_t ent)
+{
+	size_t n = (size_t)p->o.boot * B_N, j;
+	const double *src;
+	double *d;
+
+	if (p->o.boot == 0 || p->ent[ent].boot == 0)
+		return 0;
+	if (p->rboot == NULL && (p->rboot = calloc(nr * n,
+	    sizeof(double))) == NULL)
+		return PMR_ENOMEM;
+	src = p->bpool + (size_t)(p->ent[ent].boot - 1) * n;
+	d = p->rboot + ri * n;
+	for (j = 0; j < n; j++)
+		d[j] += src[j];
+	r->boot = d;
+	return 0;
 }
 
 /* One pc of --by=proc with its group: image im (nimg: none), symbol lo. */
@@ -1524,6 +2166,8 @@ proc_rows(struct pairs *p, struct pairs_row **rows, size_t *n,
 		r = &p->rows[nr - 1];
 		for (j = 0; j < A_N; j++)
 			r->acc[j] += a[j];
+		if (boot_group(p, r, nr - 1, ng + 1, g[i].ent) != 0)
+			goto out;
 	}
 	*rows = p->rows;
 	*n = nr;
@@ -1551,8 +2195,10 @@ pairs_rows(struct pairs *p, enum pairs_by by, struct pairs_row **rows,
 	*note = NULL;
 	free(p->rows);
 	free(p->racc);
+	free(p->rboot);
 	p->rows = NULL;
 	p->racc = NULL;
+	p->rboot = NULL;
 	for (i = 0; i < p->nnames; i++)
 		free(p->names[i]);
 	p->nnames = 0;
@@ -1566,7 +2212,7 @@ pairs_rows(struct pairs *p, enum pairs_by by, struct pairs_row **rows,
 		qsort(p->img, p->nimg, sizeof(*p->img), cmp_img);
 	if (by == PAIRS_BY_PROC)
 		return proc_rows(p, rows, n, note);
-	if (by == PAIRS_BY_PC) {
+	if (by == PAIRS_BY_PC || by == PAIRS_BY_CONTEXT) {
 		if ((p->rows = calloc(p->nent + 1, sizeof(*r))) == NULL)
 			return PMR_ENOMEM;
 		for (i = nr = 0; i < p->nent; i++) {
@@ -1578,6 +2224,8 @@ pairs_rows(struct pairs *p, enum pairs_by by, struct pairs_row **rows,
 			r->key = p->ent[i].pc;
 			r->cls = p->ent[i].cls;
 			r->acc = a;
+			r->boot = p->ent[i].boot == 0 ? NULL : p->bpool +
+			    (size_t)(p->ent[i].boot - 1) * p->o.boot * B_N;
 		}
 		qsort(p->rows, nr, sizeof(*r), cmp_row);
 		*rows = p->rows;
@@ -1609,6 +2257,8 @@ pairs_rows(struct pairs *p, enum pairs_by by, struct pairs_row **rows,
 		d = p->rows[im].acc;
 		for (j = 0; j < A_N; j++)
 			d[j] += a[j];
+		if (boot_group(p, &p->rows[im], (size_t)im, nr, i) != 0)
+			return PMR_ENOMEM;
 	}
 	/* keep groups with samples (always the single "all" row) */
 	for (i = j = 0; i < nr; i++)
@@ -1617,14 +2267,6 @@ pairs_rows(struct pairs *p, enum pairs_by by, struct pairs_row **rows,
 	*rows = p->rows;
 	*n = j;
 	return 0;
-}
-
-static int
-cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
 }
 
 int
@@ -1696,6 +2338,18 @@ pairs_write(struct pairs *p, struct pmr_writer *w)
 	g[G_OTHER] = p->info.other;
 	g[G_OFFPATH] = p->info.offpath;
 	g[G_EMPTY] = p->info.empty;
+	g[G_DELTA] = p->delta;
+	g[G_TDELTA] = p->tdelta;
+	if (p->info.win_len != UINT64_MAX) {
+		g[G_WLEN] = p->info.win_len;
+		g[G_WN] = p->info.win_n;
+		g[G_WZERO] = p->info.win_zero;
+		g[G_WSUM] = p->info.win_sum;
+		g[G_WSQ] = p->info.win_sumsq;
+		g[G_WCUBE] = p->info.win_sumcube;
+		g[G_WMAX] = p->info.win_max;
+		g[G_WMIN] = p->info.win_min;
+	}
 	for (j = 0; j < G_N; j++)
 		pmr_put64(buf + 8 * j, g[j]);
 	memset(&m, 0, sizeof(m));
@@ -1815,7 +2469,8 @@ pairs_prof(struct pairs *p, enum pairs_prof what, const struct pairs_geom *g,
 		    (nsets = g->size / ((uint64_t)g->ways * g->line)) == 0)
 			return PMR_EINVAL;
 	}
-	if (what == PAIRS_PROF_PATH || what == PAIRS_PROF_PPATH) {
+	if (what == PAIRS_PROF_PATH || what == PAIRS_PROF_PPATH ||
+	    what == PAIRS_PROF_RPATH) {
 		if (bits < 1 || bits > 64)
 			return PMR_EINVAL;
 		mask = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
@@ -1845,7 +2500,9 @@ pairs_prof(struct pairs *p, enum pairs_prof what, const struct pairs_geom *g,
 			break;
 		case PAIRS_PROF_PATH:
 		case PAIRS_PROF_PPATH:
-			if (t != (what == PAIRS_PROF_PATH ? P_PATH : P_PPATH) ||
+		case PAIRS_PROF_RPATH:
+			if (t != (what == PAIRS_PROF_PATH ? P_PATH :
+			    what == PAIRS_PROF_RPATH ? P_RPATH : P_PPATH) ||
 			    (e->tag >> 8) < bits)
 				continue;
 			r->key = e->a;
@@ -1892,6 +2549,7 @@ pairs_prof(struct pairs *p, enum pairs_prof what, const struct pairs_geom *g,
 			r->hi *= s;
 			r->frac = (double)r->k / (double)r->n;
 			pairs_wilson(r->k, r->n, z, &r->flo, &r->fhi);
+			r->exact = NAN;
 		}
 	}
 	*rows = p->prows;

@@ -58,7 +58,9 @@ enum pairs_abort_rule {
 	PAIRS_ABORT_ZERO	/* (b): contribute nothing */
 };
 
-enum pairs_by { PAIRS_BY_PC, PAIRS_BY_PROC, PAIRS_BY_IMAGE, PAIRS_BY_ALL };
+enum pairs_by { PAIRS_BY_PC, PAIRS_BY_PROC, PAIRS_BY_IMAGE, PAIRS_BY_ALL,
+	PAIRS_BY_CONTEXT	/* needs pairs_opts.by_context */
+};
 
 struct pairs_opts {
 	uint32_t window;	/* W; 0: from META profileme */
@@ -69,6 +71,14 @@ struct pairs_opts {
 	uint32_t if_set;	/* keep samples with all these event bits */
 	uint32_t if_clear;	/* ... and none of these; TRUTH is then unused */
 	double confidence;	/* of the intervals, e.g. 0.95 */
+	int keep_paths;		/* keep retired samples for pairs_rebuild() */
+	uint32_t delta;		/* local IPC window; 0: META truth, else 15 */
+	int occupancy;		/* accumulate the occ_ and fu_ sums */
+	int by_context;		/* vectors per SAMPLE.context instead of per
+				 * pc (TRUTH and per-pc METRIC unused) */
+	uint32_t boot;		/* > 0: bootstrap intervals for the pair
+				 * metrics, with this many replicates */
+	uint64_t seed;		/* of the bootstrap weights */
 };
 
 /* Sampling description, filled while reading and by pairs_finish(). */
@@ -86,6 +96,13 @@ struct pairs_info {
 	uint64_t ntruth;	/* TRUTH records read */
 	uint64_t npcs;		/* distinct pcs */
 	uint64_t nimg;		/* IMAGE records */
+	uint64_t warmup;	/* sum of final STATS.warmup */
+	uint64_t retired;	/* sum of final STATS.retired */
+	/* windowed IPC (spec 4.7) of the final STATS: the sums add over
+	 * shards, max and min (over windows that retired something) are of
+	 * them all; win_len 0 when absent or when shards differ */
+	uint64_t win_len, win_n, win_zero, win_sum, win_sumsq, win_sumcube;
+	uint64_t win_max, win_min;
 	char machine[64];
 	char digest[32];
 	char sampler[160];	/* META profileme value */
@@ -93,6 +110,8 @@ struct pairs_info {
 	double S_eff;		/* the interval used: mean per sample or pair */
 	double s;		/* scale of one sample: S_eff, or S_eff/2 paired */
 	double z;		/* normal quantile of the confidence */
+	uint32_t delta;		/* local IPC window, cycles */
+	uint32_t tdelta;	/* delta of TRUTH local (META truth), 0 none */
 };
 
 /* One estimate. */
@@ -111,6 +130,7 @@ struct pairs_row {
 	const char *name;	/* image path, "all", or NULL for a pc */
 	uint8_t cls;
 	uint64_t *acc;		/* owned by the struct pairs */
+	const double *boot;	/* bootstrap replicate sums, or NULL */
 };
 
 struct pairs;
@@ -170,6 +190,8 @@ const char *pairs_metric_name(int m);
 const char *pairs_metric_desc(int m);
 /* Returns 1 if metric m needs paired samples. */
 int pairs_metric_paired(int m);
+/* Returns 1 if metric m needs pairs_opts.occupancy. */
+int pairs_metric_occ(int m);
 /* Returns the printf format suited to metric m's values in a table. */
 const char *pairs_metric_fmt(int m);
 
@@ -216,8 +238,10 @@ enum pairs_prof {
 	PAIRS_PROF_SET,		/* ... by cache set */
 	PAIRS_PROF_EDGE,	/* retired control transfers by (pc, target) */
 	PAIRS_PROF_PATH,	/* samples by (pc, last bits of history) */
-	PAIRS_PROF_PPATH	/* second members of pairs that both retired
+	PAIRS_PROF_PPATH,	/* second members of pairs that both retired
 				 * by (pc, history bits, partner pc) */
+	PAIRS_PROF_RPATH	/* retired samples by (pc, last bits of
+				 * history): PATH comparable with the trace */
 };
 
 /* Geometry of --by=page and --by=set (alpha21264: 8 KB pages, 64 KB
@@ -242,6 +266,7 @@ struct pairs_prow {
 	double est, lo, hi;	/* s k (ppath: W S k), Poisson score
 				 * interval */
 	double frac, flo, fhi;	/* k / n, Wilson interval */
+	double exact;		/* from the trace (pairs_rebuild()), else NaN */
 };
 
 /*
@@ -254,6 +279,68 @@ struct pairs_prow {
 int pairs_prof(struct pairs *p, enum pairs_prof what,
     const struct pairs_geom *g, unsigned bits, struct pairs_prow **rows,
     size_t *n) PMR_RESULT_USED;
+
+/*
+ * A retired sample (pair member) kept for path reconstruction when
+ * pairs_opts.keep_paths is set: its commit index locates the true path in
+ * the trace.
+ */
+struct pairs_psamp {
+	uint64_t cpos;		/* commit index, from the trace start */
+	uint64_t pc;
+	uint64_t history;	/* global history at fetch, bit 0 newest */
+	uint64_t partner;	/* second member of a pair that both retired:
+				 * the pc of the first, else 0 */
+	uint32_t dist;		/* d of that pair (fetches), else 0 */
+	uint8_t hist_len;
+	uint8_t has_partner;
+};
+
+/* Returns the kept samples (count *n), in input order; owned by p. */
+const struct pairs_psamp *pairs_psamples(const struct pairs *p, size_t *n);
+
+/*
+ * Path reconstruction (spec 4.6, lib/pairs_path.c): outcome counts of one
+ * scheme in one mode.  A reconstruction succeeds when it yields exactly
+ * one path and that path is the true one.
+ */
+struct pairs_rb_count {
+	uint64_t ok;		/* one path, the true one */
+	uint64_t wrong;		/* one path, not the true one */
+	uint64_t ambig;		/* several paths, or the bound was hit */
+	uint64_t bound;		/* of those, the bound was hit */
+	uint64_t none;		/* no path matches */
+};
+
+enum { PAIRS_RB_COUNTS, PAIRS_RB_HIST, PAIRS_RB_PAIR, PAIRS_RB_NSCHEME };
+enum { PAIRS_RB_INTRA, PAIRS_RB_INTER, PAIRS_RB_NMODE };
+
+struct pairs_rebuild {
+	uint64_t insns;		/* trace instructions read */
+	uint64_t nodes, edges;	/* CFG: distinct pcs, distinct transfers */
+	uint64_t samples;	/* retired samples kept */
+	uint64_t scored;	/* with a true path, scored below */
+	uint64_t notrue;	/* true path not found (beyond the trace,
+				 * longer than the bound) */
+	uint64_t badpc;		/* the trace has another pc at cpos */
+	uint64_t histbad;	/* true path's directions differ from the
+				 * sampled history (intraprocedural) */
+	uint64_t paired;	/* scored samples with a pair constraint */
+	struct pairs_rb_count c[PAIRS_RB_NMODE][PAIRS_RB_NSCHEME];
+};
+
+/*
+ * Reads the trace at path (any format of pmr_trace_open()), up to the
+ * end of the measured region of the STATS records, builds its CFG and
+ * reconstructs the path of every kept sample with each scheme, intra- and
+ * interprocedurally, into *res.  When rows (n of them) of profile what
+ * (PAIRS_PROF_EDGE, or PAIRS_PROF_RPATH with bits) are given, sets their
+ * exact field to the count of the measured region of the trace.  Returns
+ * 0, or a negative code with a message in err (errlen bytes).
+ */
+int pairs_rebuild_run(const struct pairs *p, const char *path,
+    enum pairs_prof what, unsigned bits, struct pairs_prow *rows, size_t n,
+    struct pairs_rebuild *res, char *err, size_t errlen) PMR_RESULT_USED;
 
 /* Procedure symbols of one mapped ELF file (lib/pairs_sym.c). */
 struct pairs_symtab;

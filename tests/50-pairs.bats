@@ -561,3 +561,314 @@ pval() {
 	[[ $output == *"W 96"* || $output == *"W=96"* ]]
 	[[ $output == *"truth retires:"* ]]
 }
+
+# cs_trace LISTING OUT: writes the ChampSim trace of LISTING (a line per
+# instruction: pc, class i (integer), c (conditional branch, then t or n)
+# or j (jump)), with ChampSim's register conventions (26 ip, 25 flags).
+cs_trace() {
+	perl -ne '
+		next if /^#/ || !/\S/;
+		my ($pc, $c, $t) = split;
+		my @d = (1, 0); my @s = (2, 0, 0, 0); my ($br, $tk) = (0, 0);
+		if ($c eq "c") { @d = (26, 0); @s = (26, 25, 0, 0); $br = 1;
+			$tk = $t eq "t" ? 1 : 0 }
+		elsif ($c eq "j") { @d = (26, 0); @s = (0, 0, 0, 0); $br = 1;
+			$tk = 1 }
+		print pack("Q<CCC2C4Q<2Q<4", hex($pc), $br, $tk, @d, @s,
+		    0, 0, 0, 0, 0, 0);' "$1" >"$2"
+}
+
+# rb MODE SCHEME COLUMN: the column (success ok wrong ambiguous none) of
+# the --rebuild line of MODE and SCHEME in the JSON $output.
+rb() {
+	printf '%s\n' "$output" | jq -r --arg m "$1" --arg s "$2" --arg c "$3" \
+	    'select(.rebuild) | .rebuild.schemes[] |
+	     select(.mode == $m and .scheme == $s) | .[$c]'
+}
+
+# The trace of tests/data/pairs/path.trace and the pairs of path.tsv, one
+# history bit each (no calls, so both walks agree):
+#  0x10c (pair 0 a, history 1): its one predecessor 0x100, taken: every
+#    scheme finds [0x10c 0x100], the true path.
+#  0x110 (pair 0 b, history 1): predecessors 0x108 (3 times) and 0x10c
+#    (once).  Counts take 0x108 -> 0x104 -> 0x100: wrong.  History keeps
+#    only 0x10c <- 0x100 taken: right; pairs too (0x10c within d = 1).
+#  0x204 (pair 1 a, history 0): one predecessor, 0x200 not taken: right.
+#  0x220 (pair 1 b, history 1): predecessors 0x200 taken, 0x204 taken and
+#    0x20c, once each.  Counts take the first seen, 0x200: wrong.  History
+#    keeps 0x200 and 0x204 (0x20c <- 0x208 <- 0x204 is not taken):
+#    ambiguous.  Pairs drop [0x220 0x200], which lacks the partner 0x204
+#    within d = 1 node: right.
+# So counts 2 right 2 wrong, history 3 right 1 ambiguous, pairs 4 right.
+@test "pairs --rebuild: the three schemes on a hand-built trace" {
+	mk path
+	cs_trace "$DATA/pairs/path.trace" "$T/path.champsim"
+	run -0 "$PAIRS" -f json -b all -m execs --rebuild="$T/path.champsim" \
+	    "$T/path.pmr"
+	echo "$output"
+	for m in intra inter; do
+		[ "$(rb $m counts ok) $(rb $m counts wrong)" = "2 2" ]
+		[ "$(rb $m history ok) $(rb $m history ambiguous)" = "3 1" ]
+		[ "$(rb $m pairs ok) $(rb $m pairs success)" = "4 1" ]
+	done
+	[ "$(printf '%s\n' "$output" | jq 'select(.rebuild) | .rebuild.scored')" = 4 ]
+}
+
+@test "pairs --rebuild: text and TSV reports have the scheme table" {
+	mk path
+	cs_trace "$DATA/pairs/path.trace" "$T/path.champsim"
+	run -0 "$PAIRS" -b all --rebuild="$T/path.champsim" "$T/path.pmr"
+	[[ $output == *"# paths rebuilt from '$T/path.champsim': 33 instructions, CFG of 13 pcs"* ]]
+	[[ $output == *"# intra  history    75.00%          3          0          1"* ]]
+	run -0 "$PAIRS" -b all -f tsv --rebuild="$T/path.champsim" "$T/path.pmr"
+	[[ $output == *"#inter  pairs     100.00%          4"* ]]
+}
+
+# Exact counts from the trace: 0x204 falls through once in the measured
+# region (it is taken once too); 0x220 runs three times, twice after a
+# taken branch (history 1), 0x204 twice after 0x200 not taken.
+@test "pairs --rebuild -t: exact counts of --edges and --paths rows" {
+	mk path
+	cs_trace "$DATA/pairs/path.trace" "$T/path.champsim"
+	run -0 "$PAIRS" -t -f tsv --edges --rebuild="$T/path.champsim" \
+	    "$T/path.pmr"
+	[[ $output == *"#pc	target	k	n	est	lo	hi	frac	flo	fhi	exact	relerr"* ]]
+	[ "$(printf '%s\n' "$output" | awk -F '\t' '$1 == "0x204" { print $2, $11 }')" = "fallthru 1" ]
+	run -0 "$PAIRS" -t -f tsv --paths=1 --rebuild="$T/path.champsim" \
+	    "$T/path.pmr"
+	[ "$(printf '%s\n' "$output" | awk -F '\t' '$1 == "0x220" { print $2, $3, $11 }')" = "1 1 2" ]
+	[ "$(printf '%s\n' "$output" | awk -F '\t' '$1 == "0x204" { print $2, $11 }')" = "0 2" ]
+}
+
+@test "pairs --rebuild: a missing trace is one line on stderr and status 1" {
+	mk path
+	run -1 --separate-stderr "$PAIRS" --rebuild="$T/none.champsim" "$T/path.pmr"
+	assert_one_line_stderr
+	[[ $stderr == *"'$T/none.champsim'"* ]]
+}
+
+@test "pairs --rebuild cannot write METRIC records" {
+	mk path
+	run -2 --separate-stderr "$PAIRS" -f pmr --rebuild=x "$T/path.pmr"
+	[[ $stderr == *"--rebuild cannot be combined with -f pmr"* ]]
+}
+
+# Spec A11: in straight-line code (a loop of one block) every scheme
+# finds every path.
+@test "pairs --rebuild: straight-line code is rebuilt 100%" {
+	"$PMSIM" --profileme=paired,S=64 --max=100000 --no-pg \
+	    "$TOP/traces/micro/indep.pmr.zst" -o "$T/i.pmr"
+	run -0 "$PAIRS" -f json -b all -m execs \
+	    --rebuild="$TOP/traces/micro/indep.pmr.zst" "$T/i.pmr"
+	[ "$(printf '%s\n' "$output" | jq 'select(.rebuild) | .rebuild.scored')" -gt 1000 ]
+	for m in intra inter; do
+		for s in counts history pairs; do
+			[ "$(rb $m $s success)" = 1 ]
+		done
+	done
+}
+
+# Spec X6: pairs >= history >= counts (grep, 300 k instructions).
+@test "pairs --rebuild: scheme 3 >= scheme 2 >= scheme 1 on grep" {
+	"$PMSIM" --profileme=paired,S=128 --max=300000 --seed=1 --no-pg \
+	    "$TOP/traces/grep.pmr.zst" -o "$T/g.pmr"
+	run -0 "$PAIRS" -f json -b all -m execs \
+	    --rebuild="$TOP/traces/grep.pmr.zst" "$T/g.pmr"
+	for m in intra inter; do
+		c=$(rb $m counts ok) h=$(rb $m history ok) p=$(rb $m pairs ok)
+		echo "$m $c $h $p"
+		[ "$p" -ge "$h" ] && [ "$h" -gt "$c" ]
+	done
+	[ "$(printf '%s\n' "$output" | jq 'select(.rebuild) | .rebuild.badpc')" = 0 ]
+}
+
+# Local IPC on paired.tsv (W = 4, default delta 15).  Retire times are
+# F + lat_total: pair 0 a (0xa0) 0 + 5, b (0xb0) 1 + 4: both 5, within
+# delta, so G = 1 for each; pair 1's b aborted.  0xa0 has 2 retired
+# members: local = 2 W G / k(ret) = 8 / 2 = 4, local_ipc = (4 + 1) / 31;
+# 0xb0: 8 / 1 = 8, 9 / 31.  issued: b issues at 1 + 1 = 2, inside a's
+# [0, 4); a at 2 inside b's [1, 3): 0xa0 4, 0xb0 8.  Neither retires
+# strictly inside the other's flight (both at 5): ret_inflight 0.
+@test "pairs: local IPC, issued and retired-in-flight on hand-built pairs" {
+	mk paired
+	run -0 "$PAIRS" -f tsv -m local,local_ipc,issued,ret_inflight "$T/paired.pmr"
+	near "$(val 0xa0 local est)" 4
+	near "$(val 0xa0 local_ipc est)" 0.16129032
+	near "$(val 0xb0 local est)" 8
+	near "$(val 0xb0 local_ipc est)" 0.29032258
+	near "$(val 0xa0 issued est)" 4
+	near "$(val 0xb0 issued est)" 8
+	near "$(val 0xa0 ret_inflight est)" 0
+	[ "$(val 0xa0 local k)" = 2 ]
+	[[ $output == *"#local IPC window: +-15 cycles"* ]]
+}
+
+# With b's lat_total 7, it retires at 8, 3 cycles after a.
+@test "pairs --delta sets the local IPC window" {
+	mk paired 's/4294967295	4	0$/4294967295	7	0/'
+	run -0 "$PAIRS" -f tsv --delta=2 -m local "$T/paired.pmr"
+	near "$(val 0xa0 local est)" 0
+	[[ $output == *"+-2 cycles"* ]]
+	run -0 "$PAIRS" -f tsv --delta=3 -m local "$T/paired.pmr"
+	near "$(val 0xa0 local est)" 4
+	run -2 --separate-stderr "$PAIRS" --delta=0 "$T/paired.pmr"
+	[[ $stderr == *"--delta '0' is too small"* ]]
+}
+
+# TRUTH.local (pmsim --truth, delta 15): the whole run within 5%, and
+# per-pc intervals cover the exact value for most pcs.
+@test "pairs: local IPC agrees with TRUTH local on grep" {
+	"$PMSIM" -m alpha21264 --profileme=paired,S=128,rearm=select --truth \
+	    --seed=1 --max=1000000 --no-pg "$TOP/traces/grep.pmr.zst" -o "$T/g.pmr"
+	run -0 "$PAIRS" -t -f tsv -b all -m local,local_ipc "$T/g.pmr"
+	echo "$output"
+	[[ $output == *"(as TRUTH local)"* ]]
+	awk -v r="$(val all local_ipc relerr)" 'BEGIN { exit !(r < 0.05 && r > -0.05) }'
+	run -0 "$PAIRS" -t -f tsv -m local_ipc "$T/g.pmr"
+	printf '%s\n' "$output" | grep '^#truth local_ipc'
+	printf '%s\n' "$output" | awk '/^#truth local_ipc/ {
+		for (i = 1; i <= NF; i++) if ($i == "covers") c = $(i + 2) + 0
+		n = $3 } END { exit !(n >= 300 && c >= 80) }'
+}
+
+# Stage occupancy on paired.tsv.  Pair 0: a (0xa0) fm [0,1) md [1,2) dx
+# [2,2) xr [2,4) rr [4,5); b (0xb0, an integer op) fm [1,2) md, dx empty,
+# xr [2,3) rr [3,5).  Pair 1's b aborted: no stages, but its a counts in
+# the denominators.  0xa0: xr cycles 4 in all, b executes 1 of them:
+# occ_xr_xr = 2 W G / L_xr = 8 / 4 = 2, and fu_int_xr the same.  0xb0:
+# a is in md during b's fm [1,2): occ_md_fm = 8 x 1 / 1 = 8; a executes
+# during b's whole xr: occ_xr_xr = 8, fu_int_xr = 8; fu_mem_xr = 0.
+@test "pairs: stage occupancy and unit use on hand-built pairs" {
+	mk paired
+	run -0 "$PAIRS" -f tsv -m occ_xr_xr,occ_md_fm,occ_fm_fm,fu_int_xr,fu_mem_xr "$T/paired.pmr"
+	near "$(val 0xa0 occ_xr_xr est)" 2
+	near "$(val 0xa0 fu_int_xr est)" 2
+	near "$(val 0xa0 occ_md_fm est)" 0
+	near "$(val 0xb0 occ_md_fm est)" 8
+	near "$(val 0xb0 occ_xr_xr est)" 8
+	near "$(val 0xb0 fu_int_xr est)" 8
+	near "$(val 0xb0 fu_mem_xr est)" 0
+	[ "$(val 0xb0 occ_xr_xr lo)" = - ]
+}
+
+@test "pairs --occupancy: the sums travel in METRIC records" {
+	mk paired
+	"$PAIRS" -f pmr --occupancy -o "$T/m.pmr" "$T/paired.pmr"
+	run -0 "$PAIRS" -f tsv -m occ_xr_xr "$T/m.pmr"
+	near "$(val 0xb0 occ_xr_xr est)" 8
+	"$PAIRS" -f pmr -o "$T/n.pmr" "$T/paired.pmr"
+	run -0 "$PAIRS" -f tsv -m occ_xr_xr "$T/n.pmr"
+	[ "$(val 0xb0 occ_xr_xr est)" = - ]
+}
+
+# Windowed IPC of STATS: 10-cycle windows retiring 0, 2, 4 and 6: sum 12,
+# squares 56, cubes 288.  Weighted mean 56 / 12 = 4.67 (IPC 0.467), plain
+# mean 12 / 4 = 3, max/min 6/2 (the empty window left out), weighted sd
+# sqrt(288 / 12 - 4.667^2) = 1.491, 31.9% of the mean.
+WIN_STATS='s/^STATS.*/STATS	1	500	800	1.6	1000	0	0	0	0	0	0	0	0	0	0	0	0	0	0	0	0	0	0	0	0	0	0	0	0	0	0	0	0	10	4	1	12	56	288	6	2/'
+
+@test "pairs: windowed IPC statistics from STATS in the header" {
+	mk single "$WIN_STATS"
+	run -0 "$PAIRS" -b all "$T/single.pmr"
+	[[ $output == *"# windowed IPC: 4 windows of 10 cycles (1 retired nothing), retire-weighted mean 4.67 per window (IPC 0.467; plain mean 3.00), max/min 6/2 = 3.0, weighted sd 31.9% of the mean"* ]]
+	run -0 "$PAIRS" -b all -f json "$T/single.pmr"
+	[ "$(printf '%s\n' "$output" | head -1 | jq -c '.header.windows | [.n, .zero, .max, .min, .ratio]')" = "[4,1,6,2,3]" ]
+}
+
+@test "pairs: windowed IPC of shards adds up, also through METRIC records" {
+	mk single "$WIN_STATS"
+	run -0 bash -c "cat '$T/single.pmr' '$T/single.pmr' | '$PAIRS' -b all"
+	[[ $output == *"# windowed IPC: 8 windows of 10 cycles (2 retired nothing), retire-weighted mean 4.67 per window"* ]]
+	"$PAIRS" -f pmr -o "$T/m.pmr" "$T/single.pmr"
+	run -0 bash -c "cat '$T/m.pmr' '$T/m.pmr' | '$PAIRS' -b all"
+	[[ $output == *"# windowed IPC: 8 windows of 10 cycles (2 retired nothing)"* ]]
+}
+
+# single.tsv with the four samples of 0x2000 moved to context 1: context
+# 0 has the six samples of 0x1000 (s = 100: 600 executions, 400 retired),
+# context 1 four (400, all retired).
+CTX1='/0x2000	0x/s/^SAMPLE	0	10	0	4	\([0-9]*\)	0	/SAMPLE	0	10	0	4	\1	1	/'
+
+@test "pairs --by=context: one row per SAMPLE context" {
+	mk single "$CTX1"
+	run -0 "$PAIRS" -b context -f tsv -m execs,retires -t "$T/single.pmr"
+	near "$(val 0 execs est)" 600
+	near "$(val 0 retires est)" 400
+	near "$(val 1 execs est)" 400
+	[ "$(val 1 retires k)" = 4 ]
+	[ "$(val 0 execs exact)" = - ]
+	run -0 "$PAIRS" -b context "$T/single.pmr"
+	[[ $output == *"context  samples"* ]]
+}
+
+@test "pairs --by=context of pmsim: one thread, context 0 holds every sample" {
+	"$PMSIM" --profileme=paired,S=200 --max=50000 --no-pg \
+	    "$TOP/traces/grep.pmr.zst" -o "$T/g.pmr"
+	run -0 "$PAIRS" -b context -f tsv -m execs "$T/g.pmr"
+	[ "$(printf '%s\n' "$output" | grep -vc '^#')" = 1 ]
+	all=$("$PAIRS" -b all -f tsv -m execs "$T/g.pmr" | awk -F '\t' '$1 == "all" { print $4 }')
+	near "$(val 0 execs est)" "$all"
+}
+
+@test "pairs --by=context cannot write or read per-pc METRIC records" {
+	mk single
+	run -2 --separate-stderr "$PAIRS" -b context -f pmr "$T/single.pmr"
+	[[ $stderr == *"--by=context cannot be combined with -f pmr"* ]]
+	"$PAIRS" -f pmr -o "$T/m.pmr" "$T/single.pmr"
+	run -1 --separate-stderr "$PAIRS" -b context "$T/m.pmr"
+	assert_one_line_stderr
+	[[ $stderr == *"no contexts"* ]]
+}
+
+@test "pairs --ci=bootstrap: same estimates, seeded percentile intervals" {
+	"$PMSIM" --profileme=paired,S=128,rearm=select --truth --no-pg --seed=1 \
+	    --max=200000 "$TOP/traces/grep.pmr.zst" -o "$T/g.pmr"
+	m=wasted,wasted_frac,useful,useful_conc,local_ipc,issued
+	"$PAIRS" -f tsv -m $m "$T/g.pmr" >"$T/delta.tsv"
+	"$PAIRS" --ci=bootstrap --seed=3 -f tsv -m $m "$T/g.pmr" >"$T/b3.tsv"
+	"$PAIRS" --ci=bootstrap --seed=3 -f tsv -m $m "$T/g.pmr" >"$T/b3b.tsv"
+	"$PAIRS" --ci=bootstrap --seed=4 --boot=50 -f tsv -m $m "$T/g.pmr" >"$T/b4.tsv"
+	run -0 cmp "$T/b3.tsv" "$T/b3b.tsv"
+	run -1 cmp -s "$T/b3.tsv" "$T/b4.tsv"
+	run -1 cmp -s "$T/b3.tsv" "$T/delta.tsv"
+	run -0 diff <(cut -f 1-4 "$T/delta.tsv") <(cut -f 1-4 "$T/b3.tsv")
+	# every interval holds its estimate, give or take the rounding
+	run -0 awk -F '\t' '!/^#/ && $5 != "-" && ($4 < $5 - 1e-6 * ($5 < 0 ? -$5 : $5) - 1e-9 || $4 > $6 + 1e-6 * ($6 < 0 ? -$6 : $6) + 1e-9) { print; n++ } END { exit n > 20 }' "$T/b3.tsv"
+}
+
+@test "pairs --ci and --boot reject bad values" {
+	mk paired
+	run -2 --separate-stderr "$PAIRS" --ci=jackknife "$T/paired.pmr"
+	[[ $stderr == *"unknown --ci method 'jackknife'"* ]]
+	run -2 --separate-stderr "$PAIRS" --ci=bootstrap --boot=1 "$T/paired.pmr"
+	[[ $stderr == *"--boot '1' is too small"* ]]
+}
+
+# METRIC records carry no replicates: their rows keep the delta method.
+@test "pairs --ci=bootstrap on METRIC input falls back to the delta method" {
+	mk paired
+	"$PAIRS" -f pmr -o "$T/m.pmr" "$T/paired.pmr"
+	run -0 diff <("$PAIRS" -f tsv -m all "$T/m.pmr") \
+	    <("$PAIRS" --ci=bootstrap -f tsv -m all "$T/m.pmr")
+}
+
+# Spec A15: across seeds, the bootstrap intervals of the whole run cover
+# TRUTH about as often as their level says (10 runs: at least 7).
+@test "pairs --ci=bootstrap: coverage across seeds (examples/pairs-bootstrap.sh)" {
+	pm_path
+	run -0 env OUT="$T/out" SEEDS=10 sh "$TOP/examples/pairs-bootstrap.sh"
+	echo "$output"
+	[ "$(printf '%s\n' "$output" | grep -c bootstrap)" = 4 ]
+	printf '%s\n' "$output" | awk '$2 == "bootstrap" && $4 < 7 { bad = 1 } END { exit bad }'
+}
+
+# Spec 7.5 item 1 for D-cache misses: single samples at S = 2 with
+# Bernoulli selection on gzip (5 M instructions, about 2 s): of the pcs
+# expecting at least 25 miss samples, about 68% fall inside 1 +- 1/sqrt(k)
+# of TRUTH and 95% inside 1 +- 2/sqrt(k) (seed 1: 28 pcs, 67.9%, 100%).
+@test "pairs: D-cache miss counts within the 1/sqrt(k) envelopes on gzip" {
+	run -0 bash -o pipefail -c "'$PMSIM' --profileme=single,S=2,rearm=select --truth --seed=1 --no-pg '$TOP/traces/gzip.pmr.zst' | '$PAIRS' -t -f json -m dcache_miss --min-samples=25"
+	line=$(printf '%s\n' "$output" | tail -1)
+	echo "$line"
+	printf '%s\n' "$line" | jq -e '.truth.rows >= 20 and .truth.in1 >= 0.5 and .truth.in1 <= 0.9 and .truth.in2 >= 0.9'
+}

@@ -581,6 +581,86 @@ UNIT_TEST(partner_paths)
 	pairs_free(p);
 }
 
+/*
+ * Local IPC of feed_paired (as tests/data/pairs/paired.tsv): pair 0's
+ * members both retire at cycle 5, so each has G = 1: 0xa0 (2 retired
+ * members) 2 W G / k = 4, 0xb0 8.  META truth sets the window.
+ */
+UNIT_TEST(local_ipc)
+{
+	struct pairs *p = new_pairs();
+
+	CHECK_EQ(add_meta(p, "profileme", "mode=paired S=50 W=4"), 0);
+	CHECK_EQ(add_meta(p, "truth", "delta=3"), 0);
+	CHECK(add_meta(p, "truth", "delta=4") < 0);	/* shards differ */
+	feed_paired(p, -1);
+	add_stats(p, 200);
+	CHECK_EQ(pairs_finish(p), 0);
+	CHECK_EQ(pairs_info(p)->delta, 3);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "local").est, 4, 1e-12);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "local_ipc").est, 5.0 / 7, 1e-12);
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xb0, "local").est, 8, 1e-12);
+	/* G (1 - G / k) / k^2 = 1 / 8: half-width 2 W z sqrt(1/8) */
+	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "local").hi,
+	    4 + 8 * 1.959964 * sqrt(0.125), 1e-4);
+	pairs_free(p);
+}
+
+/* The same seed gives the same bootstrap intervals; estimates unchanged. */
+UNIT_TEST(bootstrap)
+{
+	struct pairs_opts o;
+	struct pairs *p[3];
+	struct pairs_val v[3];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		memset(&o, 0, sizeof(o));
+		o.confidence = 0.95;
+		o.boot = i < 2 ? 50 : 0;
+		o.seed = 7;
+		p[i] = pairs_new(&o);
+		CHECK(p[i] != NULL);
+		CHECK_EQ(add_meta(p[i], "profileme", "mode=paired S=50 W=4"),
+		    0);
+		feed_paired(p[i], -1);
+		add_stats(p[i], 200);
+		CHECK_EQ(pairs_finish(p[i]), 0);
+		v[i] = val(p[i], PAIRS_BY_ALL, 0, "wasted");
+	}
+	CHECK_NEAR(v[0].est, v[2].est, 1e-9);
+	CHECK_NEAR(v[0].lo, v[1].lo, 0);
+	CHECK_NEAR(v[0].hi, v[1].hi, 0);
+	CHECK(v[0].lo != v[2].lo || v[0].hi != v[2].hi);
+	CHECK(v[0].lo <= v[0].hi);
+	for (i = 0; i < 3; i++)
+		pairs_free(p[i]);
+}
+
+/* With keep_paths, every retired member with a commit index is kept. */
+UNIT_TEST(psamples)
+{
+	struct pairs_opts o;
+	struct pairs *p;
+	const struct pairs_psamp *ps;
+	size_t n;
+
+	memset(&o, 0, sizeof(o));
+	o.keep_paths = 1;
+	p = pairs_new(&o);
+	CHECK_EQ(add_meta(p, "profileme", "mode=paired S=50 W=4"), 0);
+	feed_paired(p, -1);
+	ps = pairs_psamples(p, &n);
+	CHECK_EQ(n, 3);		/* 0xa0 twice and 0xb0; 0xc0 aborted */
+	if (n == 3) {
+		CHECK_EQ_U64(ps[1].pc, 0xb0);
+		CHECK_EQ(ps[1].has_partner, 1);
+		CHECK_EQ_U64(ps[1].partner, 0xa0);
+		CHECK_EQ(ps[0].has_partner, 0);	/* first members: none */
+	}
+	pairs_free(p);
+}
+
 UNIT_TEST(metric_names)
 {
 	int i;
@@ -602,5 +682,5 @@ UNIT_TEST(metric_names)
 UNIT_MAIN(UNIT_ENTRY(quantiles), UNIT_ENTRY(intervals), UNIT_ENTRY(buckets),
     UNIT_ENTRY(single), UNIT_ENTRY(paired), UNIT_ENTRY(abort_rule_zero),
     UNIT_ENTRY(merge), UNIT_ENTRY(errors), UNIT_ENTRY(profiles),
-    UNIT_ENTRY(partner_paths),
-    UNIT_ENTRY(metric_names))
+    UNIT_ENTRY(partner_paths), UNIT_ENTRY(local_ipc), UNIT_ENTRY(bootstrap),
+    UNIT_ENTRY(psamples), UNIT_ENTRY(metric_names))
