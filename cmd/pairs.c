@@ -38,6 +38,7 @@ enum {
 	O_PAGE_SIZE,
 	O_PARTNER,
 	O_PATHS,
+	O_PROC,
 	O_REBUILD
 };
 
@@ -76,8 +77,8 @@ synopsis(FILE *f)
 	    "             [--delta=n] [--edges] [--min-samples=n] [--nominal] "
 	    "[--occupancy]\n"
 	    "             [--page-size=n] [--partner] [--paths=bits] "
-	    "[--rebuild=trace]\n"
-	    "             [file ...]\n");
+	    "[--proc=name]\n"
+	    "             [--rebuild=trace] [file ...]\n");
 }
 
 static void PMR_NORETURN
@@ -158,6 +159,8 @@ help(void)
 	    "                       instead of the metrics [off]\n"
 	    "  -p, --pc=LO-HI       keep pcs in [LO, HI] (hex with 0x) "
 	    "[all]\n"
+	    "      --proc=NAME      keep the pcs of procedure NAME (IMAGE "
+	    "symbols) [all]\n"
 	    "      --rebuild=TRACE  rebuild the paths of the retired samples "
 	    "from the CFG of\n"
 	    "                       TRACE (3 schemes) and score them; with "
@@ -1010,6 +1013,7 @@ main(int argc, char *argv[])
 		{ "partner", no_argument, NULL, O_PARTNER },
 		{ "paths", required_argument, NULL, O_PATHS },
 		{ "pc", required_argument, NULL, 'p' },
+		{ "proc", required_argument, NULL, O_PROC },
 		{ "rebuild", required_argument, NULL, O_REBUILD },
 		{ "sort", required_argument, NULL, 's' },
 		{ "top", required_argument, NULL, 'n' },
@@ -1121,6 +1125,9 @@ main(int argc, char *argv[])
 			o.bits = (unsigned)num("--paths", optarg, 1, 64);
 			o.prof = PAIRS_PROF_PATH;
 			break;
+		case O_PROC:
+			o.po.proc = optarg;
+			break;
 		case O_REBUILD:
 			o.rebuild = optarg;
 			o.po.keep_paths = 1;
@@ -1216,6 +1223,10 @@ main(int argc, char *argv[])
 			if (r == 0)
 				usage();
 		}
+	}
+	if (o.po.proc != NULL && o.po.pc_hi != 0) {
+		warnx("--proc and --pc exclude each other");
+		usage();
 	}
 	argc -= optind;
 	argv += optind;

@@ -202,6 +202,7 @@ struct pairs {
 	uint64_t *acc;		/* nent vectors of A_N */
 	struct image *img;
 	size_t nimg;
+	int proc_found;		/* --proc: its range is in o.pc_lo/hi */
 	/* report */
 	struct pairs_row *rows;
 	uint64_t *racc;		/* vectors of the grouped rows */
@@ -252,7 +253,10 @@ pairs_new(const struct pairs_opts *o)
 		free(p);
 		return NULL;
 	}
-	if (p->o.pc_hi == 0)
+	if (p->o.proc != NULL) {	/* nothing until the range is known */
+		p->o.pc_lo = 1;
+		p->o.pc_hi = 0;
+	} else if (p->o.pc_hi == 0)
 		p->o.pc_hi = UINT64_MAX;
 	if (!(p->o.confidence > 0 && p->o.confidence < 1))
 		p->o.confidence = 0.95;
@@ -1038,6 +1042,20 @@ add_image(struct pairs *p, const struct pmr_rec *rec)
 	if ((ni->path = strndup((const char *)im.path.p, im.path.n)) == NULL)
 		return fail(p, PMR_ENOMEM, "out of memory");
 	p->info.nimg = ++p->nimg;
+	if (p->o.proc != NULL && !p->proc_found) {
+		uint64_t lo, hi;
+
+		ni->st_tried = 1;
+		if (pairs_symtab_load(ni->path, ni->start, ni->size,
+		    ni->offset, &ni->st) == PMR_ENOMEM)
+			return fail(p, PMR_ENOMEM, "out of memory");
+		if (ni->st != NULL &&
+		    pairs_symtab_range(ni->st, p->o.proc, &lo, &hi)) {
+			p->o.pc_lo = lo;
+			p->o.pc_hi = hi - 1;
+			p->proc_found = 1;
+		}
+	}
 	return 0;		/* also passed through */
 }
 
@@ -1223,6 +1241,10 @@ pairs_finish(struct pairs *p)
 
 	if (in->mode == 0)
 		return fail(p, PMR_ECORRUPT, "no SAMPLE or PAIR records");
+	if (p->o.proc != NULL && !p->proc_found)
+		return fail(p, PMR_EINVAL, "no procedure '%s' in the symbols "
+		    "of the %s", p->o.proc, p->nimg ? "IMAGE records' files" :
+		    "input (it has no IMAGE records)");
 	n = in->mode == 2 ? in->pairs : in->samples;
 	if (n == 0)
 		return fail(p, PMR_ECORRUPT, "no %s records",

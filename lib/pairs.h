@@ -68,6 +68,10 @@ struct pairs_opts {
 	int nominal;		/* use the nominal S, not the effective one */
 	enum pairs_abort_rule aborts;
 	uint64_t pc_lo, pc_hi;	/* keep pcs in [pc_lo, pc_hi] */
+	const char *proc;	/* keep the pcs of this procedure only: its
+				 * range, found in the symbols of the first
+				 * IMAGE record's file that has it, becomes
+				 * [pc_lo, pc_hi] (nothing is kept before) */
 	uint32_t if_set;	/* keep samples with all these event bits */
 	uint32_t if_clear;	/* ... and none of these; TRUTH is then unused */
 	double confidence;	/* of the intervals, e.g. 0.95 */
@@ -353,6 +357,9 @@ struct pairs_symtab;
 int pairs_symtab_load(const char *path, uint64_t start, uint64_t size,
     uint64_t offset, struct pairs_symtab **out) PMR_RESULT_USED;
 /* Returns the name of the symbol holding pc and sets *lo, or NULL. */
+/* Finds the procedure called name; sets its run-time range [*lo, *hi). */
+int pairs_symtab_range(const struct pairs_symtab *t, const char *name,
+    uint64_t *lo, uint64_t *hi);
 const char *pairs_symtab_find(const struct pairs_symtab *t, uint64_t pc,
     uint64_t *lo);
 void pairs_symtab_free(struct pairs_symtab *t);

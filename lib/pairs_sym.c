@@ -181,6 +181,21 @@ out:
 	return 0;
 }
 
+int
+pairs_symtab_range(const struct pairs_symtab *t, const char *name,
+    uint64_t *lo, uint64_t *hi)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (strcmp(t->s[i].name, name) == 0) {
+			*lo = t->s[i].lo;
+			*hi = t->s[i].hi;
+			return 1;
+		}
+	return 0;
+}
+
 const char *
 pairs_symtab_find(const struct pairs_symtab *t, uint64_t pc, uint64_t *lo)
 {

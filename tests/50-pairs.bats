@@ -872,3 +872,18 @@ CTX1='/0x2000	0x/s/^SAMPLE	0	10	0	4	\([0-9]*\)	0	/SAMPLE	0	10	0	4	\1	1	/'
 	echo "$line"
 	printf '%s\n' "$line" | jq -e '.truth.rows >= 20 and .truth.in1 >= 0.5 and .truth.in1 <= 0.9 and .truth.in2 >= 0.9'
 }
+
+@test "pairs --proc keeps the pcs of one procedure, found in the IMAGE symbols" {
+	cc -nostdlib -static -no-pie -o "$T/chain" "$TOP/traces/micro/chain.S"
+	mk proc "s|@CHAIN@|$T/chain|"
+	# the two samples inside _start, not the one outside every image
+	run -0 --separate-stderr "$PAIRS" -f tsv -b all -m execs --proc=_start \
+	    "$T/proc.pmr"
+	near "$(val all execs est)" 200
+	run -0 --separate-stderr "$PAIRS" -f tsv -m execs --proc=_start "$T/proc.pmr"
+	[ "$(grep -c '^0x' <<< "$output")" = 2 ]
+	run -1 --separate-stderr "$PAIRS" --proc=nosuch "$T/proc.pmr"
+	[ "$stderr" = "pairs: '$T/proc.pmr': no procedure 'nosuch' in the symbols of the IMAGE records' files" ]
+	run -2 --separate-stderr "$PAIRS" --proc=_start -p 0-10 "$T/proc.pmr"
+	[[ ${stderr_lines[0]} == *"--proc and --pc exclude each other"* ]]
+}
