@@ -248,8 +248,6 @@ detect(struct pmr_trace *t, const char *path)
 		fclose(f);
 		if (n == 4 && memcmp(b, "PK\3\4", 4) == 0)
 			return PMR_TF_DRMEM;
-		if (strstr(path, ".champsim") != NULL)
-			return PMR_TF_CHAMPSIM;
 	}
 	/* Look at the decoded bytes (stdin cannot be reopened: pmr only). */
 	if (path == NULL || strcmp(path, "-") == 0)
@@ -262,7 +260,9 @@ detect(struct pmr_trace *t, const char *path)
 		err = pmr_trace_fail(t, err, "'%s': %s", path,
 		    pmr_in_errmsg(in));
 	else if (avail >= 7 && memcmp(p, pmr_magic7, 7) == 0)
-		fmt = PMR_TF_PMR;
+		fmt = PMR_TF_PMR;	/* whatever the name says */
+	else if (strstr(path, ".champsim") != NULL)
+		fmt = PMR_TF_CHAMPSIM;	/* it has no magic of its own */
 	else if (avail >= 12 && pmr_le16(p) == 25 && pmr_le64(p + 4) < 4096)
 		fmt = PMR_TF_DRMEM;	/* drmemtrace HEADER entry, version */
 	else

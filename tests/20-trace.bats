@@ -287,3 +287,13 @@ bad_case() {
 	run -0 find "$BATS_TEST_TMPDIR" -name '*x.pmr*'
 	[ -z "$output" ]
 }
+
+@test "a pmr stream named *.champsim* is read as pmr: the magic wins over the name" {
+	"$PMSIM" --max 1000 -o "$BATS_TEST_TMPDIR/run.champsim.pmr" \
+	    "$DATA/sim/app30k.champsim.xz"
+	run -0 "$PMVIEW" --check "$BATS_TEST_TMPDIR/run.champsim.pmr"
+	[[ $output == *": ok, "* ]]
+	# and a ChampSim trace is still known by its name
+	run -0 "$PMVIEW" -s "$DATA/sim/app30k.champsim.xz"
+	[[ $output == *"creator pmtrace-import"* ]]
+}
