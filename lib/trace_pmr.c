@@ -106,7 +106,7 @@ predict_next(const struct codec *c, const struct pmr_sinsn *si,
 }
 
 /* Updates the control-flow predictors after si went to next. */
-static void
+static inline void
 commit_next(struct codec *c, const struct pmr_sinsn *si, struct pred *p,
     uint64_t next)
 {
@@ -582,6 +582,9 @@ struct pm_src {
 	struct pmr_sinsn *hint;	/* the instruction at pc, or NULL */
 	uint32_t hint_gen;	/* the mapping generation it is valid in */
 	uint32_t prev;		/* id + 1 of the last one decoded, 0 none */
+	uint32_t gen;		/* pmr_sitab_gen(c.tab), taken in
+				 * pm_refill(), the only place the
+				 * table changes */
 };
 
 static int
@@ -665,7 +668,7 @@ decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 	uint64_t next, tok;
 	unsigned i;
 	int taken = 0;
-	uint32_t gen = pmr_sitab_gen(s->c.tab);
+	uint32_t gen = s->gen;
 
 	if ((si = s->hint) == NULL || si->pc != s->pc || s->hint_gen != gen) {
 		if ((si = pmr_sitab_lookup(s->c.tab, s->pc)) == NULL)
@@ -684,18 +687,20 @@ decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 			return pm_corrupt(t, s, "br stream ends early");
 		taken = *s->s[S_BR].p++ & 1;
 		next = taken ? si->target : si->pc + si->len;
+		commit_next(&s->c, si, p, next);
 	} else if (si->cls == PMR_OP_JMP || si->cls == PMR_OP_CALL) {
 		taken = 1;
 		next = si->target;
+		commit_next(&s->c, si, p, next);
 	} else if (needs_tgt(si)) {
 		if (get_var(&s->s[S_TGT], &tok) < 0)
 			return pm_corrupt(t, s, "tgt stream ends early");
 		next = tok == 0 ? predict_next(&s->c, si, p) :
 		    si->pc + (uint64_t)unzz(tok - 1);
 		taken = pmr_insn_class_is_branch(si->cls);
+		commit_next(&s->c, si, p, next);
 	} else
-		next = si->pc + si->len;
-	commit_next(&s->c, si, p, next);
+		next = si->pc + si->len;	/* commit_next() has nothing to do */
 
 	di->si = si;
 	di->pc = si->pc;
@@ -753,8 +758,12 @@ decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 	return 1;
 }
 
-static int
-pm_next(struct pmr_trace *t, struct pmr_dinsn *di)
+/*
+ * Reads records up to the next DINSN block with instructions left, then
+ * decodes one of them (pm_next's slow path, kept out of line).
+ */
+static int __attribute__((noinline))
+pm_refill(struct pmr_trace *t, struct pmr_dinsn *di)
 {
 	struct pm_src *s = t->src;
 	struct pmr_sinsn si;
@@ -763,8 +772,10 @@ pm_next(struct pmr_trace *t, struct pmr_dinsn *di)
 	int r;
 
 	for (;;) {
-		if (s->left > 0)
+		if (s->left > 0) {
+			s->gen = pmr_sitab_gen(s->c.tab);
 			return decode_one(t, s, di);
+		}
 		if ((r = pmr_reader_next(s->rd, &rec)) <= 0) {
 			if (r < 0)
 				pmr_trace_fail(t, r, "%s",
@@ -793,6 +804,16 @@ pm_next(struct pmr_trace *t, struct pmr_dinsn *di)
 		} else if (t->side != NULL)
 			t->side(t->sidectx, &rec);
 	}
+}
+
+static int
+pm_next(struct pmr_trace *t, struct pmr_dinsn *di)
+{
+	struct pm_src *s = t->src;
+
+	if (s->left > 0)
+		return decode_one(t, s, di);
+	return pm_refill(t, di);
 }
 
 static void

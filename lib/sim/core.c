@@ -9,9 +9,12 @@
  * one stage per cycle.  Nothing scans the window: register dependences are
  * renamed to producer slots; a consumer waits on its producers' wake-up
  * lists and, once every operand time is known, goes into a timing wheel
- * bucket for the cycle its data is ready; the issue stage takes ready
+ * bucket for the cycle its data is ready (or, for the next cycle, the
+ * commonest case, into the soon bitmap); the issue stage takes ready
  * instructions oldest first from a bitmap over the ring.  List nodes come
- * from one pool, so the steady state allocates nothing.
+ * from one pool, so the steady state allocates nothing.  The stages keep
+ * their rare paths (options that are off, pool growth, sample starts)
+ * in functions of their own, out of the inlined main loop.
  *
  * Wrong-path fetch follows the predicted path through the static
  * instructions seen so far (the per-pc table); unknown pcs become nops.
@@ -88,6 +91,17 @@ struct ent {
 	uint32_t ras_top, ras_pcx;
 };
 
+/*
+ * A list node: an entry (slot, and seq to tell a reused slot) waiting in
+ * a wheel bucket or on a producer.  One struct, so that a list walk
+ * touches one line per node.
+ */
+struct node {
+	int32_t next;		/* next node, -1 none */
+	uint32_t slot;
+	uint64_t seq;
+};
+
 struct pcent {
 	uint64_t pc;
 	const struct pmr_sinsn *si;
@@ -143,12 +157,15 @@ struct pmr_sim {
 	uint32_t wsize, wmask;
 	uint64_t head, map, tail;	/* absolute counters, slot = & wmask */
 	uint64_t *ready;	/* bitmap over slots */
+	/* ready from the next cycle on, filled during issue and map (in
+	 * place of the wheel bucket for now + 1) and moved into ready at
+	 * the end of map: empty outside those two stages */
+	uint64_t *soon;
+	int soon_any;
 	uint32_t nwords;
 
 	/* node pool: wake-up lists and wheel buckets */
-	int32_t *nnext;
-	uint32_t *nslot;
-	uint64_t *nseq;
+	struct node *node;
 	uint32_t ncap;
 	int32_t nfree;
 	int32_t wheel[WHEEL];
@@ -242,6 +259,8 @@ struct pmr_sim {
 	uint64_t retired_all;
 	int measuring;
 	uint64_t next_interval;
+	uint64_t retire_watch;	/* st.retired from which retire() looks
+				 * at next_interval and --max */
 	uint32_t last_pcx;
 	uint64_t tp_pending;	/* TP_UNIT cycles before the first fetch */
 	int stop;
@@ -375,42 +394,45 @@ draw_interval(struct pmr_sim *s)
 
 /* --- node pool --------------------------------------------------------- */
 
-static int32_t
+/*
+ * Doubles the pool, whose free list is empty; returns 0 or -1.  Kept out
+ * of line so that node_new(), called several times per instruction, stays
+ * a few instructions long.
+ */
+static int __attribute__((noinline))
+node_grow(struct pmr_sim *s)
+{
+	uint32_t cap = s->ncap * 2, i;
+	struct node *nn = realloc(s->node, cap * sizeof(*nn));
+
+	if (nn == NULL)
+		return -1;
+	s->node = nn;
+	for (i = s->ncap; i < cap; i++)
+		s->node[i].next = i + 1 < cap ? (int32_t)(i + 1) : -1;
+	s->nfree = (int32_t)s->ncap;
+	s->ncap = cap;
+	return 0;
+}
+
+static inline int32_t
 node_new(struct pmr_sim *s, uint32_t slot, uint64_t seq)
 {
 	int32_t n;
 
-	if (s->nfree < 0) {
-		uint32_t cap = s->ncap * 2, i;
-		int32_t *nn = realloc(s->nnext, cap * sizeof(*nn));
-		uint32_t *ns;
-		uint64_t *nq;
-
-		if (nn == NULL)
-			return -1;
-		s->nnext = nn;
-		if ((ns = realloc(s->nslot, cap * sizeof(*ns))) == NULL)
-			return -1;
-		s->nslot = ns;
-		if ((nq = realloc(s->nseq, cap * sizeof(*nq))) == NULL)
-			return -1;
-		s->nseq = nq;
-		for (i = s->ncap; i < cap; i++)
-			s->nnext[i] = i + 1 < cap ? (int32_t)(i + 1) : -1;
-		s->nfree = (int32_t)s->ncap;
-		s->ncap = cap;
-	}
+	if (s->nfree < 0 && node_grow(s) < 0)
+		return -1;
 	n = s->nfree;
-	s->nfree = s->nnext[n];
-	s->nslot[n] = slot;
-	s->nseq[n] = seq;
+	s->nfree = s->node[n].next;
+	s->node[n].slot = slot;
+	s->node[n].seq = seq;
 	return n;
 }
 
 static void
 node_free(struct pmr_sim *s, int32_t n)
 {
-	s->nnext[n] = s->nfree;
+	s->node[n].next = s->nfree;
 	s->nfree = n;
 }
 
@@ -585,14 +607,12 @@ emit_stats(struct pmr_sim *s, int final)
 
 /* --- memory ------------------------------------------------------------ */
 
-/* Returns the extra cycles of a first touch of addr's page (fault_lat). */
-static unsigned
-first_touch(struct pmr_sim *s, uint64_t addr)
+/* first_touch() with fault_lat set: looks addr's page up, adding it. */
+static unsigned __attribute__((noinline))
+page_touch(struct pmr_sim *s, uint64_t addr)
 {
 	uint64_t pg = (addr >> s->pshift) + 1, m, i;
 
-	if (s->c.fault_lat == 0)
-		return 0;
 	if ((s->npages + 1) * 2 > s->pagecap) {
 		uint64_t cap = s->pagecap ? s->pagecap * 2 : 4096, j;
 		uint64_t *h = calloc(cap, sizeof(*h));
@@ -617,6 +637,19 @@ first_touch(struct pmr_sim *s, uint64_t addr)
 	s->pages[i] = pg;
 	s->npages++;
 	return s->c.fault_lat;
+}
+
+/*
+ * Returns the extra cycles of a first touch of addr's page (fault_lat).
+ * Inline: most machines have no fault_lat, and this runs on every load
+ * and line fetch.
+ */
+static inline unsigned
+first_touch(struct pmr_sim *s, uint64_t addr)
+{
+	if (s->c.fault_lat == 0)
+		return 0;
+	return page_touch(s, addr);
 }
 
 /*
@@ -949,31 +982,30 @@ ps_poll(struct pmr_sim *s)
 	}
 }
 
-/* Decides at fetch whether the instruction at pos is selected. */
-static void
-pm_fetch(struct pmr_sim *s, struct ent *e)
+/* Tags e if it is the second member of a pair that waits for it. */
+static void __attribute__((noinline))
+pm_member(struct pmr_sim *s, struct ent *e)
+{
+	uint32_t k = (uint32_t)(e->seq & s->minor_mask), id, pid;
+
+	if (s->minor[k] != 0 && s->minor_pos[k] == e->seq) {
+		pid = s->minor[k];
+		s->minor[k] = 0;
+		if ((id = ps_new(s)) != 0) {
+			s->ps[id - 1].pair = pid;
+			s->ps[id - 1].member = 1;
+			s->pp[pid - 1].b = id;
+			e->tag = id;
+		}
+	}
+}
+
+/* Starts a sample (or pair) on e, which the counter selected. */
+static void __attribute__((noinline))
+pm_select(struct pmr_sim *s, struct ent *e)
 {
 	uint32_t id, pid;
 
-	if (s->o.pm == PMR_SIM_PM_PAIRED && s->minor != NULL) {
-		uint32_t k = (uint32_t)(e->seq & s->minor_mask);
-
-		if (s->minor[k] != 0 && s->minor_pos[k] == e->seq) {
-			pid = s->minor[k];
-			s->minor[k] = 0;
-			if ((id = ps_new(s)) != 0) {
-				s->ps[id - 1].pair = pid;
-				s->ps[id - 1].member = 1;
-				s->pp[pid - 1].b = id;
-				e->tag = id;
-			}
-		}
-	}
-	if (!s->pm_armed || s->now < s->pm_arm_at)
-		return;
-	if (--s->pm_left > 0)
-		return;
-	/* selected */
 	if (e->tag != 0) {	/* already the second member of a pair */
 		s->st.dropped++;
 		s->pm_left = draw_interval(s);
@@ -1012,6 +1044,22 @@ pm_fetch(struct pmr_sim *s, struct ent *e)
 		s->outstanding++;
 	} else
 		s->pm_left = draw_interval(s);
+}
+
+/*
+ * Decides at fetch whether the instruction at pos is selected.  Inline:
+ * the counter runs on every fetch, and selects one in S.
+ */
+static inline void
+pm_fetch(struct pmr_sim *s, struct ent *e)
+{
+	if (s->o.pm == PMR_SIM_PM_PAIRED && s->minor != NULL)
+		pm_member(s, e);
+	if (!s->pm_armed || s->now < s->pm_arm_at)
+		return;
+	if (--s->pm_left > 0)
+		return;
+	pm_select(s, e);
 }
 
 /* --- truth ------------------------------------------------------------- */
@@ -1177,7 +1225,7 @@ unmap(struct pmr_sim *s, struct ent *e, uint32_t slot)
 	if (e->flags & E_READYBIT)
 		unready(s, slot);
 	for (n = e->waiters; n >= 0;) {
-		int32_t nx = s->nnext[n];
+		int32_t nx = s->node[n].next;
 
 		node_free(s, n);
 		n = nx;
@@ -1501,6 +1549,17 @@ mo_trap(struct pmr_sim *s)
 
 static uint64_t bs_interval(struct pmr_sim *);
 
+/* Sets retire_watch, the lower of next_interval and --max in use. */
+static void
+watch_set(struct pmr_sim *s)
+{
+	s->retire_watch = ~0ull;
+	if (s->o.interval && s->next_interval < s->retire_watch)
+		s->retire_watch = s->next_interval;
+	if (s->o.max && s->o.max < s->retire_watch)
+		s->retire_watch = s->o.max;
+}
+
 static void
 measure_start(struct pmr_sim *s)
 {
@@ -1536,17 +1595,17 @@ measure_start(struct pmr_sim *s)
 	}
 	if (s->o.interval)
 		s->next_interval = s->o.interval;
+	watch_set(s);
 }
 
-static void
-retire_truth(struct pmr_sim *s, struct ent *e)
+/* Adds retired entry e to its per-pc truth (--truth). */
+static void __attribute__((noinline))
+truth_retired(struct pmr_sim *s, struct ent *e)
 {
 	struct pmr_sim_truth *t = &s->tr[e->pcx];
 	uint64_t v;
 	uint32_t ev = e->events;
 
-	if (!s->o.truth)
-		goto stats;
 #define ACC(sum, sq, a, b) do {                                            \
 		v = (b) - (a);                                               \
 		t->sum += v;                                                 \
@@ -1577,7 +1636,16 @@ retire_truth(struct pmr_sim *s, struct ent *e)
 	t->forwarded += !!(ev & PMR_SIM_EV_FORWARD);
 	t->inprog += e->RR - e->F;
 	uq_push(s, e->pcx, e->F, e->RR, 1);
-stats:
+}
+
+/* Counts retired entry e in the statistics (and the truth). */
+static void
+retire_truth(struct pmr_sim *s, struct ent *e)
+{
+	uint32_t ev = e->events;
+
+	if (s->o.truth)
+		truth_retired(s, e);
 	s->st.retired++;
 	if (e->flags & E_BRANCH) {
 		s->st.branches++;
@@ -1750,7 +1818,7 @@ bs_overflow(struct pmr_sim *s)
 }
 
 /* Counts the retire-time event of e for the counter and pebs samplers. */
-static void
+static void __attribute__((noinline))
 bs_count(struct pmr_sim *s, const struct ent *e)
 {
 	int hit;
@@ -1774,7 +1842,7 @@ bs_count(struct pmr_sim *s, const struct ent *e)
 }
 
 /* Per cycle: cycle counting, counter delivery, tip selection. */
-static void
+static void __attribute__((noinline))
 bs_cycle(struct pmr_sim *s, unsigned n)
 {
 	uint64_t pc;
@@ -1812,6 +1880,30 @@ bs_cycle(struct pmr_sim *s, unsigned n)
 	}
 }
 
+/*
+ * The truth's part of the retire stage (--truth), once a cycle: the n
+ * instructions retired, m of them measured.
+ */
+static void __attribute__((noinline))
+retire_tp(struct pmr_sim *s, unsigned n, unsigned m)
+{
+	local_step(s, m);
+	/* time-proportional oracle: charge this cycle */
+	if (n > 0) {
+		uint64_t i;
+		uint64_t share = TP_UNIT / n;
+
+		for (i = s->head - n; i < s->head; i++)
+			s->pt[s->e[i & s->wmask].pcx].tp += share +
+			    (i == s->head - n ? TP_UNIT - share * n : 0);
+	} else if (s->head != s->tail)
+		s->pt[s->e[s->head & s->wmask].pcx].tp += TP_UNIT;
+	else if (s->last_pcx != NONE32)
+		s->pt[s->last_pcx].tp += TP_UNIT;
+	else
+		s->tp_pending += TP_UNIT;	/* nothing fetched yet */
+}
+
 static void
 retire(struct pmr_sim *s)
 {
@@ -1844,11 +1936,14 @@ retire(struct pmr_sim *s)
 			retire_truth(s, e);
 			if (s->hook != NULL)
 				hook_insn(s, e, 1);
-			if (s->pebs_next && e->tag == 0)
-				bs_tag(s, e, PMR_SIM_SAMPLER_PEBS);
-			if (s->o.sampler == PMR_SIM_SAMPLER_COUNTER ||
-			    s->o.sampler == PMR_SIM_SAMPLER_PEBS)
-				bs_count(s, e);
+			/* pebs_next is only ever set by the pebs sampler */
+			if (s->o.sampler != 0) {
+				if (s->pebs_next && e->tag == 0)
+					bs_tag(s, e, PMR_SIM_SAMPLER_PEBS);
+				if (s->o.sampler == PMR_SIM_SAMPLER_COUNTER ||
+				    s->o.sampler == PMR_SIM_SAMPLER_PEBS)
+					bs_count(s, e);
+			}
 		}
 		if (e->tag != 0)
 			ps_fill(s, e);
@@ -1859,11 +1954,12 @@ retire(struct pmr_sim *s)
 		s->retired_all++;
 		if (!s->measuring && s->retired_all >= s->o.warmup)
 			measure_start(s);
-		else if (s->measuring) {
+		else if (s->measuring && s->st.retired >= s->retire_watch) {
 			if (s->o.interval &&
 			    s->st.retired >= s->next_interval) {
 				emit_stats(s, 0);
 				s->next_interval += s->o.interval;
+				watch_set(s);
 			}
 			if (s->o.max && s->st.retired >= s->o.max) {
 				s->stop = 1;
@@ -1877,28 +1973,13 @@ retire(struct pmr_sim *s)
 		return;
 	if (s->o.sampler != 0)
 		bs_cycle(s, n);
-	if (!s->o.truth)
-		return;
-	local_step(s, m);
-	/* time-proportional oracle: charge this cycle */
-	if (n > 0) {
-		uint64_t i;
-		uint64_t share = TP_UNIT / n;
-
-		for (i = s->head - n; i < s->head; i++)
-			s->pt[s->e[i & s->wmask].pcx].tp += share +
-			    (i == s->head - n ? TP_UNIT - share * n : 0);
-	} else if (s->head != s->tail)
-		s->pt[s->e[s->head & s->wmask].pcx].tp += TP_UNIT;
-	else if (s->last_pcx != NONE32)
-		s->pt[s->last_pcx].tp += TP_UNIT;
-	else
-		s->tp_pending += TP_UNIT;	/* nothing fetched yet */
+	if (s->o.truth)
+		retire_tp(s, n, m);
 }
 
 /* --- issue ------------------------------------------------------------- */
 
-static void
+static inline void
 schedule(struct pmr_sim *s, uint32_t slot, uint64_t at)
 {
 	struct ent *e = &s->e[slot];
@@ -1910,6 +1991,14 @@ schedule(struct pmr_sim *s, uint32_t slot, uint64_t at)
 		e->flags |= E_READYBIT;
 		return;
 	}
+	if (at == s->now + 1) {
+		/* the common case: a bit instead of a wheel node */
+		e->res = at;
+		s->soon[slot >> 6] |= 1ull << (slot & 63);
+		s->soon_any = 1;
+		e->flags |= E_READYBIT;
+		return;
+	}
 	if (at - s->now >= WHEEL)
 		at = s->now + WHEEL - 1;	/* re-filed when popped */
 	if ((n = node_new(s, slot, e->seq)) < 0) {
@@ -1917,8 +2006,26 @@ schedule(struct pmr_sim *s, uint32_t slot, uint64_t at)
 		return;
 	}
 	e->res = at;		/* reused as "issuable at" until issue */
-	s->nnext[n] = s->wheel[at & (WHEEL - 1)];
+	s->node[n].next = s->wheel[at & (WHEEL - 1)];
 	s->wheel[at & (WHEEL - 1)] = n;
+}
+
+/*
+ * Moves the soon bitmap into the ready bitmap, at the end of map (which
+ * always runs right after issue, and neither looks at ready bits).
+ */
+static void
+soon_merge(struct pmr_sim *s)
+{
+	uint32_t k;
+
+	if (!s->soon_any)
+		return;
+	for (k = 0; k < s->nwords; k++) {
+		s->ready[k] |= s->soon[k];
+		s->soon[k] = 0;
+	}
+	s->soon_any = 0;
 }
 
 /* Moves this cycle's wheel bucket into the ready bitmap. */
@@ -1930,11 +2037,11 @@ wheel_pop(struct pmr_sim *s)
 
 	s->wheel[b] = -1;
 	while (n >= 0) {
-		int32_t nx = s->nnext[n];
-		uint32_t slot = s->nslot[n];
+		int32_t nx = s->node[n].next;
+		uint32_t slot = s->node[n].slot;
 		struct ent *e = &s->e[slot];
 
-		if ((e->flags & E_LIVE) && e->seq == s->nseq[n] &&
+		if ((e->flags & E_LIVE) && e->seq == s->node[n].seq &&
 		    !(e->flags & E_ISSUED)) {
 			if (e->res > s->now) {
 				node_free(s, n);
@@ -1958,11 +2065,11 @@ wake(struct pmr_sim *s, struct ent *e)
 
 	e->waiters = -1;
 	while (n >= 0) {
-		int32_t nx = s->nnext[n];
-		uint32_t cs = s->nslot[n];
+		int32_t nx = s->node[n].next;
+		uint32_t cs = s->node[n].slot;
 		struct ent *c = &s->e[cs];
 
-		if ((c->flags & E_LIVE) && c->seq == s->nseq[n]) {
+		if ((c->flags & E_LIVE) && c->seq == s->node[n].seq) {
 			if (e->res > c->D)
 				c->D = e->res;
 			if (--c->pending == 0)
@@ -2176,7 +2283,7 @@ is_fp_reg(uint16_t r)
 }
 
 /* Adds producer slot/seq as an operand of consumer e. */
-static void
+static inline void
 depend(struct pmr_sim *s, struct ent *e, uint32_t cslot, uint32_t pslot,
     uint64_t pseq)
 {
@@ -2194,7 +2301,7 @@ depend(struct pmr_sim *s, struct ent *e, uint32_t cslot, uint32_t pslot,
 		fail(s, PMR_ENOMEM, "out of memory");
 		return;
 	}
-	s->nnext[n] = p->waiters;
+	s->node[n].next = p->waiters;
 	p->waiters = n;
 	e->pending++;
 }
@@ -2334,6 +2441,7 @@ map(struct pmr_sim *s)
 	s->map_why = why;
 	if (why >= 0 && s->measuring)
 		stall(s, why);
+	soon_merge(s);
 }
 
 /* --- fetch ------------------------------------------------------------- */
@@ -2344,24 +2452,17 @@ class_lat(struct pmr_sim *s, unsigned cls)
 	return cls < PMR_OP_NCLASS ? s->lat_of[cls] : s->c.lat_alu;
 }
 
-/* Fills the class-derived fields of a new entry. */
-static void
-ent_setup(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si)
+/*
+ * Works out the class-derived fields of a new entry for ent_setup() and
+ * keeps them in the per-pc entry pc for the next fetch of si.
+ */
+static void __attribute__((noinline))
+ent_derive(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si,
+    struct pcent *pc)
 {
-	struct pcent *pc = &s->pt[e->pcx];
 	unsigned cls = si != NULL ? si->cls : PMR_OP_NOP;
 	uint32_t f0 = e->flags;
 
-	if (pc->sset && pc->ssi == si) {
-		e->si = si;
-		e->cls = pc->scls;
-		e->pool = pc->spool;
-		e->lat = pc->slat;
-		e->nload = pc->snload;
-		e->nstore = pc->snstore;
-		e->flags |= pc->sflags;
-		return;
-	}
 	if (cls >= PMR_OP_NCLASS)
 		cls = PMR_OP_OTHER;
 	e->si = si;
@@ -2401,6 +2502,25 @@ ent_setup(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si)
 	pc->snload = e->nload;
 	pc->snstore = e->nstore;
 	pc->sflags = e->flags & ~f0;
+}
+
+/* Fills the class-derived fields of a new entry. */
+static inline void
+ent_setup(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si)
+{
+	struct pcent *pc = &s->pt[e->pcx];
+
+	if (!pc->sset || pc->ssi != si) {
+		ent_derive(s, e, si, pc);
+		return;
+	}
+	e->si = si;
+	e->cls = pc->scls;
+	e->pool = pc->spool;
+	e->lat = pc->slat;
+	e->nload = pc->snload;
+	e->nstore = pc->snstore;
+	e->flags |= pc->sflags;
 }
 
 static uint64_t
@@ -2879,9 +2999,8 @@ pmr_sim_free(struct pmr_sim *s)
 	free(s->e);
 	free(s->rpl);
 	free(s->ready);
-	free(s->nnext);
-	free(s->nslot);
-	free(s->nseq);
+	free(s->soon);
+	free(s->node);
 	for (i = 0; i < P_N; i++)
 		free(s->fu[i]);
 	free(s->ras);
@@ -2973,16 +3092,14 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	 * window and the deque together never hold more than wsize + 1 */
 	s->rpl = calloc(ws + 2, sizeof(*s->rpl));
 	s->ready = calloc(s->nwords, sizeof(*s->ready));
+	s->soon = calloc(s->nwords, sizeof(*s->soon));
 	s->ncap = ws * 8 + 1024;
-	s->nnext = malloc(s->ncap * sizeof(*s->nnext));
-	s->nslot = malloc(s->ncap * sizeof(*s->nslot));
-	s->nseq = malloc(s->ncap * sizeof(*s->nseq));
+	s->node = malloc(s->ncap * sizeof(*s->node));
 	if (s->e == NULL || s->rpl == NULL || s->ready == NULL ||
-	    s->nnext == NULL ||
-	    s->nslot == NULL || s->nseq == NULL)
+	    s->soon == NULL || s->node == NULL)
 		goto bad;
 	for (i = 0; i < s->ncap; i++)
-		s->nnext[i] = i + 1 < s->ncap ? (int32_t)(i + 1) : -1;
+		s->node[i].next = i + 1 < s->ncap ? (int32_t)(i + 1) : -1;
 	s->nfree = 0;
 	for (i = 0; i < WHEEL; i++)
 		s->wheel[i] = -1;
