@@ -806,6 +806,43 @@ cmp_prows_k(const void *x, const void *y)
 	return a->key < b->key ? -1 : a->key > b->key;
 }
 
+/*
+ * The truth summary of a profile: over the rows with an exact count, how
+ * often the interval covers it and how many fall inside 1 +- 1/sqrt(l)
+ * and 1 +- 2/sqrt(l), l = exact / scale the expected samples.  The rows
+ * are those with samples, so the fractions lean to rows that came out
+ * high; the per-pc summary of --truth avoids that, a profile cannot list
+ * the rows it never saw.
+ */
+static void
+prof_summary(FILE *f, const struct opts *o, const struct pairs_prow *rows,
+    size_t n)
+{
+	uint64_t m = 0, in1 = 0, in2 = 0, cov = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct pairs_prow *r = &rows[i];
+		double lam, d;
+
+		if (isnan(r->exact) || r->exact <= 0 || r->k == 0)
+			continue;
+		m++;
+		lam = r->exact / (r->est / (double)r->k);
+		d = fabs(r->est / r->exact - 1);
+		in1 += d <= 1 / sqrt(lam);
+		in2 += d <= 2 / sqrt(lam);
+		cov += r->lo <= r->exact && r->exact <= r->hi;
+	}
+	if (m == 0)
+		return;
+	fprintf(f, "%struth: %" PRIu64 " sampled rows, %.1f%% inside 1 +- "
+	    "1/sqrt(l), %.1f%% inside 1 +- 2/sqrt(l), interval covers exact "
+	    "%.1f%%\n", o->fmt == F_TSV ? "#" : "# ", m,
+	    100.0 * (double)in1 / (double)m, 100.0 * (double)in2 / (double)m,
+	    100.0 * (double)cov / (double)m);
+}
+
 /* Builds the rows of the profile report into *rows, *n. */
 static void
 prof_rows(const struct opts *o, struct pairs *p, struct pairs_prow **rows,
@@ -829,8 +866,11 @@ prof_report(FILE *f, const struct opts *o, struct pairs_prow *rows, size_t n)
 	char key[32], key2[80], key3[32] = "";
 	size_t i;
 	int w = 6, w2 = 8, pp = o->prof == PAIRS_PROF_PPATH;
-	int ex = o->truth && o->rebuild != NULL &&
-	    (o->prof == PAIRS_PROF_EDGE || o->prof == PAIRS_PROF_RPATH);
+	int ex = o->truth && ((o->rebuild != NULL &&
+	    (o->prof == PAIRS_PROF_EDGE || o->prof == PAIRS_PROF_RPATH)) ||
+	    (o->prof <= PAIRS_PROF_SET && n > 0 && !isnan(rows[0].exact)));
+
+	size_t nall = n;
 
 	qsort(rows, n, sizeof(*rows), o->prof == PAIRS_PROF_PAGE ||
 	    o->prof == PAIRS_PROF_SET ? cmp_prows_k : cmp_prows);
@@ -922,6 +962,8 @@ prof_report(FILE *f, const struct opts *o, struct pairs_prow *rows, size_t n)
 			fputc('\n', f);
 		}
 	}
+	if (ex && o->fmt != F_JSON)
+		prof_summary(f, o, rows, nall);
 }
 
 /* Parses --cache=SIZE,WAYS,LINE. */
@@ -1311,6 +1353,20 @@ main(int argc, char *argv[])
 	npr = 0;
 	if (o.prof >= 0)
 		prof_rows(&o, p, &prows, &npr);
+	if (o.truth && o.prof >= 0 && o.prof <= PAIRS_PROF_SET &&
+	    !o.c.quiet) {
+		const struct pairs_info *in = pairs_info(p);
+
+		if (in->natruth == 0)
+			warnx("no exact values: the input has no ATRUTH "
+			    "records (pmsim --truth writes them)%s",
+			    o.if_arg != NULL ? " or --if drops them" : "");
+		else if (npr > 0 && isnan(prows[0].exact))
+			warnx("no exact values: the ATRUTH lines (%u bytes) "
+			    "are larger than the %s", in->abytes,
+			    o.prof == PAIRS_PROF_PAGE ? "page" :
+			    "--cache line");
+	}
 	if (o.rebuild != NULL) {
 		int ex = o.truth && (o.prof == PAIRS_PROF_EDGE ||
 		    o.prof == PAIRS_PROF_RPATH);

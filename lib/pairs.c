@@ -183,7 +183,7 @@ struct pent {
 	uint32_t tag;
 };
 
-enum { P_MISS = 1, P_TAKEN, P_FALL, P_PATH, P_PPATH, P_RPATH };
+enum { P_MISS = 1, P_TAKEN, P_FALL, P_PATH, P_PPATH, P_RPATH, P_ATRUTH };
 
 struct image {
 	uint64_t start, size, offset;
@@ -1115,14 +1115,26 @@ add_metric(struct pairs *p, const struct pmr_rec *rec)
 		tag = pmr_a64_get(m.acc, 0);
 		b = pmr_a64_get(m.acc, 1);
 		if (tag > UINT32_MAX || (tag & 0xff) < P_MISS ||
-		    (tag & 0xff) > P_RPATH)
+		    (tag & 0xff) > P_ATRUTH)
 			return fail(p, PMR_ECORRUPT, "bad METRIC record: "
 			    "unknown profile tag %" PRIu64, tag);
-		if (!keep(p, (tag & 0xff) == P_MISS ? b : m.key))
+		if (!keep(p, (tag & 0xff) == P_MISS ||
+		    (tag & 0xff) == P_ATRUTH ? b : m.key))
 			return 1;
 		if (padd3(p, (uint32_t)tag, m.key, b, m.acc.n > 3 ?
 		    pmr_a64_get(m.acc, 3) : 0, pmr_a64_get(m.acc, 2)) != 0)
 			return fail(p, PMR_ENOMEM, "out of memory");
+		if ((tag & 0xff) == P_ATRUTH) {
+			uint64_t by = m.acc.n > 3 ? pmr_a64_get(m.acc, 3) : 0;
+
+			if (by == 0 || by > UINT32_MAX || (by & (by - 1)) != 0)
+				return fail(p, PMR_ECORRUPT, "bad METRIC "
+				    "record: address truth with a line of %"
+				    PRIu64 " bytes", by);
+			p->info.natruth++;
+			if (by > p->info.abytes)
+				p->info.abytes = (uint32_t)by;
+		}
 		return 1;
 	}
 	if (m.kind != PAIRS_MK_PC)
@@ -1206,6 +1218,27 @@ pairs_add(struct pairs *p, const struct pmr_rec *rec)
 	}
 	case PMR_REC_TRUTH:
 		return add_truth(p, rec);
+	case PMR_REC_ATRUTH: {
+		struct pmr_sim_atruth a;
+
+		if (pmr_rec_decode(rec, &a, &why) != 0)
+			return fail(p, PMR_ECORRUPT, "bad ATRUTH record: %s",
+			    why);
+		if (a.bytes == 0 || (a.bytes & (a.bytes - 1)) != 0 ||
+		    (a.line & (a.bytes - 1)) != 0)
+			return fail(p, PMR_ECORRUPT, "bad ATRUTH record: line "
+			    "0x%" PRIx64 " of %" PRIu32 " bytes", a.line,
+			    a.bytes);
+		/* exact only without event conditions (as TRUTH) */
+		if (!keep(p, a.pc) || p->o.if_set != 0 || p->o.if_clear != 0)
+			return 1;
+		if (padd3(p, P_ATRUTH, a.line, a.pc, a.bytes, a.misses) != 0)
+			return fail(p, PMR_ENOMEM, "out of memory");
+		p->info.natruth++;
+		if (a.bytes > p->info.abytes)
+			p->info.abytes = a.bytes;
+		return 1;
+	}
 	case PMR_REC_STATS: {
 		struct pmr_sim_stats st;
 
@@ -2413,7 +2446,8 @@ pairs_write(struct pairs *p, struct pmr_writer *w)
 
 		m.key = e->a;
 		m.samples = e->k;
-		m.acc.n = (e->tag & 0xff) == P_PPATH ? 4 : 3;
+		m.acc.n = (e->tag & 0xff) == P_PPATH ||
+		    (e->tag & 0xff) == P_ATRUTH ? 4 : 3;
 		pmr_put64(buf, e->tag);
 		pmr_put64(buf + 8, e->b);
 		pmr_put64(buf + 16, e->k);
@@ -2465,6 +2499,55 @@ static int
 pow2(uint64_t v)
 {
 	return v != 0 && (v & (v - 1)) == 0;
+}
+
+/*
+ * Sets the exact field of the page or set rows (sorted by key) from the
+ * ATRUTH counts: NaN when there are none or a line of the truth is larger
+ * than the page or the --cache line, so that it would straddle two rows.
+ * Rows of lines the samples never saw are not added: the report lists the
+ * sampled rows.
+ */
+static void
+atruth_rows(struct pairs *p, enum pairs_prof what, const struct pairs_geom *g,
+    uint64_t nsets, struct pairs_prow *rows, size_t nr)
+{
+	uint64_t unit = what == PAIRS_PROF_PAGE ? g->page : g->line;
+	size_t i, lo, hi, mid;
+	int any = 0;
+
+	for (i = 0; i < p->npe; i++) {
+		const struct pent *e = &p->pe[i];
+
+		if ((e->tag & 0xff) != P_ATRUTH)
+			continue;
+		if (e->c > unit)
+			any = -1;
+		else if (any == 0)
+			any = 1;
+	}
+	for (i = 0; i < nr; i++)
+		rows[i].exact = any > 0 ? 0 : NAN;
+	if (any <= 0)
+		return;
+	for (i = 0; i < p->npe; i++) {
+		const struct pent *e = &p->pe[i];
+		uint64_t key;
+
+		if ((e->tag & 0xff) != P_ATRUTH)
+			continue;
+		key = what == PAIRS_PROF_PAGE ? e->a & ~(g->page - 1) :
+		    e->a / g->line % nsets;
+		for (lo = 0, hi = nr; lo < hi;) {
+			mid = lo + (hi - lo) / 2;
+			if (rows[mid].key < key)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < nr && rows[lo].key == key)
+			rows[lo].exact += (double)e->k;
+	}
 }
 
 int
@@ -2549,6 +2632,8 @@ pairs_prof(struct pairs *p, enum pairs_prof what, const struct pairs_geom *g,
 			p->prows[j++] = *r;
 	}
 	nr = j;
+	if (what == PAIRS_PROF_PAGE || what == PAIRS_PROF_SET)
+		atruth_rows(p, what, g, nsets, p->prows, nr);
 	qsort(p->prows, nr, sizeof(*r), cmp_prow);
 	/* group totals: all rows (page, set) or the rows of one pc */
 	for (tot = 0, i = 0; i < nr; i++)
@@ -2571,7 +2656,8 @@ pairs_prof(struct pairs *p, enum pairs_prof what, const struct pairs_geom *g,
 			r->hi *= s;
 			r->frac = (double)r->k / (double)r->n;
 			pairs_wilson(r->k, r->n, z, &r->flo, &r->fhi);
-			r->exact = NAN;
+			if (what != PAIRS_PROF_PAGE && what != PAIRS_PROF_SET)
+				r->exact = NAN;
 		}
 	}
 	*rows = p->prows;

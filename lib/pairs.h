@@ -98,6 +98,8 @@ struct pairs_info {
 	uint64_t other;		/* samples of a baseline sampler, ignored */
 	uint64_t offpath, empty;  /* opportunity-mode slots */
 	uint64_t ntruth;	/* TRUTH records read */
+	uint64_t natruth;	/* ATRUTH counts kept (pc, line) */
+	uint32_t abytes;	/* their largest line size */
 	uint64_t npcs;		/* distinct pcs */
 	uint64_t nimg;		/* IMAGE records */
 	uint64_t warmup;	/* sum of final STATS.warmup */
@@ -270,7 +272,8 @@ struct pairs_prow {
 	double est, lo, hi;	/* s k (ppath: W S k), Poisson score
 				 * interval */
 	double frac, flo, fhi;	/* k / n, Wilson interval */
-	double exact;		/* from the trace (pairs_rebuild()), else NaN */
+	double exact;		/* edge, path: from the trace (pairs_rebuild());
+				 * page, set: from ATRUTH records; else NaN */
 };
 
 /*

@@ -19,7 +19,7 @@ col() {
 	local num=$1 v
 	case $1 in
 	STATS) num=16 ;; SAMPLE) num=17 ;; PAIR) num=18 ;; TRUTH) num=19 ;;
-	GNODE) num=32 ;;
+	ATRUTH) num=20 ;; GNODE) num=32 ;;
 	esac
 	"$PMVIEW" -f tsv -t "$num" "$3" | awk -F '\t' -v type="$1" -v num="$num" \
 	    -v name="$2" -v rec="$TOP/lib/sim/RECORDS.txt" '
@@ -281,6 +281,23 @@ col() {
 	f=$(col TRUTH fetched "$T/o.pmr" | awk '{ s += $1 } END { print s }')
 	[ "$r" = "$(col STATS retired "$T/o.pmr")" ]
 	[ "$f" = "$(col STATS fetched "$T/o.pmr")" ]
+}
+
+@test "pmsim --truth: ATRUTH misses per pc and line add up to the TRUTH misses" {
+	"$PMSIM" --truth --max 300000 -o "$T/o.pmr" "$TOP/traces/gzip.pmr.zst"
+	a=$(col ATRUTH misses "$T/o.pmr" | awk '{ s += $1 } END { print s }')
+	t=$(col TRUTH dcache_miss "$T/o.pmr" | awk '{ s += $1 } END { print s }')
+	[ "$a" -gt 1000 ]
+	[ "$a" = "$t" ]
+	# lines are aligned to 64 bytes (hex ends in [048c]0), in (pc, line)
+	# order (hex compared by length, then as text), each once
+	bad=$("$PMVIEW" -f tsv -t ATRUTH "$T/o.pmr" | awk -F '\t' '
+	    /^#/ { next }
+	    $4 != 64 || $3 !~ /[048c]0$/ { bad++ }
+	    { k = sprintf("%03d%s %03d%s", length($2), $2, length($3), $3)
+	      if (NR > 2 && k <= last) bad++; last = k }
+	    END { print bad + 0 }')
+	[ "$bad" = 0 ]
 }
 
 @test "pmsim --graph writes one GNODE per retired instruction" {

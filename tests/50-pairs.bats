@@ -379,6 +379,48 @@ pval() {
 	[[ $stderr == *"--cache"* ]]
 }
 
+@test "pairs -b page|set -t: exact D-cache misses from ATRUTH, merged through METRIC" {
+	mk addr
+	run -0 --separate-stderr "$PAIRS" -f tsv -b page -t "$T/addr.pmr"
+	# page 0x10000: lines 0x10000 (3) and 0x10040 (1); 0x18000: 2; the
+	# page of 0x20000 was never sampled, so it has no row
+	[ "$(pval 0x10000 exact)" = 4 ]
+	near "$(pval 0x10000 relerr)" 49		# 200 / 4 - 1
+	[ "$(pval 0x18000 exact)" = 2 ]
+	[ "$(printf '%s\n' "$output" | grep -vc '^#')" = 2 ]
+	# s = 100: lambda = 0.04 and 0.02, far outside; intervals miss too
+	[[ $output == *"#truth: 2 sampled rows, 0.0% inside 1 +- 1/sqrt(l)"*"covers exact 0.0%"* ]]
+	run -0 "$PAIRS" -f tsv -b set -t "$T/addr.pmr"
+	# 512 sets: 0x10000, 0x18000 and 0x20000 -> set 0, 0x10040 -> 1
+	[ "$(pval 0 exact)" = 10 ]
+	[ "$(pval 1 exact)" = 1 ]
+	run -0 "$PAIRS" -f tsv -b set -t --cache=65536,1,64 "$T/addr.pmr"
+	[ "$(pval 0 exact)" = 8 ]			# 1024 sets: 3 + 5
+	[ "$(pval 512 exact)" = 2 ]
+	run -0 "$PAIRS" -f tsv -b page -t --page-size=64 "$T/addr.pmr"
+	[ "$(pval 0x10000 exact)" = 3 ]
+	[ "$(pval 0x10040 exact)" = 1 ]
+	# a pc filter keeps the truth of those pcs only
+	run -0 "$PAIRS" -f tsv -b page -t -p 0x1004-0x1004 "$T/addr.pmr"
+	[ "$(pval 0x18000 exact)" = 2 ]
+	# METRIC records carry the truth: a merged run prints the same
+	"$PAIRS" -f pmr -o "$T/a.metric" "$T/addr.pmr"
+	run -0 "$PAIRS" -f tsv -b set -t "$T/a.metric"
+	[ "$(pval 0 exact)" = 10 ]
+	run -0 "$PAIRS" -f tsv -b set -t "$T/a.metric" "$T/a.metric"
+	[ "$(pval 0 exact)" = 20 ]
+	# lines larger than the rows, or --if: no exact column, one note
+	run -0 --separate-stderr "$PAIRS" -f tsv -b set -t --cache=65536,2,32 "$T/addr.pmr"
+	[[ $output != *exact* ]]
+	[[ $stderr == *"ATRUTH lines (64 bytes) are larger than the --cache line"* ]]
+	run -0 --separate-stderr "$PAIRS" -f tsv -b page -t --if=retired "$T/addr.pmr"
+	[[ $output != *exact* ]]
+	[[ $stderr == *"no exact values"*"--if"* ]]
+	mk addr 's/^ATRUTH\t0x1008\t0x20000\t64/ATRUTH\t0x1008\t0x20000\t48/'
+	run -1 --separate-stderr "$PAIRS" -b page "$T/addr.pmr"
+	[[ $stderr == *"bad ATRUTH record: line 0x20000 of 48 bytes"* ]]
+}
+
 @test "pairs --edges: CFG edges and indirect targets of retired transfers" {
 	mk addr
 	run -0 "$PAIRS" -f tsv --edges "$T/addr.pmr"

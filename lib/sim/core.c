@@ -243,6 +243,13 @@ struct pmr_sim {
 	/* per-pc table */
 	struct pcent *pt;
 	struct pmr_sim_truth *tr;	/* per-pc truth, beside pt (cold) */
+	/* address truth (ATRUTH): misses per (pc, line), open addressing */
+	struct aslot {
+		uint64_t line;	/* line number + 1, 0 empty */
+		uint64_t n;
+		uint32_t pcx;
+	} *at;
+	size_t atcap, atn;
 	uint32_t npt, ptcap;
 	uint32_t *ph;		/* hash: index + 1 */
 	uint32_t phcap;
@@ -1598,6 +1605,101 @@ measure_start(struct pmr_sim *s)
 	watch_set(s);
 }
 
+/* Hash slot of (pcx, line number ln) in a table of cap (a power of 2). */
+static size_t
+atruth_hash(uint32_t pcx, uint64_t ln, size_t cap)
+{
+	uint64_t h = (ln ^ (uint64_t)pcx << 40) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> 32) & (cap - 1);
+}
+
+/*
+ * Counts a retired D-cache miss of pc index pcx at addr in the address
+ * truth.  The table grows with the data footprint that misses, not with
+ * the trace length.
+ */
+static void
+atruth_add(struct pmr_sim *s, uint32_t pcx, uint64_t addr)
+{
+	uint64_t ln = addr / s->c.line + 1;
+	struct aslot *a;
+	size_t i;
+
+	if (2 * (s->atn + 1) > s->atcap) {
+		size_t cap = s->atcap ? 2 * s->atcap : 1024, j;
+		struct aslot *na = calloc(cap, sizeof(*na));
+
+		if (na == NULL) {
+			fail(s, PMR_ENOMEM, "out of memory");
+			return;
+		}
+		for (j = 0; j < s->atcap; j++) {
+			if (s->at[j].line == 0)
+				continue;
+			i = atruth_hash(s->at[j].pcx, s->at[j].line, cap);
+			while (na[i].line != 0)
+				i = (i + 1) & (cap - 1);
+			na[i] = s->at[j];
+		}
+		free(s->at);
+		s->at = na;
+		s->atcap = cap;
+	}
+	for (i = atruth_hash(pcx, ln, s->atcap);; i = (i + 1) & (s->atcap - 1)) {
+		a = &s->at[i];
+		if (a->line == ln && a->pcx == pcx)
+			break;
+		if (a->line == 0) {
+			a->line = ln;
+			a->pcx = pcx;
+			s->atn++;
+			break;
+		}
+	}
+	a->n++;
+}
+
+static int
+cmp_atruth(const void *x, const void *y)
+{
+	const struct pmr_sim_atruth *a = x, *b = y;
+
+	if (a->pc != b->pc)
+		return a->pc < b->pc ? -1 : 1;
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* Writes the ATRUTH records, ordered by pc and line. */
+static void
+atruth_emit(struct pmr_sim *s)
+{
+	struct pmr_sim_atruth *r;
+	size_t i, n = 0;
+
+	if (s->atn == 0)
+		return;
+	if ((r = calloc(s->atn, sizeof(*r))) == NULL) {
+		fail(s, PMR_ENOMEM, "out of memory");
+		return;
+	}
+	for (i = 0; i < s->atcap; i++) {
+		const struct aslot *a = &s->at[i];
+
+		if (a->line == 0)
+			continue;
+		r[n].pc = s->pt[a->pcx].pc;
+		r[n].line = (a->line - 1) * s->c.line;
+		r[n].bytes = s->c.line;
+		r[n].misses = a->n;
+		n++;
+	}
+	qsort(r, n, sizeof(*r), cmp_atruth);
+	for (i = 0; i < n; i++)
+		emit(s, PMR_REC_ATRUTH, &r[i]);
+	free(r);
+}
+
 /* Adds retired entry e to its per-pc truth (--truth). */
 static void __attribute__((noinline))
 truth_retired(struct pmr_sim *s, struct ent *e)
@@ -1625,6 +1727,9 @@ truth_retired(struct pmr_sim *s, struct ent *e)
 	t->icache_miss += !!(ev & PMR_SIM_EV_ICACHE_MISS);
 	t->itlb_miss += !!(ev & PMR_SIM_EV_ITLB_MISS);
 	t->dcache_miss += !!(ev & PMR_SIM_EV_DCACHE_MISS);
+	if ((ev & PMR_SIM_EV_DCACHE_MISS) && (e->cls == PMR_OP_LOAD ||
+	    e->cls == PMR_OP_STORE || e->cls == PMR_OP_LDST))
+		atruth_add(s, e->pcx, e->addr);
 	t->dtlb_miss += !!(ev & PMR_SIM_EV_DTLB_MISS);
 	t->llc_miss += !!(ev & PMR_SIM_EV_LLC_MISS);
 	t->taken += !!(ev & PMR_SIM_EV_TAKEN);
@@ -3025,6 +3130,7 @@ pmr_sim_free(struct pmr_sim *s)
 	free(s->pages);
 	free(s->pt);
 	free(s->tr);
+	free(s->at);
 	free(s->ph);
 	free(s->idx);
 	free(s->iss_n);
@@ -3453,6 +3559,8 @@ pmr_sim_run(struct pmr_sim *s, int (*src)(void *, struct pmr_dinsn *),
 				t->tp_cycles = (double)s->pt[i].tp / TP_UNIT;
 				emit(s, PMR_REC_TRUTH, t);
 			}
+		if (s->o.truth)
+			atruth_emit(s);
 	}
 	return s->err;
 }

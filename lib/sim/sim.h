@@ -30,6 +30,7 @@
 #define PMR_REC_SAMPLE 17u
 #define PMR_REC_PAIR 18u
 #define PMR_REC_TRUTH 19u
+#define PMR_REC_ATRUTH 20u	/* exact D-cache misses per pc and line */
 /* 32-47: dependence-graph records (icost). */
 #define PMR_REC_GNODE 32u
 #define PMR_REC_SIG 33u		/* shotgun signature sample (shotgun.c) */
@@ -336,6 +337,19 @@ struct pmr_sim_truth {
 	uint64_t inflight_ret;	/* the same, of those that retire */
 	uint64_t local;		/* since 1: per retired instance, the other
 				 * instructions retired within +-delta cycles */
+};
+
+/*
+ * ATRUTH record (since 1.1, with --truth): the retired loads and stores of
+ * one pc that missed the L1-D, by the line of their first effective
+ * address (SAMPLE addr), so that the address profiles of pairs (-b page,
+ * -b set) have an exact value.
+ */
+struct pmr_sim_atruth {
+	uint64_t pc;
+	uint64_t line;		/* address of the line: addr & ~(bytes - 1) */
+	uint32_t bytes;		/* line size (configuration key line) */
+	uint64_t misses;
 };
 
 /*

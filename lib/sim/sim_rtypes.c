@@ -1,7 +1,7 @@
 /*
  * sim_rtypes.c: the record types pmsim writes (STATS, SAMPLE, PAIR,
- * TRUTH, GNODE, SIG, DET), as field tables for the libpmr registry, and a
- * fixed-layout encoder the simulator uses without going through the
+ * TRUTH, ATRUTH, GNODE, SIG, DET), as field tables for the libpmr
+ * registry, and a fixed-layout encoder the simulator uses without going through the
  * registry.
  *
  * The tables are the reference of the wire layout, which man/pmr.5
@@ -179,6 +179,16 @@ static const struct pmr_field truth_fields[] = {
 	    "instructions retired within +-delta cycles of it, summed"),
 };
 
+static const struct pmr_field atruth_fields[] = {
+	F(pmr_sim_atruth, pc, X64, "static pc"),
+	F(pmr_sim_atruth, line, X64, "line address: the first effective "
+	    "address (SAMPLE addr) with its low bits cleared"),
+	F(pmr_sim_atruth, bytes, U32, "line size, bytes"),
+	F(pmr_sim_atruth, misses, U64, "retired loads and stores (classes "
+	    "load, store, load-store) of pc with DCACHE_MISS whose first "
+	    "address is in the line"),
+};
+
 static const struct pmr_field gnode_fields[] = {
 	F(pmr_sim_gnode, seq, U64, "commit index: instructions retired "
 	    "before this one, warm-up included"),
@@ -276,6 +286,8 @@ const struct pmr_rtype pmr_rtypes_sim[] = {
 	    "one ProfileMe paired sample"),
 	T(PMR_REC_TRUTH, "TRUTH", pmr_sim_truth, truth_fields,
 	    "exact per-pc aggregates of a pmsim run"),
+	T(PMR_REC_ATRUTH, "ATRUTH", pmr_sim_atruth, atruth_fields,
+	    "exact D-cache misses of one pc in one line"),
 	T(PMR_REC_GNODE, "GNODE", pmr_sim_gnode, gnode_fields,
 	    "one retired instruction as a dependence-graph node"),
 	T(PMR_REC_SIG, "SIG", pmr_sim_sig, sig_fields,
