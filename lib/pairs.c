@@ -66,7 +66,15 @@ enum {
 				 * stage s while this was in stage t */
 	A_FU = A_OCC + 25,	/* 25: u * 5 + t: cycles the partner of unit
 				 * class u executed while this was in t */
-	A_N = A_FU + 25
+	/* appended for the occupancy intervals (delta method, --occupancy):
+	 * per member, g its A_OCC or A_FU contribution and l_t its cycles in
+	 * stage t */
+	A_OCC2 = A_FU + 25,	/* 25: sum of g^2, as A_OCC */
+	A_OCCG = A_OCC2 + 25,	/* 25: sum of g l_t */
+	A_FU2 = A_OCCG + 25,	/* 25: sum of g^2, as A_FU */
+	A_FUG = A_FU2 + 25,	/* 25: sum of g l_t */
+	A_OCCL2 = A_FUG + 25,	/* 5: sum of l_t^2 */
+	A_N = A_OCCL2 + 5
 };
 
 /* Unit class of an operation class for the fu_ metrics, or -1. */
@@ -106,13 +114,17 @@ add_occ(uint64_t *a, const struct pmr_sim_sample *x, int64_t fx,
     const struct pmr_sim_sample *y, int64_t fy)
 {
 	int64_t xl[5], xh[5], yl[5], yh[5], lo, hi;
+	uint64_t l, g;
 	int nx, ny, s, t, u;
 
 	if (!(x->events & PMR_SIM_EV_RETIRED))
 		return;
 	nx = stages(x, fx, xl, xh);
-	for (t = 0; t < nx; t++)
-		a[A_OCCL + t] += (uint64_t)(xh[t] - xl[t]);
+	for (t = 0; t < nx; t++) {
+		l = (uint64_t)(xh[t] - xl[t]);
+		a[A_OCCL + t] += l;
+		a[A_OCCL2 + t] += l * l;
+	}
 	if (y == NULL)
 		return;
 	ny = stages(y, fy, yl, yh);
@@ -120,8 +132,13 @@ add_occ(uint64_t *a, const struct pmr_sim_sample *x, int64_t fx,
 		for (t = 0; t < nx; t++) {
 			lo = yl[s] > xl[t] ? yl[s] : xl[t];
 			hi = yh[s] < xh[t] ? yh[s] : xh[t];
-			if (hi > lo)
-				a[A_OCC + s * 5 + t] += (uint64_t)(hi - lo);
+			if (hi > lo) {
+				g = (uint64_t)(hi - lo);
+				a[A_OCC + s * 5 + t] += g;
+				a[A_OCC2 + s * 5 + t] += g * g;
+				a[A_OCCG + s * 5 + t] += g *
+				    (uint64_t)(xh[t] - xl[t]);
+			}
 		}
 	u = y->cls < PMR_OP_NCLASS ? fu_class[y->cls] : -1;
 	if (ny < 4 || u < 0)
@@ -129,8 +146,12 @@ add_occ(uint64_t *a, const struct pmr_sim_sample *x, int64_t fx,
 	for (t = 0; t < nx; t++) {
 		lo = yl[3] > xl[t] ? yl[3] : xl[t];
 		hi = yh[3] < xh[t] ? yh[3] : xh[t];
-		if (hi > lo)
-			a[A_FU + u * 5 + t] += (uint64_t)(hi - lo);
+		if (hi > lo) {
+			g = (uint64_t)(hi - lo);
+			a[A_FU + u * 5 + t] += g;
+			a[A_FU2 + u * 5 + t] += g * g;
+			a[A_FUG + u * 5 + t] += g * (uint64_t)(xh[t] - xl[t]);
+		}
 	}
 }
 
@@ -1411,7 +1432,7 @@ enum mtype {
 	MT_CONC,	/* 2 W G / L for G = gf or gu */
 	MT_PEREX,	/* 2 W G / k for a 0/1 g, k samples (or retired) */
 	MT_LIPC,	/* local IPC (2 W G / k(ret) + 1) / (2 delta + 1) */
-	MT_OCC		/* 2 W G / L_t, no interval (--occupancy) */
+	MT_OCC		/* 2 W G / L_t, delta method (--occupancy) */
 };
 
 /* Virtual counts (negative codes) built from several accumulators. */
@@ -2012,12 +2033,24 @@ pairs_eval(const struct pairs *p, const struct pairs_row *row, int m,
 		}
 		v->exact = tval(p, a, mt->t);
 		break;
-	case MT_OCC:
+	case MT_OCC: {
+		/* the sums of g^2 and g l_t sit at the same offset in the
+		 * A_OCC2/A_OCCG or A_FU2/A_FUG blocks */
+		int sq = mt->a < A_FU ? A_OCC2 + (mt->a - A_OCC) :
+		    A_FU2 + (mt->a - A_FU);
+		int gl = mt->a < A_FU ? A_OCCG + (mt->a - A_OCC) :
+		    A_FUG + (mt->a - A_FU);
+		double lt = (double)a[A_OCCL + mt->b];
+
 		v->k = a[A_KRET];
-		if (a[A_OCCL + mt->b] == 0)
+		if (lt == 0)
 			return 0;
-		v->est = 2 * W * (double)a[mt->a] / (double)a[A_OCCL + mt->b];
+		v->est = 2 * W * (double)a[mt->a] / lt;
+		normal_ci(v, 4 * W * W * ratio_var((double)a[mt->a],
+		    (double)a[sq], (double)a[gl], lt,
+		    (double)a[A_OCCL2 + mt->b]), z);
 		break;
+	}
 	case MT_CONC:
 		v->k = a[A_K];
 		if (L <= 0)

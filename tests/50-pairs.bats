@@ -780,7 +780,7 @@ rb() {
 # occ_xr_xr = 2 W G / L_xr = 8 / 4 = 2, and fu_int_xr the same.  0xb0:
 # a is in md during b's fm [1,2): occ_md_fm = 8 x 1 / 1 = 8; a executes
 # during b's whole xr: occ_xr_xr = 8, fu_int_xr = 8; fu_mem_xr = 0.
-@test "pairs: stage occupancy and unit use on hand-built pairs" {
+@test "pairs: stage occupancy and unit use on hand-built pairs, with intervals" {
 	mk paired
 	run -0 "$PAIRS" -f tsv -m occ_xr_xr,occ_md_fm,occ_fm_fm,fu_int_xr,fu_mem_xr "$T/paired.pmr"
 	near "$(val 0xa0 occ_xr_xr est)" 2
@@ -790,7 +790,14 @@ rb() {
 	near "$(val 0xb0 occ_xr_xr est)" 8
 	near "$(val 0xb0 fu_int_xr est)" 8
 	near "$(val 0xb0 fu_mem_xr est)" 0
-	[ "$(val 0xb0 occ_xr_xr lo)" = - ]
+	# delta method, as useful_conc: 0xa0's members have (g, l_xr) = (1, 2)
+	# and (0, 2): R = 1/4, var(G/L) = (1 - 2 R 2 + R^2 8) / 16 = 1/32,
+	# var = (2 W)^2 / 32 = 2, hi = 2 + 1.959964 sqrt(2), lo clipped to 0
+	near "$(val 0xa0 occ_xr_xr hi)" 4.771807651
+	[ "$(val 0xa0 occ_xr_xr lo)" = 0 ]
+	near "$(val 0xa0 fu_int_xr hi)" 4.771807651
+	# one member: g = R l exactly, so the delta variance is 0
+	near "$(val 0xb0 occ_xr_xr lo)" 8
 }
 
 @test "pairs --occupancy: the sums travel in METRIC records" {
