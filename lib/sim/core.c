@@ -57,38 +57,62 @@
 #define E_LIVE 0x0400u		/* slot holds an in-flight instruction */
 #define E_READYBIT 0x0800u	/* in the ready bitmap */
 #define E_LDCNT 0x1000u		/* counted in ldcnt (mem_order) */
+#define E_NPC 0x2000u		/* ecold next_pc set (else the fall-through) */
+#define E_NZVAL 0x4000u		/* ecold value set (else 0) */
+#define E_TID 0x8000u		/* ecold tid set (else 0) */
 
 enum pool { P_ALU, P_IMUL, P_FADD, P_FMUL, P_MEM, P_N };
 
+/*
+ * The window's per-slot state, split by use: struct ent holds what the
+ * stages touch for every instruction, in three cache lines; struct ecold
+ * what only some need (a trap's replay, a load's return-stack repair,
+ * several loads, an instruction that does not fall through); struct egn
+ * the latency parts only a dependence graph or the hook reads, written
+ * only then (gn).  The ring is swept once per wsize fetches: at 312
+ * bytes a slot it did not stay in the L1-D beside the other tables.
+ */
 struct ent {
 	uint64_t seq;		/* fetch index (pos), bad path included */
-	uint64_t pc, next_pc;	/* next_pc: the path actually followed */
+	uint64_t pc;
 	uint64_t addr;		/* first memory address, or target */
-	uint64_t value;
 	uint64_t hist;		/* global history at fetch */
 	uint64_t F, M, D, X, RR, LC, res;	/* res: result ready */
-	uint64_t laddr[MAXL];
+	uint64_t laddr0;	/* first load address (more: ecold) */
 	const struct pmr_sinsn *si;	/* NULL: synthetic nop */
 	uint32_t pcx;		/* per-pc table index */
 	uint32_t flags;
 	uint32_t events;
 	uint32_t tag;		/* sample slot + 1, 0 none */
-	uint32_t tid;
 	int32_t waiters;	/* wake-up list (node index), -1 none */
 	uint32_t prev[MAXD];	/* previous producer of each dst, slot+1 */
-	uint64_t prevseq[MAXD];
+	/* seq minus the previous producer's seq, saturated: a producer
+	 * 2^32 - 1 back is long retired, so any value that far back
+	 * behaves the same in map_one() */
+	uint32_t prevd[MAXD];
 	uint16_t dreg[MAXD];
 	uint8_t cls, ndst, nload, nstore, pending, pool, lat, trap;
-	/* latency components kept apart for a dependence graph (GNODE) */
+} __attribute__((aligned(64)));
+
+struct ecold {
+	uint64_t next_pc;	/* the path actually followed, if E_NPC */
+	uint64_t value;		/* if E_NZVAL, else 0 */
+	uint64_t laddr[MAXL - 1];	/* load addresses 2.., if nload > 1 */
+	/* return stack at fetch, for the repair after a replay trap (of
+	 * a correct-path load, the only kind that traps) */
+	uint64_t ras_val;
+	uint32_t ras_top, ras_pcx;
+	uint32_t tid;		/* if E_TID, else 0 */
+} __attribute__((aligned(64)));
+
+/* latency components kept apart for a dependence graph (GNODE) */
+struct egn {
 	uint16_t dd_fetch, ep_mem, ep_miss, ep_tlb;
 	uint16_t dd_itlb;	/* ITLB and first-touch part of dd_fetch */
 	uint16_t dd_brk;	/* fetch break before it: taken transfer,
 				 * block end, BTB bubble (cycles) */
 	uint32_t preg[3], pmem;	/* pos distances to producers */
 	uint32_t ppp;		/* pos distance to the line's missing load */
-	/* return stack at fetch, for the repair after a replay trap */
-	uint64_t ras_val;
-	uint32_t ras_top, ras_pcx;
 };
 
 /*
@@ -154,6 +178,9 @@ struct pmr_sim {
 
 	/* window ring */
 	struct ent *e;
+	struct ecold *ec;	/* beside e, by slot */
+	struct egn *eg;		/* beside e, by slot; written if gn */
+	int gn;			/* a dependence graph or the hook reads eg */
 	uint32_t wsize, wmask;
 	uint64_t head, map, tail;	/* absolute counters, slot = & wmask */
 	uint64_t *ready;	/* bitmap over slots */
@@ -316,6 +343,39 @@ struct pmr_sim {
 };
 
 /* --- small helpers ----------------------------------------------------- */
+
+/* Returns n zeroed bytes on a cache-line boundary, or NULL. */
+static void *
+zalloc64(size_t n)
+{
+	void *p;
+
+	if (posix_memalign(&p, 64, n) != 0)
+		return NULL;
+	memset(p, 0, n);
+	return p;
+}
+
+/* The cold part of entry e. */
+static inline struct ecold *
+ecold(const struct pmr_sim *s, const struct ent *e)
+{
+	return &s->ec[e - s->e];
+}
+
+/* Load address i of entry e (i < MAXL, i < e->nload). */
+static inline uint64_t
+ent_laddr(const struct pmr_sim *s, const struct ent *e, unsigned i)
+{
+	return i == 0 ? e->laddr0 : ecold(s, e)->laddr[i - 1];
+}
+
+/* The next pc of correct-path entry e. */
+static inline uint64_t
+ent_next_pc(const struct pmr_sim *s, const struct ent *e)
+{
+	return (e->flags & E_NPC) ? ecold(s, e)->next_pc : e->pc + e->si->len;
+}
 
 static int
 fail(struct pmr_sim *s, int code, const char *fmt, ...)
@@ -927,7 +987,7 @@ ps_fill(struct pmr_sim *s, struct ent *e)
 	r->trap = e->trap;
 	r->hist_len = (uint8_t)(s->c.bp_ghist > 64 ? 64 : s->c.bp_ghist);
 	r->events = e->events | (ret ? PMR_SIM_EV_RETIRED : 0);
-	r->context = e->tid;
+	r->context = (e->flags & E_TID) ? ecold(s, e)->tid : 0;
 	r->pos = e->seq;
 	r->pc = e->pc;
 	r->addr = e->addr;
@@ -1186,7 +1246,7 @@ static void
 ldcnt_drop(struct pmr_sim *s, struct ent *e)
 {
 	if (e->flags & E_LDCNT) {
-		s->ldcnt[(e->laddr[0] >> 3) & (STAB - 1)]--;
+		s->ldcnt[(e->laddr0 >> 3) & (STAB - 1)]--;
 		e->flags &= ~E_LDCNT;
 	}
 }
@@ -1206,7 +1266,7 @@ unmap(struct pmr_sim *s, struct ent *e, uint32_t slot)
 
 	for (i = e->ndst - 1; i >= 0; i--) {
 		s->rat[e->dreg[i]] = e->prev[i];
-		s->ratseq[e->dreg[i]] = e->prevseq[i];
+		s->ratseq[e->dreg[i]] = e->seq - e->prevd[i];
 	}
 	if (e->flags & E_FP)
 		s->regs_fp += e->ndst;
@@ -1241,6 +1301,7 @@ static void
 hook_insn(struct pmr_sim *s, const struct ent *e, int retired)
 {
 	struct pmr_sim_insn r;
+	const struct egn *g = &s->eg[e - s->e];
 	int issued = (e->flags & E_ISSUED) != 0;
 
 	memset(&r, 0, sizeof(r));
@@ -1257,14 +1318,14 @@ hook_insn(struct pmr_sim *s, const struct ent *e, int retired)
 	r.cls = e->cls;
 	r.trap = retired ? 0 : e->trap;
 	r.retired = (uint8_t)retired;
-	r.dd_fetch = e->dd_fetch;
+	r.dd_fetch = g->dd_fetch;
 	r.ep_fu = e->lat;
-	r.ep_mem = e->ep_mem;
-	r.ep_miss = e->ep_miss;
-	r.ep_tlb = e->ep_tlb;
-	memcpy(r.preg, e->preg, sizeof(r.preg));
-	r.pmem = e->pmem;
-	r.ppp = e->ppp;
+	r.ep_mem = g->ep_mem;
+	r.ep_miss = g->ep_miss;
+	r.ep_tlb = g->ep_tlb;
+	memcpy(r.preg, g->preg, sizeof(r.preg));
+	r.pmem = g->pmem;
+	r.ppp = g->ppp;
 	r.cpos = retired ? s->retired_all : 0;
 	s->hook(s->hookarg, PMR_SIM_HOOK_INSN, &r);
 }
@@ -1293,27 +1354,29 @@ static void
 gnode_fill(const struct pmr_sim *s, const struct ent *e, uint64_t seq,
     struct pmr_sim_gnode *g)
 {
+	const struct egn *x = &s->eg[e - s->e];
+
 	memset(g, 0, sizeof(*g));
 	g->seq = seq;
 	g->pc = e->pc;
 	g->cls = e->cls;
-	g->partial = e->ppp != 0;
+	g->partial = x->ppp != 0;
 	g->events = e->events | PMR_SIM_EV_RETIRED;
-	g->dd_fetch = e->dd_fetch;
+	g->dd_fetch = x->dd_fetch;
 	g->re = (uint32_t)(e->X - e->D);
 	g->ep_fu = e->lat;
-	g->ep_mem = e->ep_mem;
-	g->ep_miss = e->ep_miss;
-	g->ep_tlb = e->ep_tlb;
-	g->pr_reg_a = gnode_dist(s, e, seq, e->preg[0]);
-	g->pr_reg_b = gnode_dist(s, e, seq, e->preg[1]);
-	g->pr_reg_c = gnode_dist(s, e, seq, e->preg[2]);
-	g->pr_mem = gnode_dist(s, e, seq, e->pmem);
-	g->pp = gnode_dist(s, e, seq, e->ppp);
+	g->ep_mem = x->ep_mem;
+	g->ep_miss = x->ep_miss;
+	g->ep_tlb = x->ep_tlb;
+	g->pr_reg_a = gnode_dist(s, e, seq, x->preg[0]);
+	g->pr_reg_b = gnode_dist(s, e, seq, x->preg[1]);
+	g->pr_reg_c = gnode_dist(s, e, seq, x->preg[2]);
+	g->pr_mem = gnode_dist(s, e, seq, x->pmem);
+	g->pp = gnode_dist(s, e, seq, x->ppp);
 	if (g->pp != 0)		/* the wait for the line is the PP edge */
 		g->ep_miss = 0;
-	g->dd_itlb = e->dd_itlb;
-	g->dd_brk = e->dd_brk;
+	g->dd_itlb = x->dd_itlb;
+	g->dd_brk = x->dd_brk;
 	g->at_d = e->M;
 	g->at_r = e->D;
 	g->at_e = e->X;
@@ -1346,7 +1409,7 @@ gnode_retire(struct pmr_sim *s, unsigned n)
 		    e->events | PMR_SIM_EV_RETIRED)) {
 			if (!s->o.graph)
 				gnode_fill(s, e, seq, &g);
-			pmr_sim_shotgun_take(s->sg, &g, e->next_pc);
+			pmr_sim_shotgun_take(s->sg, &g, ent_next_pc(s, e));
 		}
 		s->gpos[e->seq & s->gmask] = e->seq + 1;
 		s->gseq[e->seq & s->gmask] = seq;
@@ -1450,21 +1513,22 @@ rpl_front(struct pmr_sim *s, const struct pmr_dinsn *d)
 
 /* Rebuilds the dynamic instruction of correct-path entry e. */
 static void
-ent_dinsn(const struct ent *e, struct pmr_dinsn *d)
+ent_dinsn(const struct pmr_sim *s, const struct ent *e, struct pmr_dinsn *d)
 {
+	const struct ecold *c = ecold(s, e);
 	unsigned i, nl = e->nload < MAXL ? e->nload : MAXL;
 
 	memset(d, 0, sizeof(*d));
 	d->si = e->si;
 	d->seq = e->seq;
 	d->pc = e->pc;
-	d->next_pc = e->next_pc;
-	d->tid = e->tid;
-	d->value = e->value;
+	d->next_pc = ent_next_pc(s, e);
+	d->tid = (e->flags & E_TID) ? c->tid : 0;
+	d->value = (e->flags & E_NZVAL) ? c->value : 0;
 	d->flags = (uint8_t)(((e->flags & E_TAKEN) ? PMR_DI_TAKEN : 0) |
 	    ((e->flags & E_VALUE) ? PMR_DI_VALUE : 0));
 	for (i = 0; i < nl; i++)
-		d->addr[i] = e->laddr[i];
+		d->addr[i] = ent_laddr(s, e, i);
 	d->nload = (uint8_t)nl;
 	d->nmem = (uint8_t)nl;
 	if (e->nstore > 0)
@@ -1499,9 +1563,9 @@ mo_trap(struct pmr_sim *s)
 	}
 	s->ghist = l->hist;
 	/* the return stack as the load found it, as resolve() repairs it */
-	s->ras_top = l->ras_top;
-	s->ras[s->ras_top] = l->ras_val;
-	s->ras_pcx[s->ras_top] = l->ras_pcx;
+	s->ras_top = ecold(s, l)->ras_top;
+	s->ras[s->ras_top] = ecold(s, l)->ras_val;
+	s->ras_pcx[s->ras_top] = ecold(s, l)->ras_pcx;
 
 	for (i = s->tail; i-- > L;) {
 		uint32_t slot = (uint32_t)(i & s->wmask);
@@ -1510,7 +1574,7 @@ mo_trap(struct pmr_sim *s)
 		if (!(e->flags & E_WP)) {
 			struct pmr_dinsn d;
 
-			ent_dinsn(e, &d);
+			ent_dinsn(s, e, &d);
 			rpl_front(s, &d);
 		}
 		if (e->flags & E_MAPPED)
@@ -1657,7 +1721,7 @@ retire_truth(struct pmr_sim *s, struct ent *e)
 		    PMR_SIM_EV_JMP_MISP));
 		s->st.btb_miss += !!(ev & PMR_SIM_EV_BTB_MISS);
 		if (s->o.events & 2)
-			emit_event(s, PMR_EV_EDGE, e->pc, e->next_pc);
+			emit_event(s, PMR_EV_EDGE, e->pc, ent_next_pc(s, e));
 	}
 	if (e->nload > 0) {
 		s->st.loads++;
@@ -1666,7 +1730,8 @@ retire_truth(struct pmr_sim *s, struct ent *e)
 		s->st.dtlb_miss += !!(ev & PMR_SIM_EV_DTLB_MISS);
 		s->st.forwarded += !!(ev & PMR_SIM_EV_FORWARD);
 		if ((s->o.events & 1) && (e->flags & E_VALUE))
-			emit_event(s, PMR_EV_VALUE, e->pc, e->value);
+			emit_event(s, PMR_EV_VALUE, e->pc,
+			    (e->flags & E_NZVAL) ? ecold(s, e)->value : 0);
 	}
 	if (e->nstore > 0)
 		s->st.stores++;
@@ -2109,7 +2174,7 @@ order_check(struct pmr_sim *s, const struct ent *e, uint32_t slot)
 		const struct ent *l = &s->e[i & s->wmask];
 
 		if (l->nload == 0 || !(l->flags & E_ISSUED) ||
-		    (l->flags & (E_WP | E_FWD)) || (l->laddr[0] >> 3) != a)
+		    (l->flags & (E_WP | E_FWD)) || (l->laddr0 >> 3) != a)
 			continue;
 		if (!s->mo_pending || l->seq < s->mo_seq) {
 			s->mo_pending = 1;
@@ -2137,28 +2202,35 @@ issue_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 	s->access_pos = e->seq;
 	s->merged_dist = 0;
 	if (e->nload > 0 && !(e->flags & E_FWD)) {
-		int l = load_access(s, e->laddr[0], &ev, 0), l2;
+		int l = load_access(s, e->laddr0, &ev, 0), l2;
 
 		if (l < 0) {
 			e->events |= PMR_SIM_EV_MSHR_FULL;
 			return -1;
 		}
 		for (i = 1; i < e->nload && i < MAXL; i++)
-			if ((l2 = load_access(s, e->laddr[i], &ev, 1)) > l)
+			if ((l2 = load_access(s, ent_laddr(s, e, i), &ev,
+			    1)) > l)
 				l = l2;
 		e->events |= ev;
 		e->LC = s->now + (unsigned)l;
 		lat += l;
-		e->ep_tlb = (uint16_t)s->last_tl;
-		e->ppp = s->merged_dist;
-		e->ep_mem = (uint16_t)s->c.l1d_lat;
-		e->ep_miss = (uint16_t)((unsigned)l > s->c.l1d_lat +
-		    s->last_tl ? (unsigned)l - s->c.l1d_lat - s->last_tl : 0);
+		if (s->gn) {
+			struct egn *g = &s->eg[slot];
+
+			g->ep_tlb = (uint16_t)s->last_tl;
+			g->ppp = s->merged_dist;
+			g->ep_mem = (uint16_t)s->c.l1d_lat;
+			g->ep_miss = (uint16_t)((unsigned)l > s->c.l1d_lat +
+			    s->last_tl ? (unsigned)l - s->c.l1d_lat -
+			    s->last_tl : 0);
+		}
 	} else if (e->nload > 0) {
 		e->LC = s->now + s->c.l1d_lat;
 		lat += (int)s->c.l1d_lat;
 		e->events |= PMR_SIM_EV_FORWARD;
-		e->ep_mem = (uint16_t)s->c.l1d_lat;
+		if (s->gn)
+			s->eg[slot].ep_mem = (uint16_t)s->c.l1d_lat;
 	}
 	if (e->nstore > 0 && !(s->o.ideal & PMR_SIM_IDEAL_DMISS) &&
 	    !pmr_sim_cache_access(&s->dtlb, e->addr, 1))
@@ -2191,7 +2263,7 @@ issue_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 	wake(s, e);
 	if (s->c.mem_order && !(e->flags & E_WP)) {
 		if (e->nload > 0 && !(e->flags & E_FWD)) {
-			s->ldcnt[(e->laddr[0] >> 3) & (STAB - 1)]++;
+			s->ldcnt[(e->laddr0 >> 3) & (STAB - 1)]++;
 			e->flags |= E_LDCNT;
 		}
 		if (e->nstore > 0)
@@ -2306,6 +2378,21 @@ depend(struct pmr_sim *s, struct ent *e, uint32_t cslot, uint32_t pslot,
 	e->pending++;
 }
 
+/* Notes the fetch distance to the producer of register r (GNODE). */
+static void
+gn_preg(struct pmr_sim *s, const struct ent *e, uint32_t slot, uint16_t r)
+{
+	struct egn *g = &s->eg[slot];
+	uint64_t dist = e->seq - s->ratseq[r];
+	unsigned k;
+
+	for (k = 0; k < 3; k++)
+		if (g->preg[k] == 0 || g->preg[k] == dist)
+			break;
+	if (k < 3 && dist < 0xffffffffu)
+		g->preg[k] = (uint32_t)dist;
+}
+
 static void
 map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 {
@@ -2324,22 +2411,15 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 			if (r == PMR_X86_RIP)
 				continue;
 			if (s->rat[r] != 0) {
-				uint64_t dist = e->seq - s->ratseq[r];
-				unsigned k;
-
 				depend(s, e, slot, s->rat[r] - 1, s->ratseq[r]);
-				for (k = 0; k < 3; k++)
-					if (e->preg[k] == 0 ||
-					    e->preg[k] == dist)
-						break;
-				if (k < 3 && dist < 0xffffffffu)
-					e->preg[k] = (uint32_t)dist;
+				if (s->gn)
+					gn_preg(s, e, slot, r);
 			}
 		}
 		if (e->nload > 0 && !(e->flags & E_WP)) {
 			/* a younger load of an in-flight store's address
 			 * waits for the store and takes its data */
-			uint64_t a = e->laddr[0] >> 3;
+			uint64_t a = e->laddr0 >> 3;
 			uint32_t k = (uint32_t)(a & (STAB - 1));
 
 			if (s->st_slot[k] != 0 && s->st_addr[k] == a) {
@@ -2351,7 +2431,9 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 				    s->pt[e->pcx].wait ==
 				    (uint32_t)(s->now / WAIT_CLEAR) + 1)) {
 					e->flags |= E_FWD;
-					e->pmem = (uint32_t)(e->seq - p->seq);
+					if (s->gn)
+						s->eg[slot].pmem =
+						    (uint32_t)(e->seq - p->seq);
 					depend(s, e, slot, s->st_slot[k] - 1,
 					    s->st_seq[k]);
 				}
@@ -2368,7 +2450,9 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 
 			e->dreg[e->ndst] = r;
 			e->prev[e->ndst] = s->rat[r];
-			e->prevseq[e->ndst] = s->ratseq[r];
+			e->prevd[e->ndst] = e->seq - s->ratseq[r] <
+			    0xffffffffu ? (uint32_t)(e->seq - s->ratseq[r]) :
+			    0xffffffffu;
 			e->ndst++;
 			s->rat[r] = slot + 1;
 			s->ratseq[r] = e->seq;
@@ -2648,6 +2732,49 @@ peek(struct pmr_sim *s)
 	return 1;
 }
 
+/* Takes the I-side latency parts for the new entry in slot (GNODE). */
+static void
+gn_fetch(struct pmr_sim *s, uint32_t slot)
+{
+	struct egn *g = &s->eg[slot];
+
+	g->dd_fetch = (uint16_t)(s->pend_dd > 0xffff ? 0xffff : s->pend_dd);
+	g->dd_itlb = (uint16_t)(s->pend_itlb > g->dd_fetch ? g->dd_fetch :
+	    s->pend_itlb);
+	g->dd_brk = (uint16_t)s->pend_brk;
+	g->ep_mem = g->ep_miss = g->ep_tlb = 0;
+	g->preg[0] = g->preg[1] = g->preg[2] = g->pmem = g->ppp = 0;
+}
+
+/*
+ * Keeps what correct-path entry e needs beyond the hot fields: the rare
+ * ones (thread, value, a next pc that is not the fall-through) and, for
+ * a load, the return stack a replay trap restores.
+ */
+static void
+ent_cold(struct pmr_sim *s, struct ent *e, const struct pmr_dinsn *d)
+{
+	struct ecold *c = ecold(s, e);
+
+	if (d->tid != 0) {
+		c->tid = d->tid;
+		e->flags |= E_TID;
+	}
+	if (d->value != 0) {
+		c->value = d->value;
+		e->flags |= E_NZVAL;
+	}
+	if (d->next_pc != e->pc + d->si->len) {
+		c->next_pc = d->next_pc;
+		e->flags |= E_NPC;
+	}
+	if (e->nload > 0) {
+		c->ras_top = s->ras_top;
+		c->ras_val = s->ras[s->ras_top];
+		c->ras_pcx = s->ras_pcx[s->ras_top];
+	}
+}
+
 static void
 fetch_body(struct pmr_sim *s)
 {
@@ -2660,7 +2787,7 @@ fetch_body(struct pmr_sim *s)
 		return;
 	}
 	while (n < s->c.fetch_width) {
-		uint64_t pc, npc, line;
+		uint64_t pc, npc, line, npc_c = 0;
 		uint32_t slot;
 		struct ent *e;
 		int correct = !s->wrongpath, bubble = 0, ptaken = 0;
@@ -2708,22 +2835,14 @@ fetch_body(struct pmr_sim *s)
 		e->flags = E_LIVE;
 		e->events = s->pend_ev;
 		s->pend_ev = 0;
-		e->dd_fetch = (uint16_t)(s->pend_dd > 0xffff ? 0xffff :
-		    s->pend_dd);
-		e->dd_itlb = (uint16_t)(s->pend_itlb > e->dd_fetch ?
-		    e->dd_fetch : s->pend_itlb);
-		e->dd_brk = (uint16_t)s->pend_brk;
+		if (s->gn)
+			gn_fetch(s, slot);
 		s->pend_dd = s->pend_itlb = s->pend_brk = 0;
-		e->ep_mem = e->ep_miss = e->ep_tlb = 0;
-		e->preg[0] = e->preg[1] = e->preg[2] = e->pmem = e->ppp = 0;
 		e->tag = 0;
 		e->seq = s->pos++;
 		e->pc = pc;
 		e->F = s->now;
 		e->hist = s->ghist;
-		e->ras_top = s->ras_top;
-		e->ras_val = s->ras[s->ras_top];
-		e->ras_pcx = s->ras_pcx[s->ras_top];
 		e->waiters = -1;
 		e->ndst = 0;
 		e->trap = 0;
@@ -2738,24 +2857,34 @@ fetch_body(struct pmr_sim *s)
 				return;
 			}
 			ent_setup(s, e, d->si);
-			e->tid = d->tid;
-			e->next_pc = d->next_pc;
+			npc_c = d->next_pc;
 			e->addr = d->nmem > 0 ? d->addr[0] : 0;
-			for (i = 0; i < d->nload && i < MAXL; i++)
-				e->laddr[i] = d->addr[i];
+			if (d->nload > 0)
+				e->laddr0 = d->addr[0];
+			/* laddr 2.. as the one-array layout left them: a
+			 * load without accesses reads the old ones */
+			for (i = 1; i < d->nload && i < MAXL; i++)
+				ecold(s, e)->laddr[i - 1] = d->addr[i];
 			if (d->nload < e->nload && d->nmem > 0)
 				for (i = d->nload; i < e->nload && i < MAXL;
-				    i++)
-					e->laddr[i] = d->addr[0];
+				    i++) {
+					if (i == 0)
+						e->laddr0 = d->addr[0];
+					else
+						ecold(s, e)->laddr[i - 1] =
+						    d->addr[0];
+				}
 			if (d->nmem == 0 && e->nload > 0)
-				e->laddr[0] = 0;
+				e->laddr0 = 0;
 			if (e->nstore > 0 && d->nmem > d->nload)
 				e->addr = d->addr[d->nload];
 			if (d->nmem > 0)
 				s->pt[e->pcx].last_addr = d->addr[0];
-			e->value = d->value;
 			if (d->flags & PMR_DI_VALUE)
 				e->flags |= E_VALUE;
+			if (d->tid != 0 || d->value != 0 ||
+			    npc_c != pc + d->si->len || e->nload > 0)
+				ent_cold(s, e, d);
 			s->have_nxt = 0;
 		} else {
 			uint32_t x = pt_find(s, pc);
@@ -2775,11 +2904,14 @@ fetch_body(struct pmr_sim *s)
 				e->events |= PMR_SIM_EV_SYNTH;
 			}
 			ent_setup(s, e, si == &s->nop ? NULL : si);
-			e->tid = 0;
 			e->addr = s->pt[x].last_addr;
-			e->laddr[0] = e->laddr[1] = e->laddr[2] = e->laddr[3] =
-			    e->addr;
-			e->value = 0;
+			e->laddr0 = e->addr;
+			{
+				struct ecold *c = ecold(s, e);
+
+				c->laddr[0] = c->laddr[1] = c->laddr[2] =
+				    e->addr;
+			}
 			if (s->measuring)
 				s->st.wrongpath++;
 		}
@@ -2803,7 +2935,7 @@ fetch_body(struct pmr_sim *s)
 		if (correct) {
 			int t = (s->nxt.flags & PMR_DI_TAKEN) != 0 ||
 			    e->cls != PMR_OP_BR_COND;
-			uint64_t tgt = e->next_pc;
+			uint64_t tgt = npc_c;
 			uint64_t h0 = s->ghist;
 
 			npc = predict(s, e, 1, t, tgt, &bubble, &ptaken);
@@ -2858,7 +2990,7 @@ fetch_body(struct pmr_sim *s)
 				break;
 			}
 			if (s->c.fetch_block)
-				block = (correct ? e->next_pc : npc) >>
+				block = (correct ? npc_c : npc) >>
 				    s->fbshift;
 		}
 	}
@@ -2987,6 +3119,7 @@ pmr_sim_set_hook(struct pmr_sim *s,
 {
 	s->hook = fn;
 	s->hookarg = arg;
+	s->gn = s->gpos != NULL || fn != NULL;
 }
 
 void
@@ -2997,6 +3130,8 @@ pmr_sim_free(struct pmr_sim *s)
 	if (s == NULL)
 		return;
 	free(s->e);
+	free(s->ec);
+	free(s->eg);
 	free(s->rpl);
 	free(s->ready);
 	free(s->soon);
@@ -3086,7 +3221,9 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	s->wsize = ws;
 	s->wmask = ws - 1;
 	s->nwords = ws / 64;
-	s->e = calloc(ws, sizeof(*s->e));
+	s->e = zalloc64((size_t)ws * sizeof(*s->e));
+	s->ec = zalloc64((size_t)ws * sizeof(*s->ec));
+	s->eg = calloc(ws, sizeof(*s->eg));
 	/* replay deque: a trap moves at most the window, plus the next
 	 * instruction, in front of what an earlier trap left there; the
 	 * window and the deque together never hold more than wsize + 1 */
@@ -3095,7 +3232,8 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	s->soon = calloc(s->nwords, sizeof(*s->soon));
 	s->ncap = ws * 8 + 1024;
 	s->node = malloc(s->ncap * sizeof(*s->node));
-	if (s->e == NULL || s->rpl == NULL || s->ready == NULL ||
+	if (s->e == NULL || s->ec == NULL || s->eg == NULL ||
+	    s->rpl == NULL || s->ready == NULL ||
 	    s->soon == NULL || s->node == NULL)
 		goto bad;
 	for (i = 0; i < s->ncap; i++)
@@ -3190,6 +3328,7 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	if (s->o.shotgun && (s->sg = pmr_sim_shotgun_new(&s->o, shotgun_emit,
 	    s, &e)) == NULL)
 		goto bad;
+	s->gn = s->gpos != NULL;
 	s->rshift = log2u(s->c.dram_row);
 	if (s->c.dram_banks != 0 && (s->dram_open = calloc(s->c.dram_banks,
 	    sizeof(*s->dram_open))) == NULL)
