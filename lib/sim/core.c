@@ -126,17 +126,31 @@ struct node {
 	uint64_t seq;
 };
 
+/*
+ * ent_setup()'s result for one static instruction, by its id (ids are
+ * never reused), beside the index of its pc: a dense table that the
+ * fetch of every instruction reads, where the per-pc table is sparse.
+ */
+struct sdec {
+	uint32_t x;		/* per-pc index + 1, 0 not known yet */
+	uint32_t flags;		/* entry flags it adds */
+	uint8_t set, cls, pool, lat, nload, nstore;
+};
+
+/* A pc and its per-pc index + 1 (0: empty), in pt_find()'s cache. */
+struct phent {
+	uint64_t pc;
+	uint32_t x;
+};
+
 struct pcent {
 	uint64_t pc;
 	const struct pmr_sinsn *si;
 	uint64_t last_addr;	/* for wrong-path memory accesses */
 	uint8_t calllen;	/* learned call size (ChampSim: no length) */
+	uint8_t cls;		/* of si at the pc's first fetch */
 	uint32_t wait;		/* load waits for older stores (mem_order)
 				 * while this is now / WAIT_CLEAR + 1 */
-	/* ent_setup()'s result for the static instruction ssi */
-	const struct pmr_sinsn *ssi;
-	uint32_t sflags;
-	uint8_t sset, scls, spool, slat, snload, snstore;
 	uint64_t tp;		/* time-proportional charge, TP_UNIT a cycle */
 };
 
@@ -273,9 +287,9 @@ struct pmr_sim {
 	uint32_t npt, ptcap;
 	uint32_t *ph;		/* hash: index + 1 */
 	uint32_t phcap;
-	uint32_t *idx;		/* si->id -> index + 1, a cache of pt_get */
-	uint64_t pcc_pc[PCC];	/* a direct-mapped cache of pt_find */
-	uint32_t pcc_x[PCC];
+	struct sdec *idx;	/* by si->id: a cache of pt_get, and more */
+	struct sdec nopdec;	/* ent_setup() of the synthetic nop */
+	struct phent pcc[PCC];	/* a direct-mapped cache of pt_find */
 	uint32_t nidx;
 	struct pcent synth;	/* template for unknown pcs */
 	struct pmr_sinsn nop;
@@ -513,16 +527,16 @@ pt_find(struct pmr_sim *s, uint64_t pc)
 	uint32_t m = s->phcap - 1, i = pc_hash(pc) & m;
 	uint32_t c = (uint32_t)(pc ^ (pc >> 12)) & (PCC - 1);
 
-	if (s->pcc_x[c] != 0 && s->pcc_pc[c] == pc)
-		return s->pcc_x[c] - 1;
+	if (s->pcc[c].x != 0 && s->pcc[c].pc == pc)
+		return s->pcc[c].x - 1;
 	for (;;) {
 		uint32_t x = s->ph[i];
 
 		if (x == 0)
 			return NONE32;
 		if (s->pt[x - 1].pc == pc) {
-			s->pcc_pc[c] = pc;
-			s->pcc_x[c] = x;
+			s->pcc[c].pc = pc;
+			s->pcc[c].x = x;
 			return x - 1;
 		}
 		i = (i + 1) & m;
@@ -548,9 +562,13 @@ pt_get(struct pmr_sim *s, uint64_t pc, const struct pmr_sinsn *si)
 		if (p == NULL)
 			return NONE32;
 		s->pt = p;
-		if ((t = realloc(s->tr, cap * sizeof(*t))) == NULL)
+		/* 304 bytes a pc: only for --truth (cc1 spent 3% of its
+		 * time in page faults on it) */
+		if (s->o.truth &&
+		    (t = realloc(s->tr, cap * sizeof(*t))) == NULL)
 			return NONE32;
-		s->tr = t;
+		if (s->o.truth)
+			s->tr = t;
 		s->ptcap = cap;
 	}
 	if ((s->npt + 1) * 2 > s->phcap) {
@@ -571,11 +589,14 @@ pt_get(struct pmr_sim *s, uint64_t pc, const struct pmr_sinsn *si)
 	}
 	x = s->npt++;
 	memset(&s->pt[x], 0, sizeof(s->pt[x]));
-	memset(&s->tr[x], 0, sizeof(s->tr[x]));
 	s->pt[x].pc = pc;
 	s->pt[x].si = si;
-	s->tr[x].pc = pc;
-	s->tr[x].cls = si != NULL ? si->cls : PMR_OP_NOP;
+	s->pt[x].cls = si != NULL ? si->cls : PMR_OP_NOP;
+	if (s->tr != NULL) {
+		memset(&s->tr[x], 0, sizeof(s->tr[x]));
+		s->tr[x].pc = pc;
+		s->tr[x].cls = s->pt[x].cls;
+	}
 	s->pt[x].calllen = si != NULL ? si->len : 0;
 	m = s->phcap - 1;
 	i = pc_hash(pc) & m;
@@ -594,7 +615,8 @@ si_index(struct pmr_sim *s, const struct pmr_sinsn *si)
 	if (x == NONE32 || si->id >= (1u << 26))
 		return x;
 	if (si->id >= s->nidx) {
-		uint32_t n = s->nidx ? s->nidx : 1024, *p;
+		uint32_t n = s->nidx ? s->nidx : 1024;
+		struct sdec *p;
 
 		while (n <= si->id)
 			n *= 2;
@@ -604,7 +626,7 @@ si_index(struct pmr_sim *s, const struct pmr_sinsn *si)
 		s->idx = p;
 		s->nidx = n;
 	}
-	s->idx[si->id] = x + 1;
+	s->idx[si->id].x = x + 1;
 	return x;
 }
 
@@ -1433,12 +1455,12 @@ abort_ent(struct pmr_sim *s, struct ent *e, uint8_t trap)
 	occ_add(s, e->F, s->now, 0);
 	ldcnt_drop(s, e);
 	if (s->measuring && trap != PMR_SIM_TRAP_END) {
-		struct pmr_sim_truth *t = &s->tr[e->pcx];
-
 		if (s->hook != NULL)
 			hook_insn(s, e, 0);
 		s->st.aborted++;
 		if (s->o.truth) {
+			struct pmr_sim_truth *t = &s->tr[e->pcx];
+
 			t->aborted++;
 			if (trap == PMR_SIM_TRAP_BR_MISP ||
 			    trap == PMR_SIM_TRAP_JMP_MISP)
@@ -1634,14 +1656,14 @@ measure_start(struct pmr_sim *s)
 	s->st.warmup = s->retired_all;
 	s->start = s->now;
 	for (i = 0; i < s->npt; i++) {
-		struct pmr_sim_truth *t = &s->tr[i];
-		uint64_t pc = t->pc;
-		uint8_t cls = t->cls;
-
-		memset(t, 0, sizeof(*t));
 		s->pt[i].tp = 0;
-		t->pc = pc;
-		t->cls = cls;
+		if (s->tr != NULL) {
+			struct pmr_sim_truth *t = &s->tr[i];
+
+			memset(t, 0, sizeof(*t));
+			t->pc = s->pt[i].pc;
+			t->cls = s->pt[i].cls;
+		}
 	}
 	s->qh = s->qt = 0;
 	s->st.win_len = s->o.win_len;
@@ -1865,7 +1887,7 @@ bs_head(struct pmr_sim *s, uint64_t *pc, unsigned *cls)
 		*cls = s->e[s->head & s->wmask].cls;
 	} else if (s->last_pcx != NONE32) {
 		*pc = s->pt[s->last_pcx].pc;
-		*cls = s->tr[s->last_pcx].cls;
+		*cls = s->pt[s->last_pcx].cls;
 	}
 }
 
@@ -2538,11 +2560,11 @@ class_lat(struct pmr_sim *s, unsigned cls)
 
 /*
  * Works out the class-derived fields of a new entry for ent_setup() and
- * keeps them in the per-pc entry pc for the next fetch of si.
+ * keeps them in d for the next fetch of si.
  */
 static void __attribute__((noinline))
 ent_derive(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si,
-    struct pcent *pc)
+    struct sdec *d)
 {
 	unsigned cls = si != NULL ? si->cls : PMR_OP_NOP;
 	uint32_t f0 = e->flags;
@@ -2578,33 +2600,41 @@ ent_derive(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si,
 	}
 	if (e->nstore > 0 && e->nload == 0)
 		e->lat = 1;
-	pc->sset = 1;
-	pc->ssi = si;
-	pc->scls = e->cls;
-	pc->spool = e->pool;
-	pc->slat = e->lat;
-	pc->snload = e->nload;
-	pc->snstore = e->nstore;
-	pc->sflags = e->flags & ~f0;
+	d->set = 1;
+	d->cls = e->cls;
+	d->pool = e->pool;
+	d->lat = e->lat;
+	d->nload = e->nload;
+	d->nstore = e->nstore;
+	d->flags = e->flags & ~f0;
 }
 
-/* Fills the class-derived fields of a new entry. */
+/*
+ * Fills the class-derived fields of a new entry: a function of si and
+ * the configuration only, so kept per static instruction.
+ */
 static inline void
 ent_setup(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si)
 {
-	struct pcent *pc = &s->pt[e->pcx];
+	struct sdec *d, tmp;
 
-	if (!pc->sset || pc->ssi != si) {
-		ent_derive(s, e, si, pc);
+	if (si == NULL)
+		d = &s->nopdec;
+	else if (si->id < s->nidx)
+		d = &s->idx[si->id];
+	else
+		d = &tmp;	/* no table entry (out of memory, huge id) */
+	if (d == &tmp || !d->set) {
+		ent_derive(s, e, si, d);
 		return;
 	}
 	e->si = si;
-	e->cls = pc->scls;
-	e->pool = pc->spool;
-	e->lat = pc->slat;
-	e->nload = pc->snload;
-	e->nstore = pc->snstore;
-	e->flags |= pc->sflags;
+	e->cls = d->cls;
+	e->pool = d->pool;
+	e->lat = d->lat;
+	e->nload = d->nload;
+	e->nstore = d->nstore;
+	e->flags |= d->flags;
 }
 
 static uint64_t
@@ -2850,8 +2880,8 @@ fetch_body(struct pmr_sim *s)
 			const struct pmr_dinsn *d = &s->nxt;
 			unsigned i;
 
-			e->pcx = d->si->id < s->nidx && s->idx[d->si->id] ?
-			    s->idx[d->si->id] - 1 : si_index(s, d->si);
+			e->pcx = d->si->id < s->nidx && s->idx[d->si->id].x ?
+			    s->idx[d->si->id].x - 1 : si_index(s, d->si);
 			if (e->pcx == NONE32) {
 				fail(s, PMR_ENOMEM, "out of memory");
 				return;
