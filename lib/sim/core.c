@@ -603,6 +603,10 @@ pt_get(struct pmr_sim *s, uint64_t pc, const struct pmr_sinsn *si)
 	while (s->ph[i] != 0)
 		i = (i + 1) & m;
 	s->ph[i] = x + 1;
+	/* a wrong path that reached a new pc tends to come back to it */
+	i = (uint32_t)(pc ^ (pc >> 12)) & (PCC - 1);
+	s->pcc[i].pc = pc;
+	s->pcc[i].x = x + 1;
 	return x;
 }
 
