@@ -65,7 +65,8 @@ enum pool { P_ALU, P_IMUL, P_FADD, P_FMUL, P_MEM, P_N };
 
 /*
  * The window's per-slot state, split by use: struct ent holds what the
- * stages touch for every instruction, in three cache lines; struct ecold
+ * stages touch for every instruction, in three cache lines (the first
+ * all that a wake-up or an operand check reads); struct ecold
  * what only some need (a trap's replay, a load's return-stack repair,
  * several loads, an instruction that does not fall through); struct egn
  * the latency parts only a dependence graph or the hook reads, written
@@ -73,25 +74,31 @@ enum pool { P_ALU, P_IMUL, P_FADD, P_FMUL, P_MEM, P_N };
  * bytes a slot it did not stay in the L1-D beside the other tables.
  */
 struct ent {
+	/* line 1: what the scheduler reads of any entry (wake-up,
+	 * operands, wheel, issue, retire) */
 	uint64_t seq;		/* fetch index (pos), bad path included */
-	uint64_t pc;
-	uint64_t addr;		/* first memory address, or target */
-	uint64_t hist;		/* global history at fetch */
-	uint64_t F, M, D, X, RR, LC, res;	/* res: result ready */
-	uint64_t laddr0;	/* first load address (more: ecold) */
-	const struct pmr_sinsn *si;	/* NULL: synthetic nop */
-	uint32_t pcx;		/* per-pc table index */
 	uint32_t flags;
+	int32_t waiters;	/* wake-up list (node index), -1 none */
+	uint8_t pending, pool, lat, nload, nstore, cls, ndst, trap;
+	uint64_t res;		/* result ready */
+	uint64_t M, D, RR;
 	uint32_t events;
 	uint32_t tag;		/* sample slot + 1, 0 none */
-	int32_t waiters;	/* wake-up list (node index), -1 none */
+	/* line 2: the other stamps, the addresses */
+	uint64_t F, X, LC;
+	uint64_t pc;
+	uint64_t addr;		/* first memory address, or target */
+	uint64_t laddr0;	/* first load address (more: ecold) */
+	const struct pmr_sinsn *si;	/* NULL: synthetic nop */
+	uint64_t hist;		/* global history at fetch */
+	/* line 3: rename undo, and the pc's index */
 	uint32_t prev[MAXD];	/* previous producer of each dst, slot+1 */
 	/* seq minus the previous producer's seq, saturated: a producer
 	 * 2^32 - 1 back is long retired, so any value that far back
 	 * behaves the same in map_one() */
 	uint32_t prevd[MAXD];
 	uint16_t dreg[MAXD];
-	uint8_t cls, ndst, nload, nstore, pending, pool, lat, trap;
+	uint32_t pcx;		/* per-pc table index */
 } __attribute__((aligned(64)));
 
 struct ecold {
