@@ -1610,8 +1610,20 @@ mo_trap(struct pmr_sim *s)
 			ent_dinsn(s, e, &d);
 			rpl_front(s, &d);
 		}
-		if (e->flags & E_MAPPED)
+		if (e->flags & E_MAPPED) {
 			unmap(s, e, slot);
+			/* the store table may name squashed stores, hiding
+			 * older ones: only a mapped correct-path store
+			 * wrote it, at its address's word */
+			if (e->nstore > 0 && !(e->flags & E_WP)) {
+				uint32_t k = (uint32_t)((e->addr >> 3) &
+				    (STAB - 1));
+
+				if (s->st_slot[k] != 0 &&
+				    s->st_seq[k] >= s->mo_seq)
+					s->st_slot[k] = 0;
+			}
+		}
 		abort_ent(s, e, PMR_SIM_TRAP_MEM_ORDER);
 	}
 	/* a mispredicted branch after the load goes too; it is refetched */
@@ -1620,10 +1632,6 @@ mo_trap(struct pmr_sim *s)
 	s->tail = L;
 	if (s->map > s->tail)
 		s->map = s->tail;
-	/* the store table may name squashed stores, hiding older ones */
-	for (i = 0; i < STAB; i++)
-		if (s->st_slot[i] != 0 && s->st_seq[i] >= s->mo_seq)
-			s->st_slot[i] = 0;
 	for (i = s->head; i < s->map; i++) {
 		struct ent *e = &s->e[i & s->wmask];
 		uint32_t k = (uint32_t)((e->addr >> 3) & (STAB - 1));
