@@ -215,6 +215,10 @@ get_var(struct cur *c, uint64_t *v)
 	uint64_t r = 0;
 	unsigned sh = 0;
 
+	if (c->p < c->end && !(*c->p & 0x80)) {
+		*v = *c->p++;	/* the common one-byte token */
+		return 0;
+	}
 	while (c->p < c->end) {
 		unsigned char b = *c->p++;
 

@@ -142,6 +142,7 @@ struct sdec {
 	uint32_t x;		/* per-pc index + 1, 0 not known yet */
 	uint32_t flags;		/* entry flags it adds */
 	uint8_t set, cls, pool, lat, nload, nstore;
+	uint8_t nd;		/* destinations map() counts (MAXD at most) */
 };
 
 /* A pc and its per-pc index + 1 (0: empty), in pt_find()'s cache. */
@@ -325,6 +326,7 @@ struct pmr_sim {
 	/* ProfileMe */
 	uint64_t rng[4];
 	uint64_t pm_left;	/* fetches until the next selection */
+	int pm_at_fetch;	/* pm on, selecting at fetch (pm_fetch) */
 	int pm_armed;
 	uint64_t pm_arm_at;
 	struct psamp *ps;
@@ -2538,8 +2540,7 @@ map(struct pmr_sim *s)
 
 		if (e->F + s->c.frontend > s->now)
 			break;
-		nd = e->si != NULL ? (e->si->ndst < MAXD ? e->si->ndst : MAXD) :
-		    0;
+		nd = e->ndst;	/* set at fetch (ent_setup) */
 		if (s->map - s->head >= s->c.rob) {
 			why = PMR_SIM_ST_ROB;
 			ev = PMR_SIM_EV_MAP_ROB;
@@ -2620,6 +2621,8 @@ ent_derive(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si,
 	if (e->nstore > 0 && e->nload == 0)
 		e->lat = 1;
 	d->set = 1;
+	e->ndst = d->nd = (uint8_t)(si == NULL ? 0 : si->ndst < MAXD ?
+	    si->ndst : MAXD);
 	d->cls = e->cls;
 	d->pool = e->pool;
 	d->lat = e->lat;
@@ -2648,6 +2651,7 @@ ent_setup(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si)
 		return;
 	}
 	e->si = si;
+	e->ndst = d->nd;	/* until map_one() counts the renamed ones */
 	e->cls = d->cls;
 	e->pool = d->pool;
 	e->lat = d->lat;
@@ -2972,7 +2976,7 @@ fetch_body(struct pmr_sim *s)
 				s->pt[e->pcx].tp += s->tp_pending;
 				s->tp_pending = 0;
 			}
-			if (s->o.pm != PMR_SIM_PM_OFF && !s->o.pm_select)
+			if (s->pm_at_fetch)
 				pm_fetch(s, e);
 		}
 		n++;
@@ -3264,6 +3268,7 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 		    s->c.frontend;
 	if (s->o.pm_s == 0)
 		s->o.pm_s = 1;
+	s->pm_at_fetch = s->o.pm != PMR_SIM_PM_OFF && !s->o.pm_select;
 	ws = 64;
 	while (ws < s->c.rob + s->c.fetchq + 2 * s->c.fetch_width)
 		ws *= 2;
