@@ -697,7 +697,8 @@ start_block(struct pmr_trace *t, struct pm_src *s, const struct pmr_rec *rec)
 	return 0;
 }
 
-static int
+/* Inlined into pm_next(), the one call per instruction. */
+static inline __attribute__((always_inline)) int
 decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 {
 	struct pmr_sinsn *si;

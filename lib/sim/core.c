@@ -154,7 +154,6 @@ struct phent {
 struct pcent {
 	uint64_t pc;
 	const struct pmr_sinsn *si;
-	uint64_t last_addr;	/* for wrong-path memory accesses */
 	uint8_t calllen;	/* learned call size (ChampSim: no length) */
 	uint8_t cls;		/* of si at the pc's first fetch */
 	uint32_t wait;		/* load waits for older stores (mem_order)
@@ -292,6 +291,9 @@ struct pmr_sim {
 	/* per-pc table */
 	struct pcent *pt;
 	struct pmr_sim_truth *tr;	/* per-pc truth, beside pt (cold) */
+	uint64_t *last_addr;	/* by index: for wrong-path memory accesses
+				 * (dense: every correct-path access of a
+				 * pc writes it) */
 	uint32_t npt, ptcap;
 	uint32_t *ph;		/* hash: index + 1 */
 	uint32_t phcap;
@@ -568,9 +570,14 @@ pt_get(struct pmr_sim *s, uint64_t pc, const struct pmr_sinsn *si)
 		struct pcent *p = realloc(s->pt, cap * sizeof(*p));
 		struct pmr_sim_truth *t;
 
+		uint64_t *la;
+
 		if (p == NULL)
 			return NONE32;
 		s->pt = p;
+		if ((la = realloc(s->last_addr, cap * sizeof(*la))) == NULL)
+			return NONE32;
+		s->last_addr = la;
 		/* 304 bytes a pc: only for --truth (cc1 spent 3% of its
 		 * time in page faults on it) */
 		if (s->o.truth &&
@@ -598,6 +605,7 @@ pt_get(struct pmr_sim *s, uint64_t pc, const struct pmr_sinsn *si)
 	}
 	x = s->npt++;
 	memset(&s->pt[x], 0, sizeof(s->pt[x]));
+	s->last_addr[x] = 0;
 	s->pt[x].pc = pc;
 	s->pt[x].si = si;
 	s->pt[x].cls = si != NULL ? si->cls : PMR_OP_NOP;
@@ -2799,6 +2807,34 @@ gn_fetch(struct pmr_sim *s, uint32_t slot)
 	g->preg[0] = g->preg[1] = g->preg[2] = g->pmem = g->ppp = 0;
 }
 
+/* Takes the accesses of correct-path entry e from d. */
+static void
+ent_mem(struct pmr_sim *s, struct ent *e, const struct pmr_dinsn *d)
+{
+	unsigned i;
+
+	e->addr = d->nmem > 0 ? d->addr[0] : 0;
+	if (d->nload > 0)
+		e->laddr0 = d->addr[0];
+	/* laddr 2.. as the one-array layout left them: a load without
+	 * accesses reads the old ones */
+	for (i = 1; i < d->nload && i < MAXL; i++)
+		ecold(s, e)->laddr[i - 1] = d->addr[i];
+	if (d->nload < e->nload && d->nmem > 0)
+		for (i = d->nload; i < e->nload && i < MAXL; i++) {
+			if (i == 0)
+				e->laddr0 = d->addr[0];
+			else
+				ecold(s, e)->laddr[i - 1] = d->addr[0];
+		}
+	if (d->nmem == 0 && e->nload > 0)
+		e->laddr0 = 0;
+	if (e->nstore > 0 && d->nmem > d->nload)
+		e->addr = d->addr[d->nload];
+	if (d->nmem > 0)
+		s->last_addr[e->pcx] = d->addr[0];
+}
+
 /*
  * Keeps what correct-path entry e needs beyond the hot fields: the rare
  * ones (thread, value, a next pc that is not the fall-through) and, for
@@ -2901,7 +2937,6 @@ fetch_body(struct pmr_sim *s)
 		e->trap = 0;
 		if (correct) {
 			const struct pmr_dinsn *d = &s->nxt;
-			unsigned i;
 
 			e->pcx = d->si->id < s->nidx && s->idx[d->si->id].x ?
 			    s->idx[d->si->id].x - 1 : si_index(s, d->si);
@@ -2911,28 +2946,10 @@ fetch_body(struct pmr_sim *s)
 			}
 			ent_setup(s, e, d->si);
 			npc_c = d->next_pc;
-			e->addr = d->nmem > 0 ? d->addr[0] : 0;
-			if (d->nload > 0)
-				e->laddr0 = d->addr[0];
-			/* laddr 2.. as the one-array layout left them: a
-			 * load without accesses reads the old ones */
-			for (i = 1; i < d->nload && i < MAXL; i++)
-				ecold(s, e)->laddr[i - 1] = d->addr[i];
-			if (d->nload < e->nload && d->nmem > 0)
-				for (i = d->nload; i < e->nload && i < MAXL;
-				    i++) {
-					if (i == 0)
-						e->laddr0 = d->addr[0];
-					else
-						ecold(s, e)->laddr[i - 1] =
-						    d->addr[0];
-				}
-			if (d->nmem == 0 && e->nload > 0)
-				e->laddr0 = 0;
-			if (e->nstore > 0 && d->nmem > d->nload)
-				e->addr = d->addr[d->nload];
-			if (d->nmem > 0)
-				s->pt[e->pcx].last_addr = d->addr[0];
+			if (d->nmem == 0 && e->nload == 0)
+				e->addr = 0;	/* most instructions */
+			else
+				ent_mem(s, e, d);
 			if (d->flags & PMR_DI_VALUE)
 				e->flags |= E_VALUE;
 			if (d->tid != 0 || d->value != 0 ||
@@ -2957,7 +2974,7 @@ fetch_body(struct pmr_sim *s)
 				e->events |= PMR_SIM_EV_SYNTH;
 			}
 			ent_setup(s, e, si == &s->nop ? NULL : si);
-			e->addr = s->pt[x].last_addr;
+			e->addr = s->last_addr[x];
 			e->laddr0 = e->addr;
 			{
 				struct ecold *c = ecold(s, e);
@@ -3212,6 +3229,7 @@ pmr_sim_free(struct pmr_sim *s)
 	free(s->lq_pcx);
 	free(s->pages);
 	free(s->pt);
+	free(s->last_addr);
 	free(s->tr);
 	free(s->ph);
 	free(s->idx);
