@@ -227,8 +227,15 @@ struct pmr_sim {
 	unsigned iq_int, iq_fp, regs_int, regs_fp, lq, sq;
 
 	/* functional units: free-at cycle per unit */
+	/*
+	 * functional units: the units of a pool are alike, so a pool is
+	 * counts: fu_used units taken this cycle (fu_cyc) by pipelined
+	 * operations, and nlong units held past it, each free from its
+	 * fu[] cycle on (a divide)
+	 */
 	uint64_t *fu[P_N];
-	unsigned nfu[P_N];
+	unsigned nfu[P_N], nlong[P_N], fu_used[P_N];
+	uint64_t fu_cyc[P_N];
 	unsigned lat_of[PMR_OP_NCLASS];
 	uint8_t pool_of[PMR_OP_NCLASS];
 
@@ -2197,16 +2204,26 @@ wake(struct pmr_sim *s, struct ent *e)
 	}
 }
 
-/* Returns a free unit of pool p now, or -1. */
+/* Returns 0 if pool p has a free unit now, else -1. */
 static int
 fu_get(struct pmr_sim *s, unsigned p)
 {
-	unsigned i;
+	unsigned busy, i;
 
-	for (i = 0; i < s->nfu[p]; i++)
-		if (s->fu[p][i] <= s->now)
-			return (int)i;
-	return -1;
+	if (s->fu_cyc[p] != s->now) {
+		s->fu_cyc[p] = s->now;
+		s->fu_used[p] = 0;
+	}
+	busy = s->fu_used[p];
+	if (s->nlong[p] > 0) {
+		for (i = 0; i < s->nlong[p];)
+			if (s->fu[p][i] <= s->now)
+				s->fu[p][i] = s->fu[p][--s->nlong[p]];
+			else
+				i++;
+		busy += s->nlong[p];
+	}
+	return busy < s->nfu[p] ? 0 : -1;
 }
 
 /*
@@ -2287,8 +2304,10 @@ issue_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 	    !pmr_sim_cache_access(&s->dtlb, e->addr, 1))
 		e->events |= PMR_SIM_EV_DTLB_MISS;
 	/* divides occupy their unit; everything else is pipelined */
-	s->fu[e->pool][u] = s->now + ((e->cls == PMR_OP_IDIV ||
-	    e->cls == PMR_OP_FDIV) && e->lat > 0 ? e->lat : 1);
+	if ((e->cls == PMR_OP_IDIV || e->cls == PMR_OP_FDIV) && e->lat > 1)
+		s->fu[e->pool][s->nlong[e->pool]++] = s->now + e->lat;
+	else
+		s->fu_used[e->pool]++;
 	e->X = s->now;
 	s->nissued++;
 	e->flags |= E_ISSUED;
