@@ -57,7 +57,7 @@
 #define E_LIVE 0x0400u		/* slot holds an in-flight instruction */
 #define E_READYBIT 0x0800u	/* in the ready bitmap */
 #define E_LDCNT 0x1000u		/* counted in ldcnt (mem_order) */
-#define E_NPC 0x2000u		/* ecold next_pc set (else the fall-through) */
+#define E_NPC 0x2000u		/* ecold next_pc set, else fall-through */
 #define E_NZVAL 0x4000u		/* ecold value set (else 0) */
 #define E_TID 0x8000u		/* ecold tid set (else 0) */
 
@@ -142,7 +142,7 @@ struct sdec {
 	uint32_t x;		/* per-pc index + 1, 0 not known yet */
 	uint32_t flags;		/* entry flags it adds */
 	uint8_t set, cls, pool, lat, nload, nstore;
-	uint8_t nd;		/* destinations map() counts (MAXD at most) */
+	uint8_t nd;		/* destinations map() counts, <= MAXD */
 };
 
 /* A pc and its per-pc index + 1 (0: empty), in pt_find()'s cache. */
@@ -201,7 +201,7 @@ struct pmr_sim {
 	struct ent *e;
 	struct ecold *ec;	/* beside e, by slot */
 	struct egn *eg;		/* beside e, by slot; written if gn */
-	int gn;			/* a dependence graph or the hook reads eg */
+	int gn;			/* a graph or the hook reads eg */
 	uint32_t wsize, wmask;
 	uint64_t head, map, tail;	/* absolute counters, slot = & wmask */
 	uint64_t *ready;	/* bitmap over slots */
