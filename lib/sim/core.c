@@ -1478,7 +1478,8 @@ static void
 abort_ent(struct pmr_sim *s, struct ent *e, uint8_t trap)
 {
 	e->trap = trap;
-	if ((e->flags & E_ISSUED) && e->X >= s->fin)
+	/* the issue counts are for the useful-concurrency truth alone */
+	if (s->o.truth && (e->flags & E_ISSUED) && e->X >= s->fin)
 		s->iss_ab[e->X & (CRING - 1)]++;
 	occ_add(s, e->F, s->now, 0);
 	ldcnt_drop(s, e);
@@ -2327,7 +2328,8 @@ issue_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 		e->RR = s->now + 1;	/* retire is earlier in the cycle */
 	if (e->nload == 0)
 		e->LC = e->res;
-	s->iss_n[s->now & (CRING - 1)]++;
+	if (s->o.truth)
+		s->iss_n[s->now & (CRING - 1)]++;
 	if (s->res_pending && s->res_slot == slot && s->res_seq == e->seq)
 		s->res_at = e->RR;
 	wake(s, e);
