@@ -29,6 +29,7 @@
  * is per static instruction (by SINSN order) and restarts with each
  * concatenated stream.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,21 +44,34 @@
 
 /* --- state shared by writer and reader ------------------------------- */
 
+#define MEM_HOT 2u		/* access slots kept in struct pred */
+
+/* The last address of one access slot and its last stride. */
+struct mslot {
+	uint64_t last, stride;
+};
+
+/*
+ * Per static instruction, one cache line: the reader touches it for
+ * every instruction, and a trace's static instructions do not fit in
+ * the L1-D.  Access slots past MEM_HOT (rare) are in codec.mcold.
+ */
 struct pred {
 	/* the instruction that followed last time, while the table's
 	 * mapping generation is succ_gen: saves a hash lookup per
-	 * instruction (decode_one) */
+	 * instruction (decode_one); succ_id is its id, to prefetch its
+	 * pred before it is decoded */
 	struct pmr_sinsn *succ;
-	uint32_t succ_gen;
+	uint32_t succ_gen, succ_id;
 	uint64_t next;		/* previous next pc (indirect, rep), 0 none */
 	uint64_t value;
-	uint64_t last[PMR_INSN_MAXMEM];
-	uint64_t stride[PMR_INSN_MAXMEM];
-};
+	struct mslot m[MEM_HOT];
+} __attribute__((aligned(64)));
 
 struct codec {
 	struct pmr_sitab *tab;	/* the stream's static instructions */
-	struct pred *pred;	/* by static id */
+	struct pred *pred;	/* by static id, on a cache-line boundary */
+	struct mslot (*mcold)[PMR_INSN_MAXMEM - MEM_HOT];	/* by id */
 	uint32_t npred;
 	uint64_t ras[RAS_N];
 	unsigned ras_top, ras_n;
@@ -67,6 +81,8 @@ static int
 codec_grow(struct codec *c, uint32_t id)
 {
 	struct pred *np;
+	struct mslot (*nc)[PMR_INSN_MAXMEM - MEM_HOT];
+	void *v;
 	uint32_t n;
 
 	if (id < c->npred)
@@ -74,12 +90,27 @@ codec_grow(struct codec *c, uint32_t id)
 	n = c->npred ? c->npred : 1024;
 	while (n <= id)
 		n *= 2;
-	if ((np = realloc(c->pred, n * sizeof(*np))) == NULL)
+	if ((nc = realloc(c->mcold, n * sizeof(*nc))) == NULL)
 		return -1;
+	memset(nc + c->npred, 0, (n - c->npred) * sizeof(*nc));
+	c->mcold = nc;
+	if (posix_memalign(&v, 64, n * sizeof(*np)) != 0)
+		return -1;
+	np = v;
+	if (c->npred > 0)
+		memcpy(np, c->pred, c->npred * sizeof(*np));
 	memset(np + c->npred, 0, (n - c->npred) * sizeof(*np));
+	free(c->pred);
 	c->pred = np;
 	c->npred = n;
 	return 0;
+}
+
+/* Access slot i of the static instruction id, whose pred is p. */
+static inline struct mslot *
+mslot(const struct codec *c, struct pred *p, uint32_t id, unsigned i)
+{
+	return i < MEM_HOT ? &p->m[i] : &c->mcold[id][i - MEM_HOT];
 }
 
 static void
@@ -184,6 +215,10 @@ get_var(struct cur *c, uint64_t *v)
 	uint64_t r = 0;
 	unsigned sh = 0;
 
+	if (c->p < c->end && !(*c->p & 0x80)) {
+		*v = *c->p++;	/* the common one-byte token */
+		return 0;
+	}
 	while (c->p < c->end) {
 		unsigned char b = *c->p++;
 
@@ -463,7 +498,7 @@ pmr_trace_write(struct pmr_trace_writer *tw, const struct pmr_dinsn *di)
 	struct pmr_sinsn *ws;
 	struct pred *p;
 	uint64_t next, pred;
-	unsigned i, slot, has_value, shape;
+	unsigned i, has_value, shape;
 	int r;
 
 	if (tw->err != 0)
@@ -517,14 +552,15 @@ pmr_trace_write(struct pmr_trace_writer *tw, const struct pmr_dinsn *di)
 		tw->s[S_EXC].p[tw->s[S_EXC].n++] = di->flags & PMR_DI_MEMTRUNC;
 	}
 	for (i = 0; i < di->nmem && i < PMR_INSN_MAXMEM; i++) {
-		slot = i;
-		if (di->addr[i] == p->last[slot] + p->stride[slot])
+		struct mslot *m = mslot(&tw->c, p, ws->id, i);
+
+		if (di->addr[i] == m->last + m->stride)
 			put_var(&tw->s[S_MEM], 0);
 		else
 			put_var(&tw->s[S_MEM], zz((int64_t)(di->addr[i] -
-			    p->last[slot])) + 1);
-		p->stride[slot] = di->addr[i] - p->last[slot];
-		p->last[slot] = di->addr[i];
+			    m->last)) + 1);
+		m->stride = di->addr[i] - m->last;
+		m->last = di->addr[i];
 	}
 	if ((tw->flags & PMR_DB_VALUES) && di->nload > 0) {
 		if (has_value) {
@@ -559,6 +595,7 @@ pmr_trace_writer_finish(struct pmr_trace_writer *tw, char *errbuf,
 		free(tw->s[i].p);
 	free(tw->src);
 	free(tw->c.pred);
+	free(tw->c.mcold);
 	pmr_sitab_free(tw->c.tab);
 	free(tw);
 	return r;
@@ -660,7 +697,8 @@ start_block(struct pmr_trace *t, struct pm_src *s, const struct pmr_rec *rec)
 	return 0;
 }
 
-static int
+/* Inlined into pm_next(), the one call per instruction. */
+static inline __attribute__((always_inline)) int
 decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 {
 	struct pmr_sinsn *si;
@@ -679,6 +717,7 @@ decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 		if (s->prev != 0 && s->prev - 1 < s->c.npred) {
 			s->c.pred[s->prev - 1].succ = si;
 			s->c.pred[s->prev - 1].succ_gen = gen;
+			s->c.pred[s->prev - 1].succ_id = si->id;
 		}
 	}
 	p = &s->c.pred[si->id];
@@ -722,14 +761,16 @@ decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 			return pm_corrupt(t, s, "bad exception list");
 	}
 	for (i = 0; i < di->nmem; i++) {
+		struct mslot *m = mslot(&s->c, p, si->id, i);
+
 		if (get_var(&s->s[S_MEM], &tok) < 0)
 			return pm_corrupt(t, s, "mem stream ends early");
-		di->addr[i] = tok == 0 ? p->last[i] + p->stride[i] :
-		    p->last[i] + (uint64_t)unzz(tok - 1);
+		di->addr[i] = tok == 0 ? m->last + m->stride :
+		    m->last + (uint64_t)unzz(tok - 1);
 		di->msize[i] = i < si->nmem && di->nload == si->nload ?
 		    si->msize[i] : 0;
-		p->stride[i] = di->addr[i] - p->last[i];
-		p->last[i] = di->addr[i];
+		m->stride = di->addr[i] - m->last;
+		m->last = di->addr[i];
 	}
 	di->value = 0;
 	if ((s->flags & PMR_DB_VALUES) && di->nload > 0) {
@@ -825,6 +866,7 @@ pm_close(struct pmr_trace *t)
 		return;
 	pmr_reader_close(s->rd);
 	free(s->c.pred);
+	free(s->c.mcold);
 	free(s->blk);
 	free(s);
 	t->src = NULL;

@@ -2,7 +2,8 @@
  * cache.c: set-associative, LRU caches and TLBs for pmsim.
  *
  * A structure holds keys (address >> shift, so lines for caches and pages
- * for TLBs) in sets x ways with a 32-bit use stamp per way.  Sets are
+ * for TLBs) in sets x ways with a 32-bit use stamp per way, together, so
+ * that a probe of a big cache (a 2 MB L2 is 32 K sets) misses once.  Sets are
  * indexed by the low key bits; the number of sets is rounded down to a
  * power of two.  Timing lives in core.c: this file only answers hit or
  * miss and installs blocks.
@@ -27,9 +28,8 @@ pmr_sim_cache_init(struct pmr_sim_cache *c, uint64_t units, unsigned ways,
 	c->sets = (unsigned)sets;
 	c->ways = ways;
 	c->shift = shift;
-	c->tag = calloc(sets * ways, sizeof(*c->tag));
-	c->use = calloc(sets * ways, sizeof(*c->use));
-	if (c->tag == NULL || c->use == NULL) {
+	c->way = calloc(sets * ways, sizeof(*c->way));
+	if (c->way == NULL) {
 		pmr_sim_cache_fini(c);
 		return PMR_ENOMEM;
 	}
@@ -39,10 +39,8 @@ pmr_sim_cache_init(struct pmr_sim_cache *c, uint64_t units, unsigned ways,
 void
 pmr_sim_cache_fini(struct pmr_sim_cache *c)
 {
-	free(c->tag);
-	free(c->use);
-	c->tag = NULL;
-	c->use = NULL;
+	free(c->way);
+	c->way = NULL;
 }
 
 int
@@ -50,27 +48,26 @@ pmr_sim_cache_access(struct pmr_sim_cache *c, uint64_t addr, int install)
 {
 	uint64_t key = (addr >> c->shift) + 1;
 	unsigned set = (unsigned)((key - 1) & (c->sets - 1));
-	uint64_t *t = c->tag + (size_t)set * c->ways;
-	uint32_t *u = c->use + (size_t)set * c->ways;
+	struct pmr_sim_way *t = c->way + (size_t)set * c->ways;
 	unsigned w, victim = 0;
 
 	c->clock++;
 	for (w = 0; w < c->ways; w++)
-		if (t[w] == key) {
-			u[w] = c->clock;
+		if (t[w].tag == key) {
+			t[w].use = c->clock;
 			return 1;
 		}
 	if (!install)
 		return 0;
 	for (w = 0; w < c->ways; w++) {
-		if (t[w] == 0) {
+		if (t[w].tag == 0) {
 			victim = w;
 			break;
 		}
-		if ((int32_t)(u[w] - u[victim]) < 0)
+		if ((int32_t)(t[w].use - t[victim].use) < 0)
 			victim = w;
 	}
-	t[victim] = key;
-	u[victim] = c->clock;
+	t[victim].tag = key;
+	t[victim].use = c->clock;
 	return 0;
 }

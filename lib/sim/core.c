@@ -57,38 +57,69 @@
 #define E_LIVE 0x0400u		/* slot holds an in-flight instruction */
 #define E_READYBIT 0x0800u	/* in the ready bitmap */
 #define E_LDCNT 0x1000u		/* counted in ldcnt (mem_order) */
+#define E_NPC 0x2000u		/* ecold next_pc set, else fall-through */
+#define E_NZVAL 0x4000u		/* ecold value set (else 0) */
+#define E_TID 0x8000u		/* ecold tid set (else 0) */
 
 enum pool { P_ALU, P_IMUL, P_FADD, P_FMUL, P_MEM, P_N };
 
+/*
+ * The window's per-slot state, split by use: struct ent holds what the
+ * stages touch for every instruction, in three cache lines (the first
+ * all that a wake-up or an operand check reads); struct ecold
+ * what only some need (a trap's replay, a load's return-stack repair,
+ * several loads, an instruction that does not fall through); struct egn
+ * the latency parts only a dependence graph or the hook reads, written
+ * only then (gn).  The ring is swept once per wsize fetches: at 312
+ * bytes a slot it did not stay in the L1-D beside the other tables.
+ */
 struct ent {
+	/* line 1: what the scheduler reads of any entry (wake-up,
+	 * operands, wheel, issue, retire) */
 	uint64_t seq;		/* fetch index (pos), bad path included */
-	uint64_t pc, next_pc;	/* next_pc: the path actually followed */
-	uint64_t addr;		/* first memory address, or target */
-	uint64_t value;
-	uint64_t hist;		/* global history at fetch */
-	uint64_t F, M, D, X, RR, LC, res;	/* res: result ready */
-	uint64_t laddr[MAXL];
-	const struct pmr_sinsn *si;	/* NULL: synthetic nop */
-	uint32_t pcx;		/* per-pc table index */
 	uint32_t flags;
+	int32_t waiters;	/* wake-up list (node index), -1 none */
+	uint8_t pending, pool, lat, nload, nstore, cls, ndst, trap;
+	uint64_t res;		/* result ready */
+	uint64_t M, D, RR;
 	uint32_t events;
 	uint32_t tag;		/* sample slot + 1, 0 none */
-	uint32_t tid;
-	int32_t waiters;	/* wake-up list (node index), -1 none */
+	/* line 2: the other stamps, the addresses */
+	uint64_t F, X, LC;
+	uint64_t pc;
+	uint64_t addr;		/* first memory address, or target */
+	uint64_t laddr0;	/* first load address (more: ecold) */
+	const struct pmr_sinsn *si;	/* NULL: synthetic nop */
+	uint64_t hist;		/* global history at fetch */
+	/* line 3: rename undo, and the pc's index */
 	uint32_t prev[MAXD];	/* previous producer of each dst, slot+1 */
-	uint64_t prevseq[MAXD];
+	/* seq minus the previous producer's seq, saturated: a producer
+	 * 2^32 - 1 back is long retired, so any value that far back
+	 * behaves the same in map_one() */
+	uint32_t prevd[MAXD];
 	uint16_t dreg[MAXD];
-	uint8_t cls, ndst, nload, nstore, pending, pool, lat, trap;
-	/* latency components kept apart for a dependence graph (GNODE) */
+	uint32_t pcx;		/* per-pc table index */
+} __attribute__((aligned(64)));
+
+struct ecold {
+	uint64_t next_pc;	/* the path actually followed, if E_NPC */
+	uint64_t value;		/* if E_NZVAL, else 0 */
+	uint64_t laddr[MAXL - 1];	/* load addresses 2.., if nload > 1 */
+	/* return stack at fetch, for the repair after a replay trap (of
+	 * a correct-path load, the only kind that traps) */
+	uint64_t ras_val;
+	uint32_t ras_top, ras_pcx;
+	uint32_t tid;		/* if E_TID, else 0 */
+} __attribute__((aligned(64)));
+
+/* latency components kept apart for a dependence graph (GNODE) */
+struct egn {
 	uint16_t dd_fetch, ep_mem, ep_miss, ep_tlb;
 	uint16_t dd_itlb;	/* ITLB and first-touch part of dd_fetch */
 	uint16_t dd_brk;	/* fetch break before it: taken transfer,
 				 * block end, BTB bubble (cycles) */
 	uint32_t preg[3], pmem;	/* pos distances to producers */
 	uint32_t ppp;		/* pos distance to the line's missing load */
-	/* return stack at fetch, for the repair after a replay trap */
-	uint64_t ras_val;
-	uint32_t ras_top, ras_pcx;
 };
 
 /*
@@ -102,17 +133,31 @@ struct node {
 	uint64_t seq;
 };
 
+/*
+ * ent_setup()'s result for one static instruction, by its id (ids are
+ * never reused), beside the index of its pc: a dense table that the
+ * fetch of every instruction reads, where the per-pc table is sparse.
+ */
+struct sdec {
+	uint32_t x;		/* per-pc index + 1, 0 not known yet */
+	uint32_t flags;		/* entry flags it adds */
+	uint8_t set, cls, pool, lat, nload, nstore;
+	uint8_t nd;		/* destinations map() counts, <= MAXD */
+};
+
+/* A pc and its per-pc index + 1 (0: empty), in pt_find()'s cache. */
+struct phent {
+	uint64_t pc;
+	uint32_t x;
+};
+
 struct pcent {
 	uint64_t pc;
 	const struct pmr_sinsn *si;
-	uint64_t last_addr;	/* for wrong-path memory accesses */
 	uint8_t calllen;	/* learned call size (ChampSim: no length) */
+	uint8_t cls;		/* of si at the pc's first fetch */
 	uint32_t wait;		/* load waits for older stores (mem_order)
 				 * while this is now / WAIT_CLEAR + 1 */
-	/* ent_setup()'s result for the static instruction ssi */
-	const struct pmr_sinsn *ssi;
-	uint32_t sflags;
-	uint8_t sset, scls, spool, slat, snload, snstore;
 	uint64_t tp;		/* time-proportional charge, TP_UNIT a cycle */
 };
 
@@ -154,6 +199,9 @@ struct pmr_sim {
 
 	/* window ring */
 	struct ent *e;
+	struct ecold *ec;	/* beside e, by slot */
+	struct egn *eg;		/* beside e, by slot; written if gn */
+	int gn;			/* a graph or the hook reads eg */
 	uint32_t wsize, wmask;
 	uint64_t head, map, tail;	/* absolute counters, slot = & wmask */
 	uint64_t *ready;	/* bitmap over slots */
@@ -179,8 +227,15 @@ struct pmr_sim {
 	unsigned iq_int, iq_fp, regs_int, regs_fp, lq, sq;
 
 	/* functional units: free-at cycle per unit */
+	/*
+	 * functional units: the units of a pool are alike, so a pool is
+	 * counts: fu_used units taken this cycle (fu_cyc) by pipelined
+	 * operations, and nlong units held past it, each free from its
+	 * fu[] cycle on (a divide)
+	 */
 	uint64_t *fu[P_N];
-	unsigned nfu[P_N];
+	unsigned nfu[P_N], nlong[P_N], fu_used[P_N];
+	uint64_t fu_cyc[P_N];
 	unsigned lat_of[PMR_OP_NCLASS];
 	uint8_t pool_of[PMR_OP_NCLASS];
 
@@ -250,12 +305,15 @@ struct pmr_sim {
 		uint32_t pcx;
 	} *at;
 	size_t atcap, atn;
+	uint64_t *last_addr;	/* by index: for wrong-path memory accesses
+				 * (dense: every correct-path access of a
+				 * pc writes it) */
 	uint32_t npt, ptcap;
 	uint32_t *ph;		/* hash: index + 1 */
 	uint32_t phcap;
-	uint32_t *idx;		/* si->id -> index + 1, a cache of pt_get */
-	uint64_t pcc_pc[PCC];	/* a direct-mapped cache of pt_find */
-	uint32_t pcc_x[PCC];
+	struct sdec *idx;	/* by si->id: a cache of pt_get, and more */
+	struct sdec nopdec;	/* ent_setup() of the synthetic nop */
+	struct phent pcc[PCC];	/* a direct-mapped cache of pt_find */
 	uint32_t nidx;
 	struct pcent synth;	/* template for unknown pcs */
 	struct pmr_sinsn nop;
@@ -284,6 +342,7 @@ struct pmr_sim {
 	/* ProfileMe */
 	uint64_t rng[4];
 	uint64_t pm_left;	/* fetches until the next selection */
+	int pm_at_fetch;	/* pm on, selecting at fetch (pm_fetch) */
 	int pm_armed;
 	uint64_t pm_arm_at;
 	struct psamp *ps;
@@ -323,6 +382,39 @@ struct pmr_sim {
 };
 
 /* --- small helpers ----------------------------------------------------- */
+
+/* Returns n zeroed bytes on a cache-line boundary, or NULL. */
+static void *
+zalloc64(size_t n)
+{
+	void *p;
+
+	if (posix_memalign(&p, 64, n) != 0)
+		return NULL;
+	memset(p, 0, n);
+	return p;
+}
+
+/* The cold part of entry e. */
+static inline struct ecold *
+ecold(const struct pmr_sim *s, const struct ent *e)
+{
+	return &s->ec[e - s->e];
+}
+
+/* Load address i of entry e (i < MAXL, i < e->nload). */
+static inline uint64_t
+ent_laddr(const struct pmr_sim *s, const struct ent *e, unsigned i)
+{
+	return i == 0 ? e->laddr0 : ecold(s, e)->laddr[i - 1];
+}
+
+/* The next pc of correct-path entry e. */
+static inline uint64_t
+ent_next_pc(const struct pmr_sim *s, const struct ent *e)
+{
+	return (e->flags & E_NPC) ? ecold(s, e)->next_pc : e->pc + e->si->len;
+}
 
 static int
 fail(struct pmr_sim *s, int code, const char *fmt, ...)
@@ -460,16 +552,16 @@ pt_find(struct pmr_sim *s, uint64_t pc)
 	uint32_t m = s->phcap - 1, i = pc_hash(pc) & m;
 	uint32_t c = (uint32_t)(pc ^ (pc >> 12)) & (PCC - 1);
 
-	if (s->pcc_x[c] != 0 && s->pcc_pc[c] == pc)
-		return s->pcc_x[c] - 1;
+	if (s->pcc[c].x != 0 && s->pcc[c].pc == pc)
+		return s->pcc[c].x - 1;
 	for (;;) {
 		uint32_t x = s->ph[i];
 
 		if (x == 0)
 			return NONE32;
 		if (s->pt[x - 1].pc == pc) {
-			s->pcc_pc[c] = pc;
-			s->pcc_x[c] = x;
+			s->pcc[c].pc = pc;
+			s->pcc[c].x = x;
 			return x - 1;
 		}
 		i = (i + 1) & m;
@@ -492,12 +584,21 @@ pt_get(struct pmr_sim *s, uint64_t pc, const struct pmr_sinsn *si)
 		struct pcent *p = realloc(s->pt, cap * sizeof(*p));
 		struct pmr_sim_truth *t;
 
+		uint64_t *la;
+
 		if (p == NULL)
 			return NONE32;
 		s->pt = p;
-		if ((t = realloc(s->tr, cap * sizeof(*t))) == NULL)
+		if ((la = realloc(s->last_addr, cap * sizeof(*la))) == NULL)
 			return NONE32;
-		s->tr = t;
+		s->last_addr = la;
+		/* 304 bytes a pc: only for --truth (cc1 spent 3% of its
+		 * time in page faults on it) */
+		if (s->o.truth &&
+		    (t = realloc(s->tr, cap * sizeof(*t))) == NULL)
+			return NONE32;
+		if (s->o.truth)
+			s->tr = t;
 		s->ptcap = cap;
 	}
 	if ((s->npt + 1) * 2 > s->phcap) {
@@ -518,17 +619,25 @@ pt_get(struct pmr_sim *s, uint64_t pc, const struct pmr_sinsn *si)
 	}
 	x = s->npt++;
 	memset(&s->pt[x], 0, sizeof(s->pt[x]));
-	memset(&s->tr[x], 0, sizeof(s->tr[x]));
+	s->last_addr[x] = 0;
 	s->pt[x].pc = pc;
 	s->pt[x].si = si;
-	s->tr[x].pc = pc;
-	s->tr[x].cls = si != NULL ? si->cls : PMR_OP_NOP;
+	s->pt[x].cls = si != NULL ? si->cls : PMR_OP_NOP;
+	if (s->tr != NULL) {
+		memset(&s->tr[x], 0, sizeof(s->tr[x]));
+		s->tr[x].pc = pc;
+		s->tr[x].cls = s->pt[x].cls;
+	}
 	s->pt[x].calllen = si != NULL ? si->len : 0;
 	m = s->phcap - 1;
 	i = pc_hash(pc) & m;
 	while (s->ph[i] != 0)
 		i = (i + 1) & m;
 	s->ph[i] = x + 1;
+	/* a wrong path that reached a new pc tends to come back to it */
+	i = (uint32_t)(pc ^ (pc >> 12)) & (PCC - 1);
+	s->pcc[i].pc = pc;
+	s->pcc[i].x = x + 1;
 	return x;
 }
 
@@ -541,7 +650,8 @@ si_index(struct pmr_sim *s, const struct pmr_sinsn *si)
 	if (x == NONE32 || si->id >= (1u << 26))
 		return x;
 	if (si->id >= s->nidx) {
-		uint32_t n = s->nidx ? s->nidx : 1024, *p;
+		uint32_t n = s->nidx ? s->nidx : 1024;
+		struct sdec *p;
 
 		while (n <= si->id)
 			n *= 2;
@@ -551,7 +661,7 @@ si_index(struct pmr_sim *s, const struct pmr_sinsn *si)
 		s->idx = p;
 		s->nidx = n;
 	}
-	s->idx[si->id] = x + 1;
+	s->idx[si->id].x = x + 1;
 	return x;
 }
 
@@ -934,7 +1044,7 @@ ps_fill(struct pmr_sim *s, struct ent *e)
 	r->trap = e->trap;
 	r->hist_len = (uint8_t)(s->c.bp_ghist > 64 ? 64 : s->c.bp_ghist);
 	r->events = e->events | (ret ? PMR_SIM_EV_RETIRED : 0);
-	r->context = e->tid;
+	r->context = (e->flags & E_TID) ? ecold(s, e)->tid : 0;
 	r->pos = e->seq;
 	r->pc = e->pc;
 	r->addr = e->addr;
@@ -1193,7 +1303,7 @@ static void
 ldcnt_drop(struct pmr_sim *s, struct ent *e)
 {
 	if (e->flags & E_LDCNT) {
-		s->ldcnt[(e->laddr[0] >> 3) & (STAB - 1)]--;
+		s->ldcnt[(e->laddr0 >> 3) & (STAB - 1)]--;
 		e->flags &= ~E_LDCNT;
 	}
 }
@@ -1213,7 +1323,7 @@ unmap(struct pmr_sim *s, struct ent *e, uint32_t slot)
 
 	for (i = e->ndst - 1; i >= 0; i--) {
 		s->rat[e->dreg[i]] = e->prev[i];
-		s->ratseq[e->dreg[i]] = e->prevseq[i];
+		s->ratseq[e->dreg[i]] = e->seq - e->prevd[i];
 	}
 	if (e->flags & E_FP)
 		s->regs_fp += e->ndst;
@@ -1248,6 +1358,7 @@ static void
 hook_insn(struct pmr_sim *s, const struct ent *e, int retired)
 {
 	struct pmr_sim_insn r;
+	const struct egn *g = &s->eg[e - s->e];
 	int issued = (e->flags & E_ISSUED) != 0;
 
 	memset(&r, 0, sizeof(r));
@@ -1264,14 +1375,14 @@ hook_insn(struct pmr_sim *s, const struct ent *e, int retired)
 	r.cls = e->cls;
 	r.trap = retired ? 0 : e->trap;
 	r.retired = (uint8_t)retired;
-	r.dd_fetch = e->dd_fetch;
+	r.dd_fetch = g->dd_fetch;
 	r.ep_fu = e->lat;
-	r.ep_mem = e->ep_mem;
-	r.ep_miss = e->ep_miss;
-	r.ep_tlb = e->ep_tlb;
-	memcpy(r.preg, e->preg, sizeof(r.preg));
-	r.pmem = e->pmem;
-	r.ppp = e->ppp;
+	r.ep_mem = g->ep_mem;
+	r.ep_miss = g->ep_miss;
+	r.ep_tlb = g->ep_tlb;
+	memcpy(r.preg, g->preg, sizeof(r.preg));
+	r.pmem = g->pmem;
+	r.ppp = g->ppp;
 	r.cpos = retired ? s->retired_all : 0;
 	s->hook(s->hookarg, PMR_SIM_HOOK_INSN, &r);
 }
@@ -1300,27 +1411,29 @@ static void
 gnode_fill(const struct pmr_sim *s, const struct ent *e, uint64_t seq,
     struct pmr_sim_gnode *g)
 {
+	const struct egn *x = &s->eg[e - s->e];
+
 	memset(g, 0, sizeof(*g));
 	g->seq = seq;
 	g->pc = e->pc;
 	g->cls = e->cls;
-	g->partial = e->ppp != 0;
+	g->partial = x->ppp != 0;
 	g->events = e->events | PMR_SIM_EV_RETIRED;
-	g->dd_fetch = e->dd_fetch;
+	g->dd_fetch = x->dd_fetch;
 	g->re = (uint32_t)(e->X - e->D);
 	g->ep_fu = e->lat;
-	g->ep_mem = e->ep_mem;
-	g->ep_miss = e->ep_miss;
-	g->ep_tlb = e->ep_tlb;
-	g->pr_reg_a = gnode_dist(s, e, seq, e->preg[0]);
-	g->pr_reg_b = gnode_dist(s, e, seq, e->preg[1]);
-	g->pr_reg_c = gnode_dist(s, e, seq, e->preg[2]);
-	g->pr_mem = gnode_dist(s, e, seq, e->pmem);
-	g->pp = gnode_dist(s, e, seq, e->ppp);
+	g->ep_mem = x->ep_mem;
+	g->ep_miss = x->ep_miss;
+	g->ep_tlb = x->ep_tlb;
+	g->pr_reg_a = gnode_dist(s, e, seq, x->preg[0]);
+	g->pr_reg_b = gnode_dist(s, e, seq, x->preg[1]);
+	g->pr_reg_c = gnode_dist(s, e, seq, x->preg[2]);
+	g->pr_mem = gnode_dist(s, e, seq, x->pmem);
+	g->pp = gnode_dist(s, e, seq, x->ppp);
 	if (g->pp != 0)		/* the wait for the line is the PP edge */
 		g->ep_miss = 0;
-	g->dd_itlb = e->dd_itlb;
-	g->dd_brk = e->dd_brk;
+	g->dd_itlb = x->dd_itlb;
+	g->dd_brk = x->dd_brk;
 	g->at_d = e->M;
 	g->at_r = e->D;
 	g->at_e = e->X;
@@ -1353,7 +1466,7 @@ gnode_retire(struct pmr_sim *s, unsigned n)
 		    e->events | PMR_SIM_EV_RETIRED)) {
 			if (!s->o.graph)
 				gnode_fill(s, e, seq, &g);
-			pmr_sim_shotgun_take(s->sg, &g, e->next_pc);
+			pmr_sim_shotgun_take(s->sg, &g, ent_next_pc(s, e));
 		}
 		s->gpos[e->seq & s->gmask] = e->seq + 1;
 		s->gseq[e->seq & s->gmask] = seq;
@@ -1372,17 +1485,18 @@ static void
 abort_ent(struct pmr_sim *s, struct ent *e, uint8_t trap)
 {
 	e->trap = trap;
-	if ((e->flags & E_ISSUED) && e->X >= s->fin)
+	/* the issue counts are for the useful-concurrency truth alone */
+	if (s->o.truth && (e->flags & E_ISSUED) && e->X >= s->fin)
 		s->iss_ab[e->X & (CRING - 1)]++;
 	occ_add(s, e->F, s->now, 0);
 	ldcnt_drop(s, e);
 	if (s->measuring && trap != PMR_SIM_TRAP_END) {
-		struct pmr_sim_truth *t = &s->tr[e->pcx];
-
 		if (s->hook != NULL)
 			hook_insn(s, e, 0);
 		s->st.aborted++;
 		if (s->o.truth) {
+			struct pmr_sim_truth *t = &s->tr[e->pcx];
+
 			t->aborted++;
 			if (trap == PMR_SIM_TRAP_BR_MISP ||
 			    trap == PMR_SIM_TRAP_JMP_MISP)
@@ -1457,21 +1571,22 @@ rpl_front(struct pmr_sim *s, const struct pmr_dinsn *d)
 
 /* Rebuilds the dynamic instruction of correct-path entry e. */
 static void
-ent_dinsn(const struct ent *e, struct pmr_dinsn *d)
+ent_dinsn(const struct pmr_sim *s, const struct ent *e, struct pmr_dinsn *d)
 {
+	const struct ecold *c = ecold(s, e);
 	unsigned i, nl = e->nload < MAXL ? e->nload : MAXL;
 
 	memset(d, 0, sizeof(*d));
 	d->si = e->si;
 	d->seq = e->seq;
 	d->pc = e->pc;
-	d->next_pc = e->next_pc;
-	d->tid = e->tid;
-	d->value = e->value;
+	d->next_pc = ent_next_pc(s, e);
+	d->tid = (e->flags & E_TID) ? c->tid : 0;
+	d->value = (e->flags & E_NZVAL) ? c->value : 0;
 	d->flags = (uint8_t)(((e->flags & E_TAKEN) ? PMR_DI_TAKEN : 0) |
 	    ((e->flags & E_VALUE) ? PMR_DI_VALUE : 0));
 	for (i = 0; i < nl; i++)
-		d->addr[i] = e->laddr[i];
+		d->addr[i] = ent_laddr(s, e, i);
 	d->nload = (uint8_t)nl;
 	d->nmem = (uint8_t)nl;
 	if (e->nstore > 0)
@@ -1506,9 +1621,9 @@ mo_trap(struct pmr_sim *s)
 	}
 	s->ghist = l->hist;
 	/* the return stack as the load found it, as resolve() repairs it */
-	s->ras_top = l->ras_top;
-	s->ras[s->ras_top] = l->ras_val;
-	s->ras_pcx[s->ras_top] = l->ras_pcx;
+	s->ras_top = ecold(s, l)->ras_top;
+	s->ras[s->ras_top] = ecold(s, l)->ras_val;
+	s->ras_pcx[s->ras_top] = ecold(s, l)->ras_pcx;
 
 	for (i = s->tail; i-- > L;) {
 		uint32_t slot = (uint32_t)(i & s->wmask);
@@ -1517,11 +1632,23 @@ mo_trap(struct pmr_sim *s)
 		if (!(e->flags & E_WP)) {
 			struct pmr_dinsn d;
 
-			ent_dinsn(e, &d);
+			ent_dinsn(s, e, &d);
 			rpl_front(s, &d);
 		}
-		if (e->flags & E_MAPPED)
+		if (e->flags & E_MAPPED) {
 			unmap(s, e, slot);
+			/* the store table may name squashed stores, hiding
+			 * older ones: only a mapped correct-path store
+			 * wrote it, at its address's word */
+			if (e->nstore > 0 && !(e->flags & E_WP)) {
+				uint32_t k = (uint32_t)((e->addr >> 3) &
+				    (STAB - 1));
+
+				if (s->st_slot[k] != 0 &&
+				    s->st_seq[k] >= s->mo_seq)
+					s->st_slot[k] = 0;
+			}
+		}
 		abort_ent(s, e, PMR_SIM_TRAP_MEM_ORDER);
 	}
 	/* a mispredicted branch after the load goes too; it is refetched */
@@ -1530,10 +1657,6 @@ mo_trap(struct pmr_sim *s)
 	s->tail = L;
 	if (s->map > s->tail)
 		s->map = s->tail;
-	/* the store table may name squashed stores, hiding older ones */
-	for (i = 0; i < STAB; i++)
-		if (s->st_slot[i] != 0 && s->st_seq[i] >= s->mo_seq)
-			s->st_slot[i] = 0;
 	for (i = s->head; i < s->map; i++) {
 		struct ent *e = &s->e[i & s->wmask];
 		uint32_t k = (uint32_t)((e->addr >> 3) & (STAB - 1));
@@ -1577,14 +1700,14 @@ measure_start(struct pmr_sim *s)
 	s->st.warmup = s->retired_all;
 	s->start = s->now;
 	for (i = 0; i < s->npt; i++) {
-		struct pmr_sim_truth *t = &s->tr[i];
-		uint64_t pc = t->pc;
-		uint8_t cls = t->cls;
-
-		memset(t, 0, sizeof(*t));
 		s->pt[i].tp = 0;
-		t->pc = pc;
-		t->cls = cls;
+		if (s->tr != NULL) {
+			struct pmr_sim_truth *t = &s->tr[i];
+
+			memset(t, 0, sizeof(*t));
+			t->pc = s->pt[i].pc;
+			t->cls = s->pt[i].cls;
+		}
 	}
 	s->qh = s->qt = 0;
 	s->st.win_len = s->o.win_len;
@@ -1762,7 +1885,7 @@ retire_truth(struct pmr_sim *s, struct ent *e)
 		    PMR_SIM_EV_JMP_MISP));
 		s->st.btb_miss += !!(ev & PMR_SIM_EV_BTB_MISS);
 		if (s->o.events & 2)
-			emit_event(s, PMR_EV_EDGE, e->pc, e->next_pc);
+			emit_event(s, PMR_EV_EDGE, e->pc, ent_next_pc(s, e));
 	}
 	if (e->nload > 0) {
 		s->st.loads++;
@@ -1771,7 +1894,8 @@ retire_truth(struct pmr_sim *s, struct ent *e)
 		s->st.dtlb_miss += !!(ev & PMR_SIM_EV_DTLB_MISS);
 		s->st.forwarded += !!(ev & PMR_SIM_EV_FORWARD);
 		if ((s->o.events & 1) && (e->flags & E_VALUE))
-			emit_event(s, PMR_EV_VALUE, e->pc, e->value);
+			emit_event(s, PMR_EV_VALUE, e->pc,
+			    (e->flags & E_NZVAL) ? ecold(s, e)->value : 0);
 	}
 	if (e->nstore > 0)
 		s->st.stores++;
@@ -1905,7 +2029,7 @@ bs_head(struct pmr_sim *s, uint64_t *pc, unsigned *cls)
 		*cls = s->e[s->head & s->wmask].cls;
 	} else if (s->last_pcx != NONE32) {
 		*pc = s->pt[s->last_pcx].pc;
-		*cls = s->tr[s->last_pcx].cls;
+		*cls = s->pt[s->last_pcx].cls;
 	}
 }
 
@@ -2186,16 +2310,26 @@ wake(struct pmr_sim *s, struct ent *e)
 	}
 }
 
-/* Returns a free unit of pool p now, or -1. */
+/* Returns 0 if pool p has a free unit now, else -1. */
 static int
 fu_get(struct pmr_sim *s, unsigned p)
 {
-	unsigned i;
+	unsigned busy, i;
 
-	for (i = 0; i < s->nfu[p]; i++)
-		if (s->fu[p][i] <= s->now)
-			return (int)i;
-	return -1;
+	if (s->fu_cyc[p] != s->now) {
+		s->fu_cyc[p] = s->now;
+		s->fu_used[p] = 0;
+	}
+	busy = s->fu_used[p];
+	if (s->nlong[p] > 0) {
+		for (i = 0; i < s->nlong[p];)
+			if (s->fu[p][i] <= s->now)
+				s->fu[p][i] = s->fu[p][--s->nlong[p]];
+			else
+				i++;
+		busy += s->nlong[p];
+	}
+	return busy < s->nfu[p] ? 0 : -1;
 }
 
 /*
@@ -2214,7 +2348,7 @@ order_check(struct pmr_sim *s, const struct ent *e, uint32_t slot)
 		const struct ent *l = &s->e[i & s->wmask];
 
 		if (l->nload == 0 || !(l->flags & E_ISSUED) ||
-		    (l->flags & (E_WP | E_FWD)) || (l->laddr[0] >> 3) != a)
+		    (l->flags & (E_WP | E_FWD)) || (l->laddr0 >> 3) != a)
 			continue;
 		if (!s->mo_pending || l->seq < s->mo_seq) {
 			s->mo_pending = 1;
@@ -2242,35 +2376,44 @@ issue_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 	s->access_pos = e->seq;
 	s->merged_dist = 0;
 	if (e->nload > 0 && !(e->flags & E_FWD)) {
-		int l = load_access(s, e->laddr[0], &ev, 0), l2;
+		int l = load_access(s, e->laddr0, &ev, 0), l2;
 
 		if (l < 0) {
 			e->events |= PMR_SIM_EV_MSHR_FULL;
 			return -1;
 		}
 		for (i = 1; i < e->nload && i < MAXL; i++)
-			if ((l2 = load_access(s, e->laddr[i], &ev, 1)) > l)
+			if ((l2 = load_access(s, ent_laddr(s, e, i), &ev,
+			    1)) > l)
 				l = l2;
 		e->events |= ev;
 		e->LC = s->now + (unsigned)l;
 		lat += l;
-		e->ep_tlb = (uint16_t)s->last_tl;
-		e->ppp = s->merged_dist;
-		e->ep_mem = (uint16_t)s->c.l1d_lat;
-		e->ep_miss = (uint16_t)((unsigned)l > s->c.l1d_lat +
-		    s->last_tl ? (unsigned)l - s->c.l1d_lat - s->last_tl : 0);
+		if (s->gn) {
+			struct egn *g = &s->eg[slot];
+
+			g->ep_tlb = (uint16_t)s->last_tl;
+			g->ppp = s->merged_dist;
+			g->ep_mem = (uint16_t)s->c.l1d_lat;
+			g->ep_miss = (uint16_t)((unsigned)l > s->c.l1d_lat +
+			    s->last_tl ? (unsigned)l - s->c.l1d_lat -
+			    s->last_tl : 0);
+		}
 	} else if (e->nload > 0) {
 		e->LC = s->now + s->c.l1d_lat;
 		lat += (int)s->c.l1d_lat;
 		e->events |= PMR_SIM_EV_FORWARD;
-		e->ep_mem = (uint16_t)s->c.l1d_lat;
+		if (s->gn)
+			s->eg[slot].ep_mem = (uint16_t)s->c.l1d_lat;
 	}
 	if (e->nstore > 0 && !(s->o.ideal & PMR_SIM_IDEAL_DMISS) &&
 	    !pmr_sim_cache_access(&s->dtlb, e->addr, 1))
 		e->events |= PMR_SIM_EV_DTLB_MISS;
 	/* divides occupy their unit; everything else is pipelined */
-	s->fu[e->pool][u] = s->now + ((e->cls == PMR_OP_IDIV ||
-	    e->cls == PMR_OP_FDIV) && e->lat > 0 ? e->lat : 1);
+	if ((e->cls == PMR_OP_IDIV || e->cls == PMR_OP_FDIV) && e->lat > 1)
+		s->fu[e->pool][s->nlong[e->pool]++] = s->now + e->lat;
+	else
+		s->fu_used[e->pool]++;
 	e->X = s->now;
 	s->nissued++;
 	e->flags |= E_ISSUED;
@@ -2290,13 +2433,14 @@ issue_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 		e->RR = s->now + 1;	/* retire is earlier in the cycle */
 	if (e->nload == 0)
 		e->LC = e->res;
-	s->iss_n[s->now & (CRING - 1)]++;
+	if (s->o.truth)
+		s->iss_n[s->now & (CRING - 1)]++;
 	if (s->res_pending && s->res_slot == slot && s->res_seq == e->seq)
 		s->res_at = e->RR;
 	wake(s, e);
 	if (s->c.mem_order && !(e->flags & E_WP)) {
 		if (e->nload > 0 && !(e->flags & E_FWD)) {
-			s->ldcnt[(e->laddr[0] >> 3) & (STAB - 1)]++;
+			s->ldcnt[(e->laddr0 >> 3) & (STAB - 1)]++;
 			e->flags |= E_LDCNT;
 		}
 		if (e->nstore > 0)
@@ -2411,6 +2555,21 @@ depend(struct pmr_sim *s, struct ent *e, uint32_t cslot, uint32_t pslot,
 	e->pending++;
 }
 
+/* Notes the fetch distance to the producer of register r (GNODE). */
+static void
+gn_preg(struct pmr_sim *s, const struct ent *e, uint32_t slot, uint16_t r)
+{
+	struct egn *g = &s->eg[slot];
+	uint64_t dist = e->seq - s->ratseq[r];
+	unsigned k;
+
+	for (k = 0; k < 3; k++)
+		if (g->preg[k] == 0 || g->preg[k] == dist)
+			break;
+	if (k < 3 && dist < 0xffffffffu)
+		g->preg[k] = (uint32_t)dist;
+}
+
 static void
 map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 {
@@ -2429,22 +2588,15 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 			if (r == PMR_X86_RIP)
 				continue;
 			if (s->rat[r] != 0) {
-				uint64_t dist = e->seq - s->ratseq[r];
-				unsigned k;
-
 				depend(s, e, slot, s->rat[r] - 1, s->ratseq[r]);
-				for (k = 0; k < 3; k++)
-					if (e->preg[k] == 0 ||
-					    e->preg[k] == dist)
-						break;
-				if (k < 3 && dist < 0xffffffffu)
-					e->preg[k] = (uint32_t)dist;
+				if (s->gn)
+					gn_preg(s, e, slot, r);
 			}
 		}
 		if (e->nload > 0 && !(e->flags & E_WP)) {
 			/* a younger load of an in-flight store's address
 			 * waits for the store and takes its data */
-			uint64_t a = e->laddr[0] >> 3;
+			uint64_t a = e->laddr0 >> 3;
 			uint32_t k = (uint32_t)(a & (STAB - 1));
 
 			if (s->st_slot[k] != 0 && s->st_addr[k] == a) {
@@ -2456,7 +2608,9 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 				    s->pt[e->pcx].wait ==
 				    (uint32_t)(s->now / WAIT_CLEAR) + 1)) {
 					e->flags |= E_FWD;
-					e->pmem = (uint32_t)(e->seq - p->seq);
+					if (s->gn)
+						s->eg[slot].pmem =
+						    (uint32_t)(e->seq - p->seq);
 					depend(s, e, slot, s->st_slot[k] - 1,
 					    s->st_seq[k]);
 				}
@@ -2473,7 +2627,9 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 
 			e->dreg[e->ndst] = r;
 			e->prev[e->ndst] = s->rat[r];
-			e->prevseq[e->ndst] = s->ratseq[r];
+			e->prevd[e->ndst] = e->seq - s->ratseq[r] <
+			    0xffffffffu ? (uint32_t)(e->seq - s->ratseq[r]) :
+			    0xffffffffu;
 			e->ndst++;
 			s->rat[r] = slot + 1;
 			s->ratseq[r] = e->seq;
@@ -2518,8 +2674,7 @@ map(struct pmr_sim *s)
 
 		if (e->F + s->c.frontend > s->now)
 			break;
-		nd = e->si != NULL ? (e->si->ndst < MAXD ? e->si->ndst : MAXD) :
-		    0;
+		nd = e->ndst;	/* set at fetch (ent_setup) */
 		if (s->map - s->head >= s->c.rob) {
 			why = PMR_SIM_ST_ROB;
 			ev = PMR_SIM_EV_MAP_ROB;
@@ -2559,11 +2714,11 @@ class_lat(struct pmr_sim *s, unsigned cls)
 
 /*
  * Works out the class-derived fields of a new entry for ent_setup() and
- * keeps them in the per-pc entry pc for the next fetch of si.
+ * keeps them in d for the next fetch of si.
  */
 static void __attribute__((noinline))
 ent_derive(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si,
-    struct pcent *pc)
+    struct sdec *d)
 {
 	unsigned cls = si != NULL ? si->cls : PMR_OP_NOP;
 	uint32_t f0 = e->flags;
@@ -2599,33 +2754,44 @@ ent_derive(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si,
 	}
 	if (e->nstore > 0 && e->nload == 0)
 		e->lat = 1;
-	pc->sset = 1;
-	pc->ssi = si;
-	pc->scls = e->cls;
-	pc->spool = e->pool;
-	pc->slat = e->lat;
-	pc->snload = e->nload;
-	pc->snstore = e->nstore;
-	pc->sflags = e->flags & ~f0;
+	d->set = 1;
+	e->ndst = d->nd = (uint8_t)(si == NULL ? 0 : si->ndst < MAXD ?
+	    si->ndst : MAXD);
+	d->cls = e->cls;
+	d->pool = e->pool;
+	d->lat = e->lat;
+	d->nload = e->nload;
+	d->nstore = e->nstore;
+	d->flags = e->flags & ~f0;
 }
 
-/* Fills the class-derived fields of a new entry. */
+/*
+ * Fills the class-derived fields of a new entry: a function of si and
+ * the configuration only, so kept per static instruction.
+ */
 static inline void
 ent_setup(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si)
 {
-	struct pcent *pc = &s->pt[e->pcx];
+	struct sdec *d, tmp;
 
-	if (!pc->sset || pc->ssi != si) {
-		ent_derive(s, e, si, pc);
+	if (si == NULL)
+		d = &s->nopdec;
+	else if (si->id < s->nidx)
+		d = &s->idx[si->id];
+	else
+		d = &tmp;	/* no table entry (out of memory, huge id) */
+	if (d == &tmp || !d->set) {
+		ent_derive(s, e, si, d);
 		return;
 	}
 	e->si = si;
-	e->cls = pc->scls;
-	e->pool = pc->spool;
-	e->lat = pc->slat;
-	e->nload = pc->snload;
-	e->nstore = pc->snstore;
-	e->flags |= pc->sflags;
+	e->ndst = d->nd;	/* until map_one() counts the renamed ones */
+	e->cls = d->cls;
+	e->pool = d->pool;
+	e->lat = d->lat;
+	e->nload = d->nload;
+	e->nstore = d->nstore;
+	e->flags |= d->flags;
 }
 
 static uint64_t
@@ -2753,6 +2919,77 @@ peek(struct pmr_sim *s)
 	return 1;
 }
 
+/* Takes the I-side latency parts for the new entry in slot (GNODE). */
+static void
+gn_fetch(struct pmr_sim *s, uint32_t slot)
+{
+	struct egn *g = &s->eg[slot];
+
+	g->dd_fetch = (uint16_t)(s->pend_dd > 0xffff ? 0xffff : s->pend_dd);
+	g->dd_itlb = (uint16_t)(s->pend_itlb > g->dd_fetch ? g->dd_fetch :
+	    s->pend_itlb);
+	g->dd_brk = (uint16_t)s->pend_brk;
+	g->ep_mem = g->ep_miss = g->ep_tlb = 0;
+	g->preg[0] = g->preg[1] = g->preg[2] = g->pmem = g->ppp = 0;
+}
+
+/* Takes the accesses of correct-path entry e from d. */
+static void
+ent_mem(struct pmr_sim *s, struct ent *e, const struct pmr_dinsn *d)
+{
+	unsigned i;
+
+	e->addr = d->nmem > 0 ? d->addr[0] : 0;
+	if (d->nload > 0)
+		e->laddr0 = d->addr[0];
+	/* laddr 2.. as the one-array layout left them: a load without
+	 * accesses reads the old ones */
+	for (i = 1; i < d->nload && i < MAXL; i++)
+		ecold(s, e)->laddr[i - 1] = d->addr[i];
+	if (d->nload < e->nload && d->nmem > 0)
+		for (i = d->nload; i < e->nload && i < MAXL; i++) {
+			if (i == 0)
+				e->laddr0 = d->addr[0];
+			else
+				ecold(s, e)->laddr[i - 1] = d->addr[0];
+		}
+	if (d->nmem == 0 && e->nload > 0)
+		e->laddr0 = 0;
+	if (e->nstore > 0 && d->nmem > d->nload)
+		e->addr = d->addr[d->nload];
+	if (d->nmem > 0)
+		s->last_addr[e->pcx] = d->addr[0];
+}
+
+/*
+ * Keeps what correct-path entry e needs beyond the hot fields: the rare
+ * ones (thread, value, a next pc that is not the fall-through) and, for
+ * a load, the return stack a replay trap restores.
+ */
+static void
+ent_cold(struct pmr_sim *s, struct ent *e, const struct pmr_dinsn *d)
+{
+	struct ecold *c = ecold(s, e);
+
+	if (d->tid != 0) {
+		c->tid = d->tid;
+		e->flags |= E_TID;
+	}
+	if (d->value != 0) {
+		c->value = d->value;
+		e->flags |= E_NZVAL;
+	}
+	if (d->next_pc != e->pc + d->si->len) {
+		c->next_pc = d->next_pc;
+		e->flags |= E_NPC;
+	}
+	if (e->nload > 0) {
+		c->ras_top = s->ras_top;
+		c->ras_val = s->ras[s->ras_top];
+		c->ras_pcx = s->ras_pcx[s->ras_top];
+	}
+}
+
 static void
 fetch_body(struct pmr_sim *s)
 {
@@ -2765,7 +3002,7 @@ fetch_body(struct pmr_sim *s)
 		return;
 	}
 	while (n < s->c.fetch_width) {
-		uint64_t pc, npc, line;
+		uint64_t pc, npc, line, npc_c = 0;
 		uint32_t slot;
 		struct ent *e;
 		int correct = !s->wrongpath, bubble = 0, ptaken = 0;
@@ -2813,54 +3050,37 @@ fetch_body(struct pmr_sim *s)
 		e->flags = E_LIVE;
 		e->events = s->pend_ev;
 		s->pend_ev = 0;
-		e->dd_fetch = (uint16_t)(s->pend_dd > 0xffff ? 0xffff :
-		    s->pend_dd);
-		e->dd_itlb = (uint16_t)(s->pend_itlb > e->dd_fetch ?
-		    e->dd_fetch : s->pend_itlb);
-		e->dd_brk = (uint16_t)s->pend_brk;
+		if (s->gn)
+			gn_fetch(s, slot);
 		s->pend_dd = s->pend_itlb = s->pend_brk = 0;
-		e->ep_mem = e->ep_miss = e->ep_tlb = 0;
-		e->preg[0] = e->preg[1] = e->preg[2] = e->pmem = e->ppp = 0;
 		e->tag = 0;
 		e->seq = s->pos++;
 		e->pc = pc;
 		e->F = s->now;
 		e->hist = s->ghist;
-		e->ras_top = s->ras_top;
-		e->ras_val = s->ras[s->ras_top];
-		e->ras_pcx = s->ras_pcx[s->ras_top];
 		e->waiters = -1;
 		e->ndst = 0;
 		e->trap = 0;
 		if (correct) {
 			const struct pmr_dinsn *d = &s->nxt;
-			unsigned i;
 
-			e->pcx = d->si->id < s->nidx && s->idx[d->si->id] ?
-			    s->idx[d->si->id] - 1 : si_index(s, d->si);
+			e->pcx = d->si->id < s->nidx && s->idx[d->si->id].x ?
+			    s->idx[d->si->id].x - 1 : si_index(s, d->si);
 			if (e->pcx == NONE32) {
 				fail(s, PMR_ENOMEM, "out of memory");
 				return;
 			}
 			ent_setup(s, e, d->si);
-			e->tid = d->tid;
-			e->next_pc = d->next_pc;
-			e->addr = d->nmem > 0 ? d->addr[0] : 0;
-			for (i = 0; i < d->nload && i < MAXL; i++)
-				e->laddr[i] = d->addr[i];
-			if (d->nload < e->nload && d->nmem > 0)
-				for (i = d->nload; i < e->nload && i < MAXL;
-				    i++)
-					e->laddr[i] = d->addr[0];
-			if (d->nmem == 0 && e->nload > 0)
-				e->laddr[0] = 0;
-			if (e->nstore > 0 && d->nmem > d->nload)
-				e->addr = d->addr[d->nload];
-			if (d->nmem > 0)
-				s->pt[e->pcx].last_addr = d->addr[0];
-			e->value = d->value;
+			npc_c = d->next_pc;
+			if (d->nmem == 0 && e->nload == 0)
+				e->addr = 0;	/* most instructions */
+			else
+				ent_mem(s, e, d);
 			if (d->flags & PMR_DI_VALUE)
 				e->flags |= E_VALUE;
+			if (d->tid != 0 || d->value != 0 ||
+			    npc_c != pc + d->si->len || e->nload > 0)
+				ent_cold(s, e, d);
 			s->have_nxt = 0;
 		} else {
 			uint32_t x = pt_find(s, pc);
@@ -2880,11 +3100,14 @@ fetch_body(struct pmr_sim *s)
 				e->events |= PMR_SIM_EV_SYNTH;
 			}
 			ent_setup(s, e, si == &s->nop ? NULL : si);
-			e->tid = 0;
-			e->addr = s->pt[x].last_addr;
-			e->laddr[0] = e->laddr[1] = e->laddr[2] = e->laddr[3] =
-			    e->addr;
-			e->value = 0;
+			e->addr = s->last_addr[x];
+			e->laddr0 = e->addr;
+			{
+				struct ecold *c = ecold(s, e);
+
+				c->laddr[0] = c->laddr[1] = c->laddr[2] =
+				    e->addr;
+			}
 			if (s->measuring)
 				s->st.wrongpath++;
 		}
@@ -2896,7 +3119,7 @@ fetch_body(struct pmr_sim *s)
 				s->pt[e->pcx].tp += s->tp_pending;
 				s->tp_pending = 0;
 			}
-			if (s->o.pm != PMR_SIM_PM_OFF && !s->o.pm_select)
+			if (s->pm_at_fetch)
 				pm_fetch(s, e);
 		}
 		n++;
@@ -2908,7 +3131,7 @@ fetch_body(struct pmr_sim *s)
 		if (correct) {
 			int t = (s->nxt.flags & PMR_DI_TAKEN) != 0 ||
 			    e->cls != PMR_OP_BR_COND;
-			uint64_t tgt = e->next_pc;
+			uint64_t tgt = npc_c;
 			uint64_t h0 = s->ghist;
 
 			npc = predict(s, e, 1, t, tgt, &bubble, &ptaken);
@@ -2963,7 +3186,7 @@ fetch_body(struct pmr_sim *s)
 				break;
 			}
 			if (s->c.fetch_block)
-				block = (correct ? e->next_pc : npc) >>
+				block = (correct ? npc_c : npc) >>
 				    s->fbshift;
 		}
 	}
@@ -3092,6 +3315,7 @@ pmr_sim_set_hook(struct pmr_sim *s,
 {
 	s->hook = fn;
 	s->hookarg = arg;
+	s->gn = s->gpos != NULL || fn != NULL;
 }
 
 void
@@ -3102,6 +3326,8 @@ pmr_sim_free(struct pmr_sim *s)
 	if (s == NULL)
 		return;
 	free(s->e);
+	free(s->ec);
+	free(s->eg);
 	free(s->rpl);
 	free(s->ready);
 	free(s->soon);
@@ -3129,6 +3355,7 @@ pmr_sim_free(struct pmr_sim *s)
 	free(s->lq_pcx);
 	free(s->pages);
 	free(s->pt);
+	free(s->last_addr);
 	free(s->tr);
 	free(s->at);
 	free(s->ph);
@@ -3186,13 +3413,16 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 		    s->c.frontend;
 	if (s->o.pm_s == 0)
 		s->o.pm_s = 1;
+	s->pm_at_fetch = s->o.pm != PMR_SIM_PM_OFF && !s->o.pm_select;
 	ws = 64;
 	while (ws < s->c.rob + s->c.fetchq + 2 * s->c.fetch_width)
 		ws *= 2;
 	s->wsize = ws;
 	s->wmask = ws - 1;
 	s->nwords = ws / 64;
-	s->e = calloc(ws, sizeof(*s->e));
+	s->e = zalloc64((size_t)ws * sizeof(*s->e));
+	s->ec = zalloc64((size_t)ws * sizeof(*s->ec));
+	s->eg = calloc(ws, sizeof(*s->eg));
 	/* replay deque: a trap moves at most the window, plus the next
 	 * instruction, in front of what an earlier trap left there; the
 	 * window and the deque together never hold more than wsize + 1 */
@@ -3201,7 +3431,8 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	s->soon = calloc(s->nwords, sizeof(*s->soon));
 	s->ncap = ws * 8 + 1024;
 	s->node = malloc(s->ncap * sizeof(*s->node));
-	if (s->e == NULL || s->rpl == NULL || s->ready == NULL ||
+	if (s->e == NULL || s->ec == NULL || s->eg == NULL ||
+	    s->rpl == NULL || s->ready == NULL ||
 	    s->soon == NULL || s->node == NULL)
 		goto bad;
 	for (i = 0; i < s->ncap; i++)
@@ -3296,6 +3527,7 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	if (s->o.shotgun && (s->sg = pmr_sim_shotgun_new(&s->o, shotgun_emit,
 	    s, &e)) == NULL)
 		goto bad;
+	s->gn = s->gpos != NULL;
 	s->rshift = log2u(s->c.dram_row);
 	if (s->c.dram_banks != 0 && (s->dram_open = calloc(s->c.dram_banks,
 	    sizeof(*s->dram_open))) == NULL)

@@ -555,9 +555,14 @@ const struct pmr_rtype *pmr_sim_rtype(uint32_t type);
  * Internal to lib/sim: set-associative caches and TLBs (cache.c) and the
  * branch predictors, BTB and return stack (bpred.c).
  */
+/* A way: key + 1 (0 = invalid) beside its LRU stamp, one read a probe. */
+struct pmr_sim_way {
+	uint64_t tag;
+	uint32_t use;
+};
+
 struct pmr_sim_cache {
-	uint64_t *tag;		/* sets * ways; key + 1, 0 = invalid */
-	uint32_t *use;		/* LRU stamps */
+	struct pmr_sim_way *way;	/* sets * ways */
 	uint32_t clock;
 	unsigned sets, ways;
 	unsigned shift;		/* key = addr >> shift */
