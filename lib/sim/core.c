@@ -582,8 +582,6 @@ pt_get(struct pmr_sim *s, uint64_t pc, const struct pmr_sinsn *si)
 	if (s->npt == s->ptcap) {
 		uint32_t cap = s->ptcap ? s->ptcap * 2 : 1024;
 		struct pcent *p = realloc(s->pt, cap * sizeof(*p));
-		struct pmr_sim_truth *t;
-
 		uint64_t *la;
 
 		if (p == NULL)
@@ -594,11 +592,14 @@ pt_get(struct pmr_sim *s, uint64_t pc, const struct pmr_sinsn *si)
 		s->last_addr = la;
 		/* 304 bytes a pc: only for --truth (cc1 spent 3% of its
 		 * time in page faults on it) */
-		if (s->o.truth &&
-		    (t = realloc(s->tr, cap * sizeof(*t))) == NULL)
-			return NONE32;
-		if (s->o.truth)
+		if (s->o.truth) {
+			struct pmr_sim_truth *t = realloc(s->tr,
+			    cap * sizeof(*t));
+
+			if (t == NULL)
+				return NONE32;
 			s->tr = t;
+		}
 		s->ptcap = cap;
 	}
 	if ((s->npt + 1) * 2 > s->phcap) {
