@@ -42,8 +42,9 @@ usage(void)
 	    "usage: pmtrace [-qvz] [--level=n] [--max=n] [--no-pg] "
 	    "[--skip=n] -o file\n"
 	    "               [--] program [arg ...]\n"
-	    "       pmtrace import [-qvz] [-F format] [--level=n] [--no-pg] "
-	    "[-o file] [file]\n"
+	    "       pmtrace import [-qvz] [-F format] [--level=n] [--max=n] "
+	    "[--no-pg]\n"
+	    "               [--skip=n] [-o file] [file]\n"
 	    "       pmtrace stats [-F format] [file ...]\n"
 	    "       pmtrace dump [-F format] [-n count] [file]\n"
 	    "Try 'pmtrace --help'.\n");
@@ -64,9 +65,10 @@ help(void)
 	    "  -F, --from=FORMAT  import/stats input format: auto, pmr, "
 	    "champsim or\n"
 	    "                     drmemtrace [auto]\n"
-	    "      --max=N        record at most N instructions [all]\n"
+	    "      --max=N        trace, import: at most N instructions [all]\n"
 	    "  -n, --head=N       dump: stop after N instructions [all]\n"
-	    "      --skip=N       skip the first N instructions [0]\n\n"
+	    "      --skip=N       trace, import: leave out the first N "
+	    "instructions [0]\n\n"
 	    "Environment: PMTRACE_QEMU (the emulator) [qemu-x86_64], "
 	    "PMTRACE_PLUGIN\n(the plugin) [" PLUGIN_NAME " beside pmtrace, "
 	    "else in " PMTRACE_PLUGIN_DIR "]\n\n%s", pmr_common_help);
@@ -90,10 +92,13 @@ open_trace(const char *path, int fmt)
 	return t;
 }
 
-/* Converts one input to the output of c.  Returns 0 or 1. */
+/*
+ * Converts one input to the output of c, leaving out its first skip
+ * instructions and stopping after max.  Returns 0 or 1.
+ */
 static int
-import(const struct pmr_common *c, int fmt, const char *path, int argc,
-    char *argv[])
+import(const struct pmr_common *c, int fmt, const char *path, uint64_t skip,
+    uint64_t max, int argc, char *argv[])
 {
 	struct pmr_trace_writer *tw = NULL;
 	struct pmr_writer *w = NULL;
@@ -119,12 +124,18 @@ import(const struct pmr_common *c, int fmt, const char *path, int argc,
 		warnx("%s", pmr_strerror(e));
 		goto out;
 	}
-	while ((r = pmr_trace_next(t, &di)) == 1)
+	while (pmr_trace_writer_count(tw) < max &&
+	    (r = pmr_trace_next(t, &di)) == 1) {
+		if (skip > 0) {
+			skip--;
+			continue;
+		}
 		if (pmr_trace_write(tw, &di) < 0) {
 			warnx("'%s': %s", display(c->output),
 			    pmr_trace_writer_errmsg(tw));
 			goto out;
 		}
+	}
 	if (r < 0) {
 		warnx("%s", pmr_trace_errmsg(t));
 		goto out;
@@ -496,11 +507,13 @@ main(int argc, char *argv[])
 	static const struct option long_opts[] = {
 		{ "from", required_argument, NULL, 'F' },
 		{ "head", required_argument, NULL, 'n' },
+		{ "max", required_argument, NULL, OPT_MAX },
+		{ "skip", required_argument, NULL, OPT_SKIP },
 		PMR_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct pmr_common c;
-	uint64_t head = 0;
+	uint64_t head = 0, skip = 0, max = UINT64_MAX, v;
 	const char *cmd, *e;
 	int ch, fmt = PMR_TF_AUTO, i, r, status = 0;
 	char **av = argv;
@@ -541,6 +554,17 @@ main(int argc, char *argv[])
 				    "--head '%s' is for dump only", optarg);
 				usage();
 			}
+			break;
+		case OPT_SKIP:
+		case OPT_MAX:
+			v = (uint64_t)pmr_strtonum(optarg, 0, LLONG_MAX, &e);
+			if (e != NULL || strcmp(cmd, "import") != 0) {
+				warnx(e != NULL ? "--%s '%s' is invalid" :
+				    "--%s is for tracing and import only",
+				    ch == OPT_SKIP ? "skip" : "max", optarg);
+				usage();
+			}
+			*(ch == OPT_SKIP ? &skip : &max) = v;
 			break;
 		case 'F':
 			if ((fmt = pmr_trace_format_byname(optarg)) < 0) {
@@ -588,7 +612,7 @@ main(int argc, char *argv[])
 	if (pmr_common_tty_refused(&c))
 		errx(1, "not writing a binary stream to a terminal (use -o "
 		    "or --force)");
-	status = import(&c, fmt, argc ? argv[0] : "-", ac, av);
+	status = import(&c, fmt, argc ? argv[0] : "-", skip, max, ac, av);
 out:
 	if (ferror(stdout) | fclose(stdout))
 		err(1, "stdout");

@@ -253,6 +253,28 @@ stat_of() {
 	[ "$(wc -l < "$BATS_TEST_TMPDIR/a")" -ge 133 ]
 }
 
+@test "import --skip/--max cut a window out of a trace" {
+	"$PMTRACE" import -q --no-pg --skip=10 --max=20 -o "$BATS_TEST_TMPDIR/c.pmr" "$T/simple_app.head48.champsim"
+	run -0 "$PMTRACE" stats "$BATS_TEST_TMPDIR/c.pmr"
+	[ "$(stat_of instructions)" = 20 ]
+	# the same instructions as records 11-30 of the input, renumbered
+	"$PMTRACE" dump "$BATS_TEST_TMPDIR/c.pmr" | cut -f 2- > "$BATS_TEST_TMPDIR/a"
+	"$PMTRACE" dump "$T/simple_app.head48.champsim" | sed -n 12,31p | cut -f 2- > "$BATS_TEST_TMPDIR/b"
+	sed -i 1d "$BATS_TEST_TMPDIR/a"
+	cmp "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+	# past the end: what there is; --max=0: an empty trace
+	"$PMTRACE" import -q --skip=40 --max=20 -o "$BATS_TEST_TMPDIR/d.pmr" "$T/simple_app.head48.champsim"
+	run -0 "$PMTRACE" stats "$BATS_TEST_TMPDIR/d.pmr"
+	[ "$(stat_of instructions)" = 8 ]
+	"$PMTRACE" import -q --max=0 -o "$BATS_TEST_TMPDIR/e.pmr" "$T/simple_app.head48.champsim"
+	run -0 "$PMTRACE" stats "$BATS_TEST_TMPDIR/e.pmr"
+	[ "$(stat_of instructions)" = 0 ]
+	run -2 --separate-stderr "$PMTRACE" stats --max=3 "$T/simple_app.head48.champsim"
+	[[ $stderr == *"--max is for tracing and import only"* ]]
+	run -2 --separate-stderr "$PMTRACE" import --skip=-1 "$T/simple_app.head48.champsim"
+	[[ $stderr == *"--skip '-1' is invalid"* ]]
+}
+
 @test "import to standard output and from standard input" {
 	run -0 bash -c "'$PMTRACE' import -q '$T/simple_app.head48.champsim' | '$PMTRACE' stats"
 	[ "$(stat_of instructions)" = 48 ]
