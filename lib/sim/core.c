@@ -1927,8 +1927,7 @@ retire_truth(struct pmr_sim *s, struct ent *e)
 			emit_event(s, PMR_EV_VALUE, e->pc,
 			    (e->flags & E_NZVAL) ? ecold(s, e)->value : 0);
 	}
-	if (e->nstore > 0)
-		s->st.stores++;
+	s->st.stores += e->nstore > 0;
 }
 
 /* --- windowed IPC and local-IPC truth ---------------------------------- */
@@ -2181,8 +2180,7 @@ retire(struct pmr_sim *s)
 			pmr_sim_cache_access(&s->l1d, e->addr, 1);
 			s->sq++;
 		}
-		if (e->nload > 0)
-			s->lq++;
+		s->lq += e->nload > 0;	/* no branch: loads come at random */
 		if (e->flags & E_FP)
 			s->regs_fp += e->ndst;
 		else
@@ -2681,10 +2679,9 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 		s->iq_int--;
 		s->regs_int -= e->ndst;
 	}
-	if (e->nload)
-		s->lq--;
-	if (e->nstore)
-		s->sq--;
+	/* no branches: loads and stores come at random */
+	s->lq -= e->nload != 0;
+	s->sq -= e->nstore != 0;
 	if (e->pending == 0)
 		schedule(s, slot, e->D > s->now + 1 ? e->D : s->now + 1);
 	if (s->o.pm_select == 2 && s->measuring && s->o.pm != PMR_SIM_PM_OFF)
@@ -2716,8 +2713,8 @@ map(struct pmr_sim *s)
 		    s->regs_int < nd) {
 			why = PMR_SIM_ST_REGS;
 			ev = PMR_SIM_EV_MAP_REGS;
-		} else if ((e->nload && s->lq == 0) ||
-		    (e->nstore && s->sq == 0)) {
+		} else if (((e->nload != 0) & (s->lq == 0)) |
+		    ((e->nstore != 0) & (s->sq == 0))) {
 			why = PMR_SIM_ST_LSQ;
 			ev = PMR_SIM_EV_LSQ_FULL;
 		}
