@@ -2489,12 +2489,12 @@ issue(struct pmr_sim *s)
 	 * from slot 0 up to the head */
 	for (k = 0; k <= s->nwords && n < s->c.issue_width; k++) {
 		uint32_t wi = (w0 + k) & (s->nwords - 1);
-		uint64_t bits = s->ready[wi];
+		/* selects, not branches: the head's word comes twice */
+		uint64_t lo = ~0ull << (hs & 63);
+		uint64_t hi = (hs & 63) ? ~lo : 0;
+		uint64_t bits = s->ready[wi] &
+		    (k == 0 ? lo : k == s->nwords ? hi : ~0ull);
 
-		if (k == 0)
-			bits &= ~0ull << (hs & 63);
-		else if (k == s->nwords)
-			bits &= (hs & 63) ? ~(~0ull << (hs & 63)) : 0;
 		while (bits != 0 && n < s->c.issue_width) {
 			uint32_t b = (uint32_t)__builtin_ctzll(bits);
 			uint32_t slot = wi * 64 + b;
