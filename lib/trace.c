@@ -25,8 +25,17 @@
 #define SLAB_N (1u << SLAB_SHIFT)
 #define SITAB_MAX (1u << 24)		/* static instructions per trace */
 
+/*
+ * A slab slot: one static instruction on a cache-line boundary, so that
+ * what a reader and the simulator read of each one (up to dst[],
+ * trace.h) is one line, at the cost of 24 bytes of padding.
+ */
+struct sislot {
+	struct pmr_sinsn si;
+} __attribute__((aligned(64)));
+
 struct pmr_sitab {
-	struct pmr_sinsn **slab;	/* nslab slabs of SLAB_N */
+	struct sislot **slab;		/* nslab slabs of SLAB_N */
 	uint32_t nslab, capslab;
 	uint32_t n;			/* instructions defined */
 	struct pmr_sinsn **hash;	/* hcap slots, NULL = empty */
@@ -126,7 +135,9 @@ hash_grow(struct pmr_sitab *tab)
 struct pmr_sinsn *
 pmr_sitab_add(struct pmr_sitab *tab, const struct pmr_sinsn *si)
 {
-	struct pmr_sinsn *s, **ns;
+	struct pmr_sinsn *s;
+	struct sislot **ns;
+	void *slab;
 	uint32_t k;
 	int added;
 
@@ -142,14 +153,15 @@ pmr_sitab_add(struct pmr_sitab *tab, const struct pmr_sinsn *si)
 			tab->slab = ns;
 			tab->capslab = nc;
 		}
-		if ((tab->slab[k] = malloc(SLAB_N * sizeof(**tab->slab))) ==
-		    NULL)
+		if (posix_memalign(&slab, 64, SLAB_N * sizeof(**tab->slab))
+		    != 0)
 			return NULL;
+		tab->slab[k] = slab;
 		tab->nslab++;
 	}
 	if (2 * (tab->hused + 1) > tab->hcap && hash_grow(tab) < 0)
 		return NULL;
-	s = &tab->slab[k][tab->n & (SLAB_N - 1)];
+	s = &tab->slab[k][tab->n & (SLAB_N - 1)].si;
 	*s = *si;
 	s->id = tab->n++;
 	hash_put(tab->hash, tab->hcap, s, &added);
@@ -183,7 +195,7 @@ pmr_sitab_get(const struct pmr_sitab *tab, uint32_t id)
 {
 	if (id >= tab->n)
 		return NULL;
-	return &tab->slab[id >> SLAB_SHIFT][id & (SLAB_N - 1)];
+	return &tab->slab[id >> SLAB_SHIFT][id & (SLAB_N - 1)].si;
 }
 
 int

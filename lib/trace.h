@@ -112,7 +112,10 @@ enum pmr_x86_reg {
  * and one store at the same address, as ChampSim and drmemtrace count
  * them.  Implicit stack accesses of push, pop, call, ret and leave are
  * included.  Address registers (base, index) are also in src[], and
- * src_addr has bit i set when src[i] is used to form an address.
+ * src_addr has bit i set when src[i] is used to form an address.  The
+ * fields go in the order of use: what a reader and pmsim read of every
+ * instruction first, through dst[], which in the table's slots (64
+ * bytes aligned) is the first cache line; bytes, that few read, last.
  */
 struct pmr_sinsn {
 	uint32_t id;		/* index in the reader's table, from 0 */
@@ -122,13 +125,13 @@ struct pmr_sinsn {
 	uint8_t flags;		/* PMR_SI_* */
 	uint64_t pc;
 	uint64_t target;	/* direct branch/call target, else 0 */
-	uint8_t bytes[PMR_INSN_MAXBYTES];	/* len of them valid */
 	uint8_t nsrc, ndst;
 	uint8_t nmem, nload;	/* accesses; the first nload are loads */
+	uint16_t src_addr;	/* bit i: src[i] forms an address */
 	uint16_t src[PMR_INSN_MAXSRC];
 	uint16_t dst[PMR_INSN_MAXDST];
-	uint16_t src_addr;	/* bit i: src[i] forms an address */
 	uint16_t msize[PMR_INSN_MAXMEM];	/* bytes per access, 0 unknown */
+	uint8_t bytes[PMR_INSN_MAXBYTES];	/* len of them valid */
 };
 
 /* struct pmr_dinsn flags. */

@@ -63,15 +63,28 @@
 
 enum pool { P_ALU, P_IMUL, P_FADD, P_FMUL, P_MEM, P_N };
 
+/* The rename undo of one destination. */
+struct undo {
+	uint32_t prev;		/* previous producer of dreg, slot+1 */
+	/* seq minus the previous producer's seq, saturated: a producer
+	 * 2^32 - 1 back is long retired, so any value that far back
+	 * behaves the same in map_one() */
+	uint32_t prevd;
+	uint16_t dreg;
+};
+
 /*
  * The window's per-slot state, split by use: struct ent holds what the
- * stages touch for every instruction, in three cache lines (the first
- * all that a wake-up or an operand check reads); struct ecold
+ * stages touch for every instruction, in two cache lines (the first
+ * all that a wake-up or an operand check reads); struct ewarm two
+ * fields every fetch writes but few read, packed densely; struct ecold
  * what only some need (a trap's replay, a load's return-stack repair,
- * several loads, an instruction that does not fall through); struct egn
- * the latency parts only a dependence graph or the hook reads, written
- * only then (gn).  The ring is swept once per wsize fetches: at 312
- * bytes a slot it did not stay in the L1-D beside the other tables.
+ * several loads, an instruction that does not fall through); struct
+ * eundo the rename undo of destinations after the first (one in six
+ * instructions has one); struct egn the latency parts only a dependence
+ * graph or the hook reads, written only then (gn).  The ring is swept
+ * once per wsize fetches: at 312 bytes a slot, or with three lines of
+ * 64, it did not stay in the L1-D beside the other tables.
  */
 struct ent {
 	/* line 1: what the scheduler reads of any entry (wake-up,
@@ -84,22 +97,27 @@ struct ent {
 	uint64_t M, D, RR;
 	uint32_t events;
 	uint32_t tag;		/* sample slot + 1, 0 none */
-	/* line 2: the other stamps, the addresses */
+	/* line 2: the other stamps, the addresses, the pc's index, the
+	 * rename undo of the first destination (more: eundo) */
 	uint64_t F, X, LC;
 	uint64_t pc;
 	uint64_t addr;		/* first memory address, or target */
 	uint64_t laddr0;	/* first load address (more: ecold) */
+	uint32_t pcx;		/* per-pc table index */
+	struct undo u0;
+} __attribute__((aligned(64)));
+_Static_assert(sizeof(struct ent) == 128, "struct ent: two cache lines");
+
+/* Written at every fetch, read by map (si) or rarely (hist). */
+struct ewarm {
 	const struct pmr_sinsn *si;	/* NULL: synthetic nop */
 	uint64_t hist;		/* global history at fetch */
-	/* line 3: rename undo, and the pc's index */
-	uint32_t prev[MAXD];	/* previous producer of each dst, slot+1 */
-	/* seq minus the previous producer's seq, saturated: a producer
-	 * 2^32 - 1 back is long retired, so any value that far back
-	 * behaves the same in map_one() */
-	uint32_t prevd[MAXD];
-	uint16_t dreg[MAXD];
-	uint32_t pcx;		/* per-pc table index */
-} __attribute__((aligned(64)));
+};
+
+/* Rename undo of destinations 1.. (0: ent u0). */
+struct eundo {
+	struct undo u[MAXD - 1];
+};
 
 struct ecold {
 	uint64_t next_pc;	/* the path actually followed, if E_NPC */
@@ -199,7 +217,9 @@ struct pmr_sim {
 
 	/* window ring */
 	struct ent *e;
+	struct ewarm *ew;	/* beside e, by slot */
 	struct ecold *ec;	/* beside e, by slot */
+	struct eundo *eu;	/* beside e, by slot */
 	struct egn *eg;		/* beside e, by slot; written if gn */
 	int gn;			/* a graph or the hook reads eg */
 	uint32_t wsize, wmask;
@@ -316,7 +336,6 @@ struct pmr_sim {
 	struct phent pcc[PCC];	/* a direct-mapped cache of pt_find */
 	uint32_t nidx;
 	struct pcent synth;	/* template for unknown pcs */
-	struct pmr_sinsn nop;
 
 	/* statistics */
 	struct pmr_sim_stats st;
@@ -402,6 +421,13 @@ ecold(const struct pmr_sim *s, const struct ent *e)
 	return &s->ec[e - s->e];
 }
 
+/* The static instruction of entry e, NULL for a synthetic nop. */
+static inline const struct pmr_sinsn *
+ent_si(const struct pmr_sim *s, const struct ent *e)
+{
+	return s->ew[e - s->e].si;
+}
+
 /* Load address i of entry e (i < MAXL, i < e->nload). */
 static inline uint64_t
 ent_laddr(const struct pmr_sim *s, const struct ent *e, unsigned i)
@@ -413,7 +439,8 @@ ent_laddr(const struct pmr_sim *s, const struct ent *e, unsigned i)
 static inline uint64_t
 ent_next_pc(const struct pmr_sim *s, const struct ent *e)
 {
-	return (e->flags & E_NPC) ? ecold(s, e)->next_pc : e->pc + e->si->len;
+	return (e->flags & E_NPC) ? ecold(s, e)->next_pc :
+	    e->pc + ent_si(s, e)->len;
 }
 
 static int
@@ -1049,7 +1076,7 @@ ps_fill(struct pmr_sim *s, struct ent *e)
 	r->pos = e->seq;
 	r->pc = e->pc;
 	r->addr = e->addr;
-	r->history = e->hist & (r->hist_len >= 64 ? ~0ull :
+	r->history = s->ew[e - s->e].hist & (r->hist_len >= 64 ? ~0ull :
 	    (1ull << r->hist_len) - 1);
 	r->fetch_cycle = e->F;
 	r->lat_fm = r->lat_md = r->lat_dx = r->lat_xr = PMR_SIM_NOLAT;
@@ -1323,8 +1350,10 @@ unmap(struct pmr_sim *s, struct ent *e, uint32_t slot)
 	int32_t n;
 
 	for (i = e->ndst - 1; i >= 0; i--) {
-		s->rat[e->dreg[i]] = e->prev[i];
-		s->ratseq[e->dreg[i]] = e->seq - e->prevd[i];
+		const struct undo *u = i == 0 ? &e->u0 : &s->eu[slot].u[i - 1];
+
+		s->rat[u->dreg] = u->prev;
+		s->ratseq[u->dreg] = e->seq - u->prevd;
 	}
 	if (e->flags & E_FP)
 		s->regs_fp += e->ndst;
@@ -1519,7 +1548,7 @@ abort_ent(struct pmr_sim *s, struct ent *e, uint8_t trap)
 }
 
 /* Aborts every entry younger than the mispredicted one and redirects. */
-static void
+static void __attribute__((noinline))
 resolve(struct pmr_sim *s)
 {
 	uint32_t bslot = s->res_slot;
@@ -1578,7 +1607,7 @@ ent_dinsn(const struct pmr_sim *s, const struct ent *e, struct pmr_dinsn *d)
 	unsigned i, nl = e->nload < MAXL ? e->nload : MAXL;
 
 	memset(d, 0, sizeof(*d));
-	d->si = e->si;
+	d->si = ent_si(s, e);
 	d->seq = e->seq;
 	d->pc = e->pc;
 	d->next_pc = ent_next_pc(s, e);
@@ -1602,7 +1631,7 @@ ent_dinsn(const struct pmr_sim *s, const struct ent *e, struct pmr_dinsn *d)
  * the replay deque) after the redirect.  The load's pc learns to wait for
  * older stores from now on.
  */
-static void
+static void __attribute__((noinline))
 mo_trap(struct pmr_sim *s)
 {
 	struct ent *l = &s->e[s->mo_slot];
@@ -1620,7 +1649,7 @@ mo_trap(struct pmr_sim *s)
 		rpl_front(s, &s->nxt);
 		s->have_nxt = 0;
 	}
-	s->ghist = l->hist;
+	s->ghist = s->ew[s->mo_slot].hist;
 	/* the return stack as the load found it, as resolve() repairs it */
 	s->ras_top = ecold(s, l)->ras_top;
 	s->ras[s->ras_top] = ecold(s, l)->ras_val;
@@ -1898,8 +1927,7 @@ retire_truth(struct pmr_sim *s, struct ent *e)
 			emit_event(s, PMR_EV_VALUE, e->pc,
 			    (e->flags & E_NZVAL) ? ecold(s, e)->value : 0);
 	}
-	if (e->nstore > 0)
-		s->st.stores++;
+	s->st.stores += e->nstore > 0;
 }
 
 /* --- windowed IPC and local-IPC truth ---------------------------------- */
@@ -2152,8 +2180,7 @@ retire(struct pmr_sim *s)
 			pmr_sim_cache_access(&s->l1d, e->addr, 1);
 			s->sq++;
 		}
-		if (e->nload > 0)
-			s->lq++;
+		s->lq += e->nload > 0;	/* no branch: loads come at random */
 		if (e->flags & E_FP)
 			s->regs_fp += e->ndst;
 		else
@@ -2462,12 +2489,12 @@ issue(struct pmr_sim *s)
 	 * from slot 0 up to the head */
 	for (k = 0; k <= s->nwords && n < s->c.issue_width; k++) {
 		uint32_t wi = (w0 + k) & (s->nwords - 1);
-		uint64_t bits = s->ready[wi];
+		/* selects, not branches: the head's word comes twice */
+		uint64_t lo = ~0ull << (hs & 63);
+		uint64_t hi = (hs & 63) ? ~lo : 0;
+		uint64_t bits = s->ready[wi] &
+		    (k == 0 ? lo : k == s->nwords ? hi : ~0ull);
 
-		if (k == 0)
-			bits &= ~0ull << (hs & 63);
-		else if (k == s->nwords)
-			bits &= (hs & 63) ? ~(~0ull << (hs & 63)) : 0;
 		while (bits != 0 && n < s->c.issue_width) {
 			uint32_t b = (uint32_t)__builtin_ctzll(bits);
 			uint32_t slot = wi * 64 + b;
@@ -2574,7 +2601,7 @@ gn_preg(struct pmr_sim *s, const struct ent *e, uint32_t slot, uint16_t r)
 static void
 map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 {
-	const struct pmr_sinsn *si = e->si;
+	const struct pmr_sinsn *si = s->ew[slot].si;
 	unsigned i;
 
 	e->M = s->now;
@@ -2620,17 +2647,18 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 		e->ndst = 0;
 		for (i = 0; i < si->ndst && e->ndst < MAXD; i++) {
 			uint16_t r = si->dst[i] % NREG;
+			struct undo *u;
 
 			if (r == PMR_X86_RIP || (r == PMR_X86_RSP &&
 			    s->c.sp_fold && ((e->flags & E_BRANCH) ||
 			    si->nmem > 0)))
 				continue;	/* stack engine */
 
-			e->dreg[e->ndst] = r;
-			e->prev[e->ndst] = s->rat[r];
-			e->prevd[e->ndst] = e->seq - s->ratseq[r] <
-			    0xffffffffu ? (uint32_t)(e->seq - s->ratseq[r]) :
-			    0xffffffffu;
+			u = e->ndst == 0 ? &e->u0 : &s->eu[slot].u[e->ndst - 1];
+			u->dreg = r;
+			u->prev = s->rat[r];
+			u->prevd = e->seq - s->ratseq[r] < 0xffffffffu ?
+			    (uint32_t)(e->seq - s->ratseq[r]) : 0xffffffffu;
 			e->ndst++;
 			s->rat[r] = slot + 1;
 			s->ratseq[r] = e->seq;
@@ -2651,10 +2679,9 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 		s->iq_int--;
 		s->regs_int -= e->ndst;
 	}
-	if (e->nload)
-		s->lq--;
-	if (e->nstore)
-		s->sq--;
+	/* no branches: loads and stores come at random */
+	s->lq -= e->nload != 0;
+	s->sq -= e->nstore != 0;
 	if (e->pending == 0)
 		schedule(s, slot, e->D > s->now + 1 ? e->D : s->now + 1);
 	if (s->o.pm_select == 2 && s->measuring && s->o.pm != PMR_SIM_PM_OFF)
@@ -2686,8 +2713,8 @@ map(struct pmr_sim *s)
 		    s->regs_int < nd) {
 			why = PMR_SIM_ST_REGS;
 			ev = PMR_SIM_EV_MAP_REGS;
-		} else if ((e->nload && s->lq == 0) ||
-		    (e->nstore && s->sq == 0)) {
+		} else if (((e->nload != 0) & (s->lq == 0)) |
+		    ((e->nstore != 0) & (s->sq == 0))) {
 			why = PMR_SIM_ST_LSQ;
 			ev = PMR_SIM_EV_LSQ_FULL;
 		}
@@ -2726,7 +2753,6 @@ ent_derive(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si,
 
 	if (cls >= PMR_OP_NCLASS)
 		cls = PMR_OP_OTHER;
-	e->si = si;
 	e->cls = (uint8_t)cls;
 	e->pool = s->pool_of[cls];
 	e->lat = (uint8_t)class_lat(s, cls);
@@ -2768,7 +2794,8 @@ ent_derive(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si,
 
 /*
  * Fills the class-derived fields of a new entry: a function of si and
- * the configuration only, so kept per static instruction.
+ * the configuration only, so kept per static instruction.  (The fetch
+ * keeps si itself, in ewarm.)
  */
 static inline void
 ent_setup(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si)
@@ -2785,7 +2812,6 @@ ent_setup(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si)
 		ent_derive(s, e, si, d);
 		return;
 	}
-	e->si = si;
 	e->ndst = d->nd;	/* until map_one() counts the renamed ones */
 	e->cls = d->cls;
 	e->pool = d->pool;
@@ -2837,7 +2863,7 @@ static uint64_t
 predict(struct pmr_sim *s, struct ent *e, int correct, int taken,
     uint64_t target, int *bubble, int *ptaken)
 {
-	const struct pmr_sinsn *si = e->si;
+	const struct pmr_sinsn *si = ent_si(s, e);
 	unsigned cls = e->cls;
 	uint64_t ft = fallthru(s, e->pc, si), bt, pt = 0;
 	int pd = 1, perfect = s->c.bp == PMR_SIM_BP_PERFECT;
@@ -3058,7 +3084,7 @@ fetch_body(struct pmr_sim *s)
 		e->seq = s->pos++;
 		e->pc = pc;
 		e->F = s->now;
-		e->hist = s->ghist;
+		s->ew[slot].hist = s->ghist;
 		e->waiters = -1;
 		e->ndst = 0;
 		e->trap = 0;
@@ -3071,6 +3097,7 @@ fetch_body(struct pmr_sim *s)
 				fail(s, PMR_ENOMEM, "out of memory");
 				return;
 			}
+			s->ew[slot].si = d->si;
 			ent_setup(s, e, d->si);
 			npc_c = d->next_pc;
 			if (d->nmem == 0 && e->nload == 0)
@@ -3096,11 +3123,10 @@ fetch_body(struct pmr_sim *s)
 			e->pcx = x;
 			e->flags |= E_WP;
 			e->events |= PMR_SIM_EV_BAD_PATH;
-			if (si == NULL) {
-				si = &s->nop;
+			if (si == NULL)
 				e->events |= PMR_SIM_EV_SYNTH;
-			}
-			ent_setup(s, e, si == &s->nop ? NULL : si);
+			s->ew[slot].si = si;
+			ent_setup(s, e, si);
 			e->addr = s->last_addr[x];
 			e->laddr0 = e->addr;
 			{
@@ -3126,7 +3152,7 @@ fetch_body(struct pmr_sim *s)
 		n++;
 		if (!(e->flags & E_BRANCH)) {
 			if (!correct)
-				s->wp_pc = fallthru(s, pc, e->si);
+				s->wp_pc = fallthru(s, pc, s->ew[slot].si);
 			continue;
 		}
 		if (correct) {
@@ -3327,7 +3353,9 @@ pmr_sim_free(struct pmr_sim *s)
 	if (s == NULL)
 		return;
 	free(s->e);
+	free(s->ew);
 	free(s->ec);
+	free(s->eu);
 	free(s->eg);
 	free(s->rpl);
 	free(s->ready);
@@ -3422,7 +3450,9 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	s->wmask = ws - 1;
 	s->nwords = ws / 64;
 	s->e = zalloc64((size_t)ws * sizeof(*s->e));
+	s->ew = zalloc64((size_t)ws * sizeof(*s->ew));
 	s->ec = zalloc64((size_t)ws * sizeof(*s->ec));
+	s->eu = calloc(ws, sizeof(*s->eu));
 	s->eg = calloc(ws, sizeof(*s->eg));
 	/* replay deque: a trap moves at most the window, plus the next
 	 * instruction, in front of what an earlier trap left there; the
@@ -3432,7 +3462,8 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	s->soon = calloc(s->nwords, sizeof(*s->soon));
 	s->ncap = ws * 8 + 1024;
 	s->node = malloc(s->ncap * sizeof(*s->node));
-	if (s->e == NULL || s->ec == NULL || s->eg == NULL ||
+	if (s->e == NULL || s->ew == NULL || s->ec == NULL ||
+	    s->eu == NULL || s->eg == NULL ||
 	    s->rpl == NULL || s->ready == NULL ||
 	    s->soon == NULL || s->node == NULL)
 		goto bad;
@@ -3569,9 +3600,6 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 		if (s->minor == NULL || s->minor_pos == NULL)
 			goto bad;
 	}
-	memset(&s->nop, 0, sizeof(s->nop));
-	s->nop.cls = PMR_OP_NOP;
-	s->nop.len = 4;
 	seed_rng(s, s->o.seed);
 	s->last_pcx = NONE32;
 	return s;
