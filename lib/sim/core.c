@@ -1799,7 +1799,8 @@ atruth_add(struct pmr_sim *s, uint32_t pcx, uint64_t addr)
 		s->at = na;
 		s->atcap = cap;
 	}
-	for (i = atruth_hash(pcx, ln, s->atcap);; i = (i + 1) & (s->atcap - 1)) {
+	for (i = atruth_hash(pcx, ln, s->atcap);;
+	    i = (i + 1) & (s->atcap - 1)) {
 		a = &s->at[i];
 		if (a->line == ln && a->pcx == pcx)
 			break;
