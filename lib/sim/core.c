@@ -241,21 +241,25 @@ struct pmr_sim {
 	/* rename */
 	uint32_t rat[NREG];	/* producer slot + 1 */
 	uint64_t ratseq[NREG];
-	uint16_t ldcnt[STAB];	/* issued unforwarded loads per word hash */
-	uint32_t st_slot[STAB];
-	uint64_t st_seq[STAB], st_addr[STAB];
+	/* per word hash: the youngest in-flight store to the word, for
+	 * forwarding, and the issued unforwarded loads (mem_order); one
+	 * line a word, where three arrays took three misses a look-up */
+	struct stab {
+		uint64_t addr;	/* word address, if slot != 0 */
+		uint64_t seq;
+		uint32_t slot;	/* store's slot + 1, 0 none */
+		uint16_t ldcnt;
+	} __attribute__((aligned(32))) stab[STAB];
 	unsigned iq_int, iq_fp, regs_int, regs_fp, lq, sq;
 
-	/* functional units: free-at cycle per unit */
 	/*
 	 * functional units: the units of a pool are alike, so a pool is
-	 * counts: fu_used units taken this cycle (fu_cyc) by pipelined
-	 * operations, and nlong units held past it, each free from its
-	 * fu[] cycle on (a divide)
+	 * counts: fu_used units taken this cycle by pipelined operations
+	 * (issue() clears them), and nlong units held past it, each free
+	 * from its fu[] cycle on (a divide)
 	 */
 	uint64_t *fu[P_N];
 	unsigned nfu[P_N], nlong[P_N], fu_used[P_N];
-	uint64_t fu_cyc[P_N];
 	unsigned lat_of[PMR_OP_NCLASS];
 	uint8_t pool_of[PMR_OP_NCLASS];
 
@@ -1330,10 +1334,12 @@ slot_abs(const struct pmr_sim *s, uint32_t slot)
 static void
 ldcnt_drop(struct pmr_sim *s, struct ent *e)
 {
-	if (e->flags & E_LDCNT) {
-		s->ldcnt[(e->laddr0 >> 3) & (STAB - 1)]--;
-		e->flags &= ~E_LDCNT;
-	}
+	/* without a branch: any instruction comes here, few counted */
+	unsigned c = (e->flags & E_LDCNT) != 0;
+	uint32_t k = c ? (uint32_t)((e->laddr0 >> 3) & (STAB - 1)) : 0;
+
+	s->stab[k].ldcnt = (uint16_t)(s->stab[k].ldcnt - c);
+	e->flags &= ~E_LDCNT;
 }
 
 static void
@@ -1674,9 +1680,9 @@ mo_trap(struct pmr_sim *s)
 				uint32_t k = (uint32_t)((e->addr >> 3) &
 				    (STAB - 1));
 
-				if (s->st_slot[k] != 0 &&
-				    s->st_seq[k] >= s->mo_seq)
-					s->st_slot[k] = 0;
+				if (s->stab[k].slot != 0 &&
+				    s->stab[k].seq >= s->mo_seq)
+					s->stab[k].slot = 0;
 			}
 		}
 		abort_ent(s, e, PMR_SIM_TRAP_MEM_ORDER);
@@ -1693,9 +1699,9 @@ mo_trap(struct pmr_sim *s)
 
 		if (e->nstore == 0 || (e->flags & E_WP))
 			continue;
-		s->st_slot[k] = (uint32_t)(i & s->wmask) + 1;
-		s->st_seq[k] = e->seq;
-		s->st_addr[k] = e->addr >> 3;
+		s->stab[k].slot = (uint32_t)(i & s->wmask) + 1;
+		s->stab[k].seq = e->seq;
+		s->stab[k].addr = e->addr >> 3;
 	}
 	s->wrongpath = 0;
 	s->wp_stuck = 0;
@@ -2343,13 +2349,8 @@ wake(struct pmr_sim *s, struct ent *e)
 static int
 fu_get(struct pmr_sim *s, unsigned p)
 {
-	unsigned busy, i;
+	unsigned busy = s->fu_used[p], i;
 
-	if (s->fu_cyc[p] != s->now) {
-		s->fu_cyc[p] = s->now;
-		s->fu_used[p] = 0;
-	}
-	busy = s->fu_used[p];
 	if (s->nlong[p] > 0) {
 		for (i = 0; i < s->nlong[p];)
 			if (s->fu[p][i] <= s->now)
@@ -2371,7 +2372,7 @@ order_check(struct pmr_sim *s, const struct ent *e, uint32_t slot)
 {
 	uint64_t i, a = e->addr >> 3;
 
-	if (s->ldcnt[a & (STAB - 1)] == 0)
+	if (s->stab[a & (STAB - 1)].ldcnt == 0)
 		return;		/* no issued load of that word in flight */
 	for (i = slot_abs(s, slot) + 1; i < s->map; i++) {
 		const struct ent *l = &s->e[i & s->wmask];
@@ -2469,7 +2470,7 @@ issue_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 	wake(s, e);
 	if (s->c.mem_order && !(e->flags & E_WP)) {
 		if (e->nload > 0 && !(e->flags & E_FWD)) {
-			s->ldcnt[(e->laddr0 >> 3) & (STAB - 1)]++;
+			s->stab[(e->laddr0 >> 3) & (STAB - 1)].ldcnt++;
 			e->flags |= E_LDCNT;
 		}
 		if (e->nstore > 0)
@@ -2482,20 +2483,25 @@ static void
 issue(struct pmr_sim *s)
 {
 	unsigned n = 0, k, mshr_wait = 0;
-	uint32_t hs = (uint32_t)(s->head & s->wmask);
-	uint32_t w0 = hs >> 6;
+	uint64_t w, w1 = (s->map - 1) >> 6;
 
 	wheel_pop(s);
-	/* age order: from the head's bit to the end of the ring, then
-	 * from slot 0 up to the head */
-	for (k = 0; k <= s->nwords && n < s->c.issue_width; k++) {
-		uint32_t wi = (w0 + k) & (s->nwords - 1);
-		/* selects, not branches: the head's word comes twice */
-		uint64_t lo = ~0ull << (hs & 63);
-		uint64_t hi = (hs & 63) ? ~lo : 0;
-		uint64_t bits = s->ready[wi] &
-		    (k == 0 ? lo : k == s->nwords ? hi : ~0ull);
+	for (k = 0; k < P_N; k++)
+		s->fu_used[k] = 0;
+	/*
+	 * age order: ready bits are only ever set in the ROB, [head, map),
+	 * so the words it covers, in absolute slot numbers (head's word
+	 * may come again as the last one, for the slots below head)
+	 */
+	for (w = s->head >> 6; s->map != s->head && w <= w1 &&
+	    n < s->c.issue_width; w++) {
+		uint32_t wi = (uint32_t)w & (s->nwords - 1);
+		uint64_t bits = s->ready[wi];
 
+		if (w == s->head >> 6)
+			bits &= ~0ull << (s->head & 63);
+		if (w == w1)
+			bits &= ~0ull >> (63 - ((s->map - 1) & 63));
 		while (bits != 0 && n < s->c.issue_width) {
 			uint32_t b = (uint32_t)__builtin_ctzll(bits);
 			uint32_t slot = wi * 64 + b;
@@ -2566,13 +2572,16 @@ depend(struct pmr_sim *s, struct ent *e, uint32_t cslot, uint32_t pslot,
     uint64_t pseq)
 {
 	struct ent *p = &s->e[pslot];
+	uint32_t f = p->flags;
+	/* in flight (else retired: the value is in the registers); tests
+	 * the host cannot predict, so evaluated without branches */
+	unsigned live = ((f & E_LIVE) != 0) & (p->seq == pseq);
+	uint64_t r;
 	int32_t n;
 
-	if (!(p->flags & E_LIVE) || p->seq != pseq)
-		return;		/* retired: the value is in the registers */
-	if (p->flags & E_ISSUED) {
-		if (p->res > e->D)
-			e->D = p->res;
+	if (!live | ((f & E_ISSUED) != 0)) {
+		r = live ? p->res : 0;	/* issued: its result time */
+		e->D = r > e->D ? r : e->D;
 		return;
 	}
 	if ((n = node_new(s, cslot, e->seq)) < 0) {
@@ -2628,11 +2637,11 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 			uint64_t a = e->laddr0 >> 3;
 			uint32_t k = (uint32_t)(a & (STAB - 1));
 
-			if (s->st_slot[k] != 0 && s->st_addr[k] == a) {
-				struct ent *p = &s->e[s->st_slot[k] - 1];
+			if (s->stab[k].slot != 0 && s->stab[k].addr == a) {
+				struct ent *p = &s->e[s->stab[k].slot - 1];
 
 				if ((p->flags & E_LIVE) &&
-				    p->seq == s->st_seq[k] &&
+				    p->seq == s->stab[k].seq &&
 				    (!s->c.mem_order || (p->flags & E_ISSUED) ||
 				    s->pt[e->pcx].wait ==
 				    (uint32_t)(s->now / WAIT_CLEAR) + 1)) {
@@ -2640,8 +2649,8 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 					if (s->gn)
 						s->eg[slot].pmem =
 						    (uint32_t)(e->seq - p->seq);
-					depend(s, e, slot, s->st_slot[k] - 1,
-					    s->st_seq[k]);
+					depend(s, e, slot, s->stab[k].slot - 1,
+					    s->stab[k].seq);
 				}
 			}
 		}
@@ -2668,9 +2677,9 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 			uint64_t a = e->addr >> 3;
 			uint32_t k = (uint32_t)(a & (STAB - 1));
 
-			s->st_slot[k] = slot + 1;
-			s->st_seq[k] = e->seq;
-			s->st_addr[k] = a;
+			s->stab[k].slot = slot + 1;
+			s->stab[k].seq = e->seq;
+			s->stab[k].addr = a;
 		}
 	}
 	if (e->flags & E_FP) {
@@ -2793,6 +2802,19 @@ ent_derive(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si,
 	d->flags = e->flags & ~f0;
 }
 
+/* Copies the class-derived fields of a new entry out of d. */
+static inline void
+ent_fill(struct ent *e, const struct sdec *d)
+{
+	e->ndst = d->nd;	/* until map_one() counts the renamed ones */
+	e->cls = d->cls;
+	e->pool = d->pool;
+	e->lat = d->lat;
+	e->nload = d->nload;
+	e->nstore = d->nstore;
+	e->flags |= d->flags;
+}
+
 /*
  * Fills the class-derived fields of a new entry: a function of si and
  * the configuration only, so kept per static instruction.  (The fetch
@@ -2813,13 +2835,7 @@ ent_setup(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si)
 		ent_derive(s, e, si, d);
 		return;
 	}
-	e->ndst = d->nd;	/* until map_one() counts the renamed ones */
-	e->cls = d->cls;
-	e->pool = d->pool;
-	e->lat = d->lat;
-	e->nload = d->nload;
-	e->nstore = d->nstore;
-	e->flags |= d->flags;
+	ent_fill(e, d);
 }
 
 static uint64_t
@@ -3055,12 +3071,11 @@ fetch_body(struct pmr_sim *s)
 		if (s->c.fetch_block) {
 			uint64_t b = pc >> s->fbshift;
 
-			if (n == 0)
-				block = b;
-			else if (b != block) {
+			if ((n != 0) & (b != block)) {
 				s->pend_brk = 1;
 				break;
 			}
+			block = b;	/* sets it at n == 0, else the same */
 		}
 		line = (pc >> s->lshift) + 1;
 		if (line != s->cur_line) {
@@ -3092,14 +3107,22 @@ fetch_body(struct pmr_sim *s)
 		if (correct) {
 			const struct pmr_dinsn *d = &s->nxt;
 
-			e->pcx = d->si->id < s->nidx && s->idx[d->si->id].x ?
-			    s->idx[d->si->id].x - 1 : si_index(s, d->si);
-			if (e->pcx == NONE32) {
-				fail(s, PMR_ENOMEM, "out of memory");
-				return;
-			}
+			const struct sdec *sd = d->si->id < s->nidx ?
+			    &s->idx[d->si->id] : NULL;
+
 			s->ew[slot].si = d->si;
-			ent_setup(s, e, d->si);
+			if (sd != NULL && (sd->x != 0) & sd->set) {
+				/* the common case: one look-up for both */
+				e->pcx = sd->x - 1;
+				ent_fill(e, sd);
+			} else {
+				e->pcx = si_index(s, d->si);
+				if (e->pcx == NONE32) {
+					fail(s, PMR_ENOMEM, "out of memory");
+					return;
+				}
+				ent_setup(s, e, d->si);
+			}
 			npc_c = d->next_pc;
 			if (d->nmem == 0 && e->nload == 0)
 				e->addr = 0;	/* most instructions */
@@ -3426,7 +3449,7 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	uint32_t i, ws;
 	int e = PMR_ENOMEM;
 
-	if ((s = calloc(1, sizeof(*s))) == NULL) {
+	if ((s = zalloc64(sizeof(*s))) == NULL) {
 		*err = PMR_ENOMEM;
 		return NULL;
 	}
@@ -3771,9 +3794,10 @@ pmr_sim_run(struct pmr_sim *s, int (*src)(void *, struct pmr_dinsn *),
 		if (s->src_done && s->head == s->tail && s->res_pending &&
 		    s->res_at == ~0ull)
 			s->res_pending = 0;	/* the branch was the last */
-		if (s->head == h0 && s->map == m0 && s->tail == t0 &&
-		    s->nissued == i0 && s->res_pending == r0 &&
-		    s->st.samples + s->st.pairs == n0)
+		/* one test, not six branches */
+		if ((s->head == h0) & (s->map == m0) & (s->tail == t0) &
+		    (s->nissued == i0) & (s->res_pending == r0) &
+		    (s->st.samples + s->st.pairs == n0))
 			skip_to(s, next_event(s));
 		s->now++;
 	}
