@@ -610,41 +610,46 @@ struct pm_src {
 	unsigned char *blk;	/* copy of the current DINSN payload */
 	size_t blkcap;
 	uint64_t recno;		/* record index of the block, for messages */
-	uint32_t left, idx;	/* instructions left, index in block */
+	uint32_t left;		/* instructions left in the block */
+	uint32_t exc_left;	/* left at the next exception, 0 none */
+	uint32_t stop;		/* pm_next() leaves to pm_slow() at left <=
+				 * stop: max(exc_left, 1), the next
+				 * exception or the block's last one */
 	uint32_t flags, tid;
 	uint64_t pc, end_pc;
 	struct cur s[NSTREAM];
-	uint64_t next_exc;	/* index of the next exception */
-	int have_exc;
 	struct pmr_sinsn *hint;	/* the instruction at pc, or NULL */
 	uint32_t hint_gen;	/* the mapping generation it is valid in */
 	uint32_t prev;		/* id + 1 of the last one decoded, 0 none */
 	uint32_t gen;		/* pmr_sitab_gen(c.tab), taken in
-				 * pm_refill(), the only place the
-				 * table changes */
+				 * pm_slow(), the only place the table
+				 * changes (pm_refill) */
 };
 
-static int
+static int __attribute__((cold))
 pm_corrupt(struct pmr_trace *t, struct pm_src *s, const char *why)
 {
 	return pmr_trace_fail(t, PMR_ECORRUPT, "DINSN record %llu: %s",
 	    (unsigned long long)s->recno, why);
 }
 
-/* Reads the next exception index into s; returns 0 or -1. */
+/*
+ * Reads the next exception gap into s->exc_left, for the exception after
+ * the one at left value l (start_block: n + 1); returns 0 or -1.  An index
+ * past the block never matches: its bytes are left over at the end.
+ */
 static int
-next_exception(struct pm_src *s)
+next_exception(struct pm_src *s, uint32_t l)
 {
 	uint64_t gap;
 
-	if (s->s[S_EXC].p == s->s[S_EXC].end) {
-		s->have_exc = 0;
+	s->exc_left = 0;
+	if (s->s[S_EXC].p == s->s[S_EXC].end)
 		return 0;
-	}
 	if (get_var(&s->s[S_EXC], &gap) < 0 || gap >= BLOCK_MAX)
 		return -1;
-	s->next_exc = (s->have_exc ? s->next_exc + 1 : 0) + gap;
-	s->have_exc = 1;
+	if (gap + 1 < l)
+		s->exc_left = l - 1 - (uint32_t)gap;
 	return 0;
 }
 
@@ -690,22 +695,108 @@ start_block(struct pmr_trace *t, struct pm_src *s, const struct pmr_rec *rec)
 		s->s[i].end = p + 4 + n;
 		p += 4 + n;
 	}
-	s->idx = 0;
-	s->have_exc = 0;
-	if (next_exception(s) < 0)
+	if (next_exception(s, s->left + 1) < 0)
 		return pm_corrupt(t, s, "bad exception list");
 	return 0;
 }
 
-/* Inlined into pm_next(), the one call per instruction. */
+/* pmr_insn_class_is_branch(), without a call into x86dec.c. */
+static inline int
+is_branch(unsigned cls)
+{
+	return cls >= PMR_OP_BR_COND && cls <= PMR_OP_RET;
+}
+
+/*
+ * The control flow of si, whose pred is p: sets *next and returns the
+ * PMR_DI_TAKEN flag, or -1 with *why when a token stream ends early.
+ */
 static inline __attribute__((always_inline)) int
+decode_flow(struct pm_src *s, const struct pmr_sinsn *si, struct pred *p,
+    uint64_t *next, const char **why)
+{
+	uint64_t tok;
+	int taken;
+
+	if (!is_branch(si->cls) && !(si->flags & PMR_SI_REP)) {
+		*next = si->pc + si->len;	/* commit_next() has nothing
+						 * to do */
+		return 0;
+	}
+	if (si->cls == PMR_OP_BR_COND) {
+		if (s->s[S_BR].p == s->s[S_BR].end) {
+			*why = "br stream ends early";
+			return -1;
+		}
+		taken = *s->s[S_BR].p++ & 1;
+		*next = taken ? si->target : si->pc + si->len;
+	} else if (si->cls == PMR_OP_JMP || si->cls == PMR_OP_CALL) {
+		taken = 1;
+		*next = si->target;
+	} else {
+		/* needs_tgt(si): the branches left and rep */
+		if (get_var(&s->s[S_TGT], &tok) < 0) {
+			*why = "tgt stream ends early";
+			return -1;
+		}
+		*next = tok == 0 ? predict_next(&s->c, si, p) :
+		    si->pc + (uint64_t)unzz(tok - 1);
+		taken = is_branch(si->cls);
+	}
+	commit_next(&s->c, si, p, *next);
+	return taken ? PMR_DI_TAKEN : 0;
+}
+
+/*
+ * The addresses and the value of di, whose counts are set; exact says
+ * they are si's (no exception), which spares the msize test.  Returns NULL
+ * or why the streams are bad.
+ */
+static inline __attribute__((always_inline)) const char *
+decode_mem(struct pm_src *s, const struct pmr_sinsn *si, struct pred *p,
+    struct pmr_dinsn *di, int exact)
+{
+	uint64_t tok;
+	unsigned i, n = di->nmem;
+
+	for (i = 0; i < n; i++) {
+		struct mslot *m = mslot(&s->c, p, si->id, i);
+
+		if (get_var(&s->s[S_MEM], &tok) < 0)
+			return "mem stream ends early";
+		di->addr[i] = tok == 0 ? m->last + m->stride :
+		    m->last + (uint64_t)unzz(tok - 1);
+		di->msize[i] = exact || (i < si->nmem &&
+		    di->nload == si->nload) ? si->msize[i] : 0;
+		m->stride = di->addr[i] - m->last;
+		m->last = di->addr[i];
+	}
+	di->value = 0;
+	if ((s->flags & PMR_DB_VALUES) && di->nload > 0) {
+		if (get_var(&s->s[S_VAL], &tok) < 0)
+			return "val stream ends early";
+		if (tok != 0) {
+			p->value += (uint64_t)unzz(tok - 1);
+			di->value = p->value;
+			di->flags |= PMR_DI_VALUE;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Decodes the instruction at s->pc in full: a hint miss, an exception or
+ * the end of the block (pm_slow's part).
+ */
+static int
 decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 {
 	struct pmr_sinsn *si;
 	struct pred *p;
-	uint64_t next, tok;
+	uint64_t next;
+	const char *why;
 	unsigned i;
-	int taken = 0;
+	int taken;
 	uint32_t gen = s->gen;
 
 	if ((si = s->hint) == NULL || si->pc != s->pc || s->hint_gen != gen) {
@@ -721,34 +812,16 @@ decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 		}
 	}
 	p = &s->c.pred[si->id];
-	if (si->cls == PMR_OP_BR_COND) {
-		if (s->s[S_BR].p == s->s[S_BR].end)
-			return pm_corrupt(t, s, "br stream ends early");
-		taken = *s->s[S_BR].p++ & 1;
-		next = taken ? si->target : si->pc + si->len;
-		commit_next(&s->c, si, p, next);
-	} else if (si->cls == PMR_OP_JMP || si->cls == PMR_OP_CALL) {
-		taken = 1;
-		next = si->target;
-		commit_next(&s->c, si, p, next);
-	} else if (needs_tgt(si)) {
-		if (get_var(&s->s[S_TGT], &tok) < 0)
-			return pm_corrupt(t, s, "tgt stream ends early");
-		next = tok == 0 ? predict_next(&s->c, si, p) :
-		    si->pc + (uint64_t)unzz(tok - 1);
-		taken = pmr_insn_class_is_branch(si->cls);
-		commit_next(&s->c, si, p, next);
-	} else
-		next = si->pc + si->len;	/* commit_next() has nothing to do */
-
+	if ((taken = decode_flow(s, si, p, &next, &why)) < 0)
+		return pm_corrupt(t, s, why);
 	di->si = si;
 	di->pc = si->pc;
 	di->tid = s->tid;
 	di->reserved = 0;
-	di->flags = taken ? PMR_DI_TAKEN : 0;
+	di->flags = (uint8_t)taken;
 	di->nload = si->nload;
 	di->nmem = si->nmem;
-	if (s->have_exc && s->next_exc == s->idx) {
+	if (s->left == s->exc_left) {
 		if (s->s[S_EXC].end - s->s[S_EXC].p < 3)
 			return pm_corrupt(t, s, "exc stream ends early");
 		di->nload = s->s[S_EXC].p[0];
@@ -757,32 +830,11 @@ decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 		s->s[S_EXC].p += 3;
 		if (di->nmem > PMR_INSN_MAXMEM || di->nload > di->nmem)
 			return pm_corrupt(t, s, "bad access counts");
-		if (next_exception(s) < 0)
+		if (next_exception(s, s->left) < 0)
 			return pm_corrupt(t, s, "bad exception list");
 	}
-	for (i = 0; i < di->nmem; i++) {
-		struct mslot *m = mslot(&s->c, p, si->id, i);
-
-		if (get_var(&s->s[S_MEM], &tok) < 0)
-			return pm_corrupt(t, s, "mem stream ends early");
-		di->addr[i] = tok == 0 ? m->last + m->stride :
-		    m->last + (uint64_t)unzz(tok - 1);
-		di->msize[i] = i < si->nmem && di->nload == si->nload ?
-		    si->msize[i] : 0;
-		m->stride = di->addr[i] - m->last;
-		m->last = di->addr[i];
-	}
-	di->value = 0;
-	if ((s->flags & PMR_DB_VALUES) && di->nload > 0) {
-		if (get_var(&s->s[S_VAL], &tok) < 0)
-			return pm_corrupt(t, s, "val stream ends early");
-		if (tok != 0) {
-			p->value += (uint64_t)unzz(tok - 1);
-			di->value = p->value;
-			di->flags |= PMR_DI_VALUE;
-		}
-	}
-	s->idx++;
+	if ((why = decode_mem(s, si, p, di, 0)) != NULL)
+		return pm_corrupt(t, s, why);
 	if (--s->left == 0) {
 		next = s->end_pc;
 		if (s->flags & PMR_DB_NEXTUNK)
@@ -800,23 +852,18 @@ decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 }
 
 /*
- * Reads records up to the next DINSN block with instructions left, then
- * decodes one of them (pm_next's slow path, kept out of line).
+ * Reads records up to the next DINSN block with instructions left.
+ * Returns 1, 0 at the end or a negative code.
  */
-static int __attribute__((noinline))
-pm_refill(struct pmr_trace *t, struct pmr_dinsn *di)
+static int
+pm_refill(struct pmr_trace *t, struct pm_src *s)
 {
-	struct pm_src *s = t->src;
 	struct pmr_sinsn si;
 	struct pmr_rec rec;
 	const char *why;
 	int r;
 
-	for (;;) {
-		if (s->left > 0) {
-			s->gen = pmr_sitab_gen(s->c.tab);
-			return decode_one(t, s, di);
-		}
+	while (s->left == 0) {
 		if ((r = pmr_reader_next(s->rd, &rec)) <= 0) {
 			if (r < 0)
 				pmr_trace_fail(t, r, "%s",
@@ -845,16 +892,76 @@ pm_refill(struct pmr_trace *t, struct pmr_dinsn *di)
 		} else if (t->side != NULL)
 			t->side(t->sidectx, &rec);
 	}
+	return 1;
 }
 
+/*
+ * pm_next's slow path, kept out of line: refills, then decodes in full.
+ * Errors leave left at 0, so that they stay sticky through pm_next().
+ */
+static int __attribute__((noinline))
+pm_slow(struct pmr_trace *t, struct pmr_dinsn *di)
+{
+	struct pm_src *s = t->src;
+	int r;
+
+	if ((r = pm_refill(t, s)) == 1) {
+		s->gen = pmr_sitab_gen(s->c.tab);
+		r = decode_one(t, s, di);
+	}
+	if (r < 0)
+		s->left = 0;
+	s->stop = s->exc_left > 1 ? s->exc_left : 1;
+	return r;
+}
+
+/* Fails on a bad stream in pm_next(). */
+static int __attribute__((noinline, cold))
+pm_bad(struct pmr_trace *t, const char *why)
+{
+	struct pm_src *s = t->src;
+
+	s->left = 0;
+	return pm_corrupt(t, s, why);
+}
+
+/*
+ * The one call per instruction.  The common instruction (its pc is the
+ * successor hint, it is no exception and not the block's last) is decoded
+ * here, as decode_one() would; the rest goes to pm_slow().
+ */
 static int
 pm_next(struct pmr_trace *t, struct pmr_dinsn *di)
 {
 	struct pm_src *s = t->src;
+	struct pmr_sinsn *si = s->hint;
+	struct pred *p;
+	uint64_t next;
+	const char *why;
+	int taken;
 
-	if (s->left > 0)
-		return decode_one(t, s, di);
-	return pm_refill(t, di);
+	/* s->gen has not changed since the hint was taken (pm_slow), so
+	 * hint_gen is gen and stays so */
+	if (s->left <= s->stop || si == NULL || si->pc != s->pc)
+		return pm_slow(t, di);
+	p = &s->c.pred[si->id];
+	if ((taken = decode_flow(s, si, p, &next, &why)) < 0)
+		return pm_bad(t, why);
+	di->si = si;
+	di->pc = si->pc;
+	di->tid = s->tid;
+	di->reserved = 0;
+	di->flags = (uint8_t)taken;
+	di->nload = si->nload;
+	di->nmem = si->nmem;
+	if ((why = decode_mem(s, si, p, di, 1)) != NULL)
+		return pm_bad(t, why);
+	s->left--;
+	di->next_pc = next;
+	s->pc = next;
+	s->prev = si->id + 1;
+	s->hint = p->succ_gen == s->gen ? p->succ : NULL;
+	return 1;
 }
 
 static void
