@@ -612,9 +612,10 @@ struct pm_src {
 	uint64_t recno;		/* record index of the block, for messages */
 	uint32_t left;		/* instructions left in the block */
 	uint32_t exc_left;	/* left at the next exception, 0 none */
-	uint32_t stop;		/* pm_next() leaves to pm_slow() at left <=
-				 * stop: max(exc_left, 1), the next
-				 * exception or the block's last one */
+	uint32_t stop;		/* pmr_trace_pmr_next() leaves to
+				 * pm_slow() at left <= stop:
+				 * max(exc_left, 1), the next exception
+				 * or the block's last instruction */
 	uint32_t flags, tid;
 	uint64_t pc, end_pc;
 	struct cur s[NSTREAM];
@@ -896,8 +897,10 @@ pm_refill(struct pmr_trace *t, struct pm_src *s)
 }
 
 /*
- * pm_next's slow path, kept out of line: refills, then decodes in full.
- * Errors leave left at 0, so that they stay sticky through pm_next().
+ * The slow path of pmr_trace_pmr_next(), kept out of line: refills, then
+ * decodes in full.  Errors leave left at 0, so that pmr_trace_pmr_next()
+ * comes back here, where they are sticky.  It keeps t->err and t->seq as
+ * pmr_trace_next() does for other sources.
  */
 static int __attribute__((noinline))
 pm_slow(struct pmr_trace *t, struct pmr_dinsn *di)
@@ -905,17 +908,24 @@ pm_slow(struct pmr_trace *t, struct pmr_dinsn *di)
 	struct pm_src *s = t->src;
 	int r;
 
+	if (t->err != 0)
+		return t->err;
 	if ((r = pm_refill(t, s)) == 1) {
 		s->gen = pmr_sitab_gen(s->c.tab);
 		r = decode_one(t, s, di);
 	}
-	if (r < 0)
+	if (r == 1)
+		di->seq = t->seq++;
+	else if (r < 0) {
 		s->left = 0;
+		if (t->err == 0)
+			pmr_trace_fail(t, r, "%s", pmr_strerror(r));
+	}
 	s->stop = s->exc_left > 1 ? s->exc_left : 1;
 	return r;
 }
 
-/* Fails on a bad stream in pm_next(). */
+/* Fails on a bad stream in pmr_trace_pmr_next(). */
 static int __attribute__((noinline, cold))
 pm_bad(struct pmr_trace *t, const char *why)
 {
@@ -926,12 +936,14 @@ pm_bad(struct pmr_trace *t, const char *why)
 }
 
 /*
- * The one call per instruction.  The common instruction (its pc is the
- * successor hint, it is no exception and not the block's last) is decoded
- * here, as decode_one() would; the rest goes to pm_slow().
+ * The one call per instruction, which pmr_trace_next() jumps to directly
+ * (so it sets di->seq and keeps t->err sticky itself).  The common
+ * instruction (its pc is the successor hint, it is no exception and not
+ * the block's last) is decoded here, as decode_one() would; the rest goes
+ * to pm_slow().
  */
-static int
-pm_next(struct pmr_trace *t, struct pmr_dinsn *di)
+int
+pmr_trace_pmr_next(struct pmr_trace *t, struct pmr_dinsn *di)
 {
 	struct pm_src *s = t->src;
 	struct pmr_sinsn *si = s->hint;
@@ -961,6 +973,7 @@ pm_next(struct pmr_trace *t, struct pmr_dinsn *di)
 	s->pc = next;
 	s->prev = si->id + 1;
 	s->hint = p->succ_gen == s->gen ? p->succ : NULL;
+	di->seq = t->seq++;
 	return 1;
 }
 
@@ -979,7 +992,8 @@ pm_close(struct pmr_trace *t)
 	t->src = NULL;
 }
 
-static const struct pmr_trace_ops pm_ops = { pm_next, pm_close };
+const struct pmr_trace_ops pmr_trace_pmr_ops = { pmr_trace_pmr_next,
+	pm_close };
 
 int
 pmr_trace_pmr_open(struct pmr_trace *t, const char *path)
@@ -996,6 +1010,6 @@ pmr_trace_pmr_open(struct pmr_trace *t, const char *path)
 	}
 	s->c.tab = t->tab;	/* ids are the stream's SINSN order */
 	t->src = s;
-	t->ops = &pm_ops;
+	t->ops = &pmr_trace_pmr_ops;
 	return 0;
 }
