@@ -749,13 +749,13 @@ decode_flow(struct pm_src *s, const struct pmr_sinsn *si, struct pred *p,
 }
 
 /*
- * The addresses and the value of di, whose counts are set; exact says
- * they are si's (no exception), which spares the msize test.  Returns NULL
- * or why the streams are bad.
+ * The addresses and the value of di, whose counts are set.  Returns NULL
+ * or why the streams are bad.  pm_access() is the same for the counts of
+ * si.
  */
-static inline __attribute__((always_inline)) const char *
+static const char *
 decode_mem(struct pm_src *s, const struct pmr_sinsn *si, struct pred *p,
-    struct pmr_dinsn *di, int exact)
+    struct pmr_dinsn *di)
 {
 	uint64_t tok;
 	unsigned i, n = di->nmem;
@@ -767,8 +767,8 @@ decode_mem(struct pm_src *s, const struct pmr_sinsn *si, struct pred *p,
 			return "mem stream ends early";
 		di->addr[i] = tok == 0 ? m->last + m->stride :
 		    m->last + (uint64_t)unzz(tok - 1);
-		di->msize[i] = exact || (i < si->nmem &&
-		    di->nload == si->nload) ? si->msize[i] : 0;
+		di->msize[i] = i < si->nmem && di->nload == si->nload ?
+		    si->msize[i] : 0;
 		m->stride = di->addr[i] - m->last;
 		m->last = di->addr[i];
 	}
@@ -783,6 +783,17 @@ decode_mem(struct pm_src *s, const struct pmr_sinsn *si, struct pred *p,
 		}
 	}
 	return NULL;
+}
+
+/* Makes si the successor hint of the instruction decoded last. */
+static inline void
+set_succ(struct pm_src *s, struct pmr_sinsn *si)
+{
+	if (s->prev != 0 && s->prev - 1 < s->c.npred) {
+		s->c.pred[s->prev - 1].succ = si;
+		s->c.pred[s->prev - 1].succ_gen = s->gen;
+		s->c.pred[s->prev - 1].succ_id = si->id;
+	}
 }
 
 /*
@@ -806,11 +817,7 @@ decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 			    "%llu: instruction at 0x%llx has no SINSN before "
 			    "it", (unsigned long long)s->recno,
 			    (unsigned long long)s->pc);
-		if (s->prev != 0 && s->prev - 1 < s->c.npred) {
-			s->c.pred[s->prev - 1].succ = si;
-			s->c.pred[s->prev - 1].succ_gen = gen;
-			s->c.pred[s->prev - 1].succ_id = si->id;
-		}
+		set_succ(s, si);
 	}
 	p = &s->c.pred[si->id];
 	if ((taken = decode_flow(s, si, p, &next, &why)) < 0)
@@ -834,7 +841,7 @@ decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 		if (next_exception(s, s->left) < 0)
 			return pm_corrupt(t, s, "bad exception list");
 	}
-	if ((why = decode_mem(s, si, p, di, 0)) != NULL)
+	if ((why = decode_mem(s, si, p, di)) != NULL)
 		return pm_corrupt(t, s, why);
 	if (--s->left == 0) {
 		next = s->end_pc;
@@ -936,29 +943,54 @@ pm_bad(struct pmr_trace *t, const char *why)
 }
 
 /*
- * The one call per instruction, which pmr_trace_next() jumps to directly
- * (so it sets di->seq and keeps t->err sticky itself).  The common
- * instruction (its pc is the successor hint, it is no exception and not
- * the block's last) is decoded here, as decode_one() would; the rest goes
- * to pm_slow().
+ * The accesses and value of an instruction of pmr_trace_pmr_next(), in a
+ * frame of their own, so that the instructions without them (most) need
+ * no registers saved.
  */
-int
-pmr_trace_pmr_next(struct pmr_trace *t, struct pmr_dinsn *di)
+static int __attribute__((noinline))
+pm_access(struct pmr_trace *t, struct pmr_dinsn *di, struct pred *p)
 {
 	struct pm_src *s = t->src;
-	struct pmr_sinsn *si = s->hint;
-	struct pred *p;
-	uint64_t next;
-	const char *why;
-	int taken;
+	const struct pmr_sinsn *si = di->si;
+	struct cur mc = s->s[S_MEM];
+	uint64_t tok;
+	unsigned i, n = si->nmem;
+	struct mslot *m = p->m;
 
-	/* s->gen has not changed since the hint was taken (pm_slow), so
-	 * hint_gen is gen and stays so */
-	if (s->left <= s->stop || si == NULL || si->pc != s->pc)
-		return pm_slow(t, di);
-	p = &s->c.pred[si->id];
-	if ((taken = decode_flow(s, si, p, &next, &why)) < 0)
-		return pm_bad(t, why);
+	for (i = 0; i < n; i++, m++) {
+		if (i == MEM_HOT)
+			m = s->c.mcold[si->id];
+		if (get_var(&mc, &tok) < 0)
+			return pm_bad(t, "mem stream ends early");
+		tok = tok == 0 ? m->stride : (uint64_t)unzz(tok - 1);
+		m->last += tok;
+		m->stride = tok;
+		di->addr[i] = m->last;
+		di->msize[i] = si->msize[i];
+	}
+	s->s[S_MEM].p = mc.p;
+	di->value = 0;
+	if ((s->flags & PMR_DB_VALUES) && si->nload > 0) {
+		if (get_var(&s->s[S_VAL], &tok) < 0)
+			return pm_bad(t, "val stream ends early");
+		if (tok != 0) {
+			p->value += (uint64_t)unzz(tok - 1);
+			di->value = p->value;
+			di->flags |= PMR_DI_VALUE;
+		}
+	}
+	return 1;
+}
+
+/*
+ * The rest of pmr_trace_pmr_next() once the control flow is known: the
+ * end of decode_one() for an instruction that is no exception and not
+ * the last of its block.
+ */
+static inline __attribute__((always_inline)) int
+pm_finish(struct pmr_trace *t, struct pmr_dinsn *di, struct pm_src *s,
+    struct pmr_sinsn *si, struct pred *p, uint64_t next, int taken)
+{
 	di->si = si;
 	di->pc = si->pc;
 	di->tid = s->tid;
@@ -966,15 +998,79 @@ pmr_trace_pmr_next(struct pmr_trace *t, struct pmr_dinsn *di)
 	di->flags = (uint8_t)taken;
 	di->nload = si->nload;
 	di->nmem = si->nmem;
-	if ((why = decode_mem(s, si, p, di, 1)) != NULL)
-		return pm_bad(t, why);
-	s->left--;
 	di->next_pc = next;
+	di->seq = t->seq++;
+	s->left--;
 	s->pc = next;
 	s->prev = si->id + 1;
 	s->hint = p->succ_gen == s->gen ? p->succ : NULL;
-	di->seq = t->seq++;
+	/* an error in pm_access() leaves all this behind for good */
+	if (si->nmem > 0 || (si->nload > 0 && (s->flags & PMR_DB_VALUES)))
+		return pm_access(t, di, p);
+	di->value = 0;
 	return 1;
+}
+
+/* pmr_trace_pmr_next() of a branch or rep instruction, the hint's. */
+static int __attribute__((noinline))
+pm_branch(struct pmr_trace *t, struct pmr_dinsn *di)
+{
+	struct pm_src *s = t->src;
+	struct pmr_sinsn *si = s->hint;
+	struct pred *p = &s->c.pred[si->id];
+	uint64_t next;
+	const char *why;
+	int taken;
+
+	if ((taken = decode_flow(s, si, p, &next, &why)) < 0)
+		return pm_bad(t, why);
+	return pm_finish(t, di, s, si, p, next, taken);
+}
+
+/*
+ * pmr_trace_pmr_next() when the hint is not the instruction at s->pc:
+ * looks it up as decode_one() does and goes back with it as the hint.
+ */
+static int __attribute__((noinline))
+pm_miss(struct pmr_trace *t, struct pmr_dinsn *di)
+{
+	struct pm_src *s = t->src;
+	struct pmr_sinsn *si;
+
+	if ((si = pmr_sitab_lookup(s->c.tab, s->pc)) == NULL)
+		return pm_slow(t, di);	/* its error */
+	set_succ(s, si);
+	s->hint = si;
+	s->hint_gen = s->gen;
+	return pmr_trace_pmr_next(t, di);
+}
+
+/*
+ * The one call per instruction, which pmr_trace_next() jumps to directly
+ * (so it sets di->seq and keeps t->err sticky itself).  The common
+ * instruction (its pc is the successor hint, it is no exception and not
+ * the block's last) is decoded here, as decode_one() would; the rest goes
+ * to pm_slow().  Branches, accesses and hint misses have functions of
+ * their own, so that an instruction without them needs no frame and about
+ * 45 host instructions.
+ */
+int
+pmr_trace_pmr_next(struct pmr_trace *t, struct pmr_dinsn *di)
+{
+	struct pm_src *s = t->src;
+	struct pmr_sinsn *si = s->hint;
+
+	/* s->gen has not changed since the hint was taken (pm_slow), so
+	 * hint_gen is gen and stays so */
+	if (s->left <= s->stop)
+		return pm_slow(t, di);
+	if (si == NULL || si->pc != s->pc)
+		return pm_miss(t, di);
+	if (is_branch(si->cls) || (si->flags & PMR_SI_REP))
+		return pm_branch(t, di);
+	/* as decode_flow(), where commit_next() has nothing to do */
+	return pm_finish(t, di, s, si, &s->c.pred[si->id], si->pc + si->len,
+	    0);
 }
 
 static void
