@@ -63,6 +63,17 @@ size_t pmr_fields_size(const struct pmr_rtype *t, const void *in);
 void pmr_fields_encode(const struct pmr_rtype *t, const void *in,
     unsigned char *p);
 
+/*
+ * The pmr trace source (trace_pmr.c), which pmr_trace_next() calls
+ * directly: pmr_trace_pmr_next() keeps the trace's sticky error and its
+ * sequence numbers itself, unlike other sources' ops->next.
+ */
+struct pmr_trace;
+struct pmr_trace_ops;
+struct pmr_dinsn;
+extern const struct pmr_trace_ops pmr_trace_pmr_ops;
+int pmr_trace_pmr_next(struct pmr_trace *t, struct pmr_dinsn *di);
+
 /* Formats a message into buf; used by readers and writers for errmsg. */
 void pmr_msg(char *buf, size_t len, const char *fmt, ...) PMR_FORMAT(3, 4);
 

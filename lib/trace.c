@@ -349,8 +349,9 @@ pmr_trace_open(const char *path, int fmt, int *err, char *errbuf,
 	return t;
 }
 
-int
-pmr_trace_next(struct pmr_trace *t, struct pmr_dinsn *di)
+/* pmr_trace_next() of the sources other than pmr. */
+static int __attribute__((noinline))
+trace_next_ops(struct pmr_trace *t, struct pmr_dinsn *di)
 {
 	int r;
 
@@ -362,6 +363,17 @@ pmr_trace_next(struct pmr_trace *t, struct pmr_dinsn *di)
 	else if (r < 0 && t->err == 0)
 		pmr_trace_fail(t, r, "%s", pmr_strerror(r));
 	return r;
+}
+
+int
+pmr_trace_next(struct pmr_trace *t, struct pmr_dinsn *di)
+{
+	/* the one call per instruction of pmsim and the converters: the
+	 * native source keeps err and seq itself, and a direct jump (here
+	 * without a frame) spares the indirect call */
+	if (t->ops == &pmr_trace_pmr_ops)
+		return pmr_trace_pmr_next(t, di);
+	return trace_next_ops(t, di);
 }
 
 const char *

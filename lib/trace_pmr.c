@@ -610,41 +610,47 @@ struct pm_src {
 	unsigned char *blk;	/* copy of the current DINSN payload */
 	size_t blkcap;
 	uint64_t recno;		/* record index of the block, for messages */
-	uint32_t left, idx;	/* instructions left, index in block */
+	uint32_t left;		/* instructions left in the block */
+	uint32_t exc_left;	/* left at the next exception, 0 none */
+	uint32_t stop;		/* pmr_trace_pmr_next() leaves to
+				 * pm_slow() at left <= stop:
+				 * max(exc_left, 1), the next exception
+				 * or the block's last instruction */
 	uint32_t flags, tid;
 	uint64_t pc, end_pc;
 	struct cur s[NSTREAM];
-	uint64_t next_exc;	/* index of the next exception */
-	int have_exc;
 	struct pmr_sinsn *hint;	/* the instruction at pc, or NULL */
 	uint32_t hint_gen;	/* the mapping generation it is valid in */
 	uint32_t prev;		/* id + 1 of the last one decoded, 0 none */
 	uint32_t gen;		/* pmr_sitab_gen(c.tab), taken in
-				 * pm_refill(), the only place the
-				 * table changes */
+				 * pm_slow(), the only place the table
+				 * changes (pm_refill) */
 };
 
-static int
+static int __attribute__((cold))
 pm_corrupt(struct pmr_trace *t, struct pm_src *s, const char *why)
 {
 	return pmr_trace_fail(t, PMR_ECORRUPT, "DINSN record %llu: %s",
 	    (unsigned long long)s->recno, why);
 }
 
-/* Reads the next exception index into s; returns 0 or -1. */
+/*
+ * Reads the next exception gap into s->exc_left, for the exception after
+ * the one at left value l (start_block: n + 1); returns 0 or -1.  An index
+ * past the block never matches: its bytes are left over at the end.
+ */
 static int
-next_exception(struct pm_src *s)
+next_exception(struct pm_src *s, uint32_t l)
 {
 	uint64_t gap;
 
-	if (s->s[S_EXC].p == s->s[S_EXC].end) {
-		s->have_exc = 0;
+	s->exc_left = 0;
+	if (s->s[S_EXC].p == s->s[S_EXC].end)
 		return 0;
-	}
 	if (get_var(&s->s[S_EXC], &gap) < 0 || gap >= BLOCK_MAX)
 		return -1;
-	s->next_exc = (s->have_exc ? s->next_exc + 1 : 0) + gap;
-	s->have_exc = 1;
+	if (gap + 1 < l)
+		s->exc_left = l - 1 - (uint32_t)gap;
 	return 0;
 }
 
@@ -690,81 +696,75 @@ start_block(struct pmr_trace *t, struct pm_src *s, const struct pmr_rec *rec)
 		s->s[i].end = p + 4 + n;
 		p += 4 + n;
 	}
-	s->idx = 0;
-	s->have_exc = 0;
-	if (next_exception(s) < 0)
+	if (next_exception(s, s->left + 1) < 0)
 		return pm_corrupt(t, s, "bad exception list");
 	return 0;
 }
 
-/* Inlined into pm_next(), the one call per instruction. */
-static inline __attribute__((always_inline)) int
-decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
+/* pmr_insn_class_is_branch(), without a call into x86dec.c. */
+static inline int
+is_branch(unsigned cls)
 {
-	struct pmr_sinsn *si;
-	struct pred *p;
-	uint64_t next, tok;
-	unsigned i;
-	int taken = 0;
-	uint32_t gen = s->gen;
+	return cls >= PMR_OP_BR_COND && cls <= PMR_OP_RET;
+}
 
-	if ((si = s->hint) == NULL || si->pc != s->pc || s->hint_gen != gen) {
-		if ((si = pmr_sitab_lookup(s->c.tab, s->pc)) == NULL)
-			return pmr_trace_fail(t, PMR_ECORRUPT, "DINSN record "
-			    "%llu: instruction at 0x%llx has no SINSN before "
-			    "it", (unsigned long long)s->recno,
-			    (unsigned long long)s->pc);
-		if (s->prev != 0 && s->prev - 1 < s->c.npred) {
-			s->c.pred[s->prev - 1].succ = si;
-			s->c.pred[s->prev - 1].succ_gen = gen;
-			s->c.pred[s->prev - 1].succ_id = si->id;
-		}
+/*
+ * The control flow of si, whose pred is p: sets *next and returns the
+ * PMR_DI_TAKEN flag, or -1 with *why when a token stream ends early.
+ */
+static inline __attribute__((always_inline)) int
+decode_flow(struct pm_src *s, const struct pmr_sinsn *si, struct pred *p,
+    uint64_t *next, const char **why)
+{
+	uint64_t tok;
+	int taken;
+
+	if (!is_branch(si->cls) && !(si->flags & PMR_SI_REP)) {
+		*next = si->pc + si->len;	/* commit_next() has nothing
+						 * to do */
+		return 0;
 	}
-	p = &s->c.pred[si->id];
 	if (si->cls == PMR_OP_BR_COND) {
-		if (s->s[S_BR].p == s->s[S_BR].end)
-			return pm_corrupt(t, s, "br stream ends early");
+		if (s->s[S_BR].p == s->s[S_BR].end) {
+			*why = "br stream ends early";
+			return -1;
+		}
 		taken = *s->s[S_BR].p++ & 1;
-		next = taken ? si->target : si->pc + si->len;
-		commit_next(&s->c, si, p, next);
+		*next = taken ? si->target : si->pc + si->len;
 	} else if (si->cls == PMR_OP_JMP || si->cls == PMR_OP_CALL) {
 		taken = 1;
-		next = si->target;
-		commit_next(&s->c, si, p, next);
-	} else if (needs_tgt(si)) {
-		if (get_var(&s->s[S_TGT], &tok) < 0)
-			return pm_corrupt(t, s, "tgt stream ends early");
-		next = tok == 0 ? predict_next(&s->c, si, p) :
+		*next = si->target;
+	} else {
+		/* needs_tgt(si): the branches left and rep */
+		if (get_var(&s->s[S_TGT], &tok) < 0) {
+			*why = "tgt stream ends early";
+			return -1;
+		}
+		*next = tok == 0 ? predict_next(&s->c, si, p) :
 		    si->pc + (uint64_t)unzz(tok - 1);
-		taken = pmr_insn_class_is_branch(si->cls);
-		commit_next(&s->c, si, p, next);
-	} else
-		next = si->pc + si->len;	/* commit_next() has nothing to do */
-
-	di->si = si;
-	di->pc = si->pc;
-	di->tid = s->tid;
-	di->reserved = 0;
-	di->flags = taken ? PMR_DI_TAKEN : 0;
-	di->nload = si->nload;
-	di->nmem = si->nmem;
-	if (s->have_exc && s->next_exc == s->idx) {
-		if (s->s[S_EXC].end - s->s[S_EXC].p < 3)
-			return pm_corrupt(t, s, "exc stream ends early");
-		di->nload = s->s[S_EXC].p[0];
-		di->nmem = s->s[S_EXC].p[1];
-		di->flags |= s->s[S_EXC].p[2] & PMR_DI_MEMTRUNC;
-		s->s[S_EXC].p += 3;
-		if (di->nmem > PMR_INSN_MAXMEM || di->nload > di->nmem)
-			return pm_corrupt(t, s, "bad access counts");
-		if (next_exception(s) < 0)
-			return pm_corrupt(t, s, "bad exception list");
+		taken = is_branch(si->cls);
 	}
-	for (i = 0; i < di->nmem; i++) {
+	commit_next(&s->c, si, p, *next);
+	return taken ? PMR_DI_TAKEN : 0;
+}
+
+/*
+ * The addresses and the value of di, whose counts are set.  Returns NULL
+ * or why the streams are bad.  pm_access() is the same for the counts of
+ * si.
+ */
+static const char *
+decode_mem(struct pm_src *s, const struct pmr_sinsn *si, struct pred *p,
+    struct pmr_dinsn *di)
+{
+	uint64_t tok;
+	unsigned i, n = di->nmem;
+
+	for (i = 0; i < n; i++) {
 		struct mslot *m = mslot(&s->c, p, si->id, i);
 
 		if (get_var(&s->s[S_MEM], &tok) < 0)
-			return pm_corrupt(t, s, "mem stream ends early");
+			return "mem stream ends early";
 		di->addr[i] = tok == 0 ? m->last + m->stride :
 		    m->last + (uint64_t)unzz(tok - 1);
 		di->msize[i] = i < si->nmem && di->nload == si->nload ?
@@ -775,14 +775,74 @@ decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 	di->value = 0;
 	if ((s->flags & PMR_DB_VALUES) && di->nload > 0) {
 		if (get_var(&s->s[S_VAL], &tok) < 0)
-			return pm_corrupt(t, s, "val stream ends early");
+			return "val stream ends early";
 		if (tok != 0) {
 			p->value += (uint64_t)unzz(tok - 1);
 			di->value = p->value;
 			di->flags |= PMR_DI_VALUE;
 		}
 	}
-	s->idx++;
+	return NULL;
+}
+
+/* Makes si the successor hint of the instruction decoded last. */
+static inline void
+set_succ(struct pm_src *s, struct pmr_sinsn *si)
+{
+	if (s->prev != 0 && s->prev - 1 < s->c.npred) {
+		s->c.pred[s->prev - 1].succ = si;
+		s->c.pred[s->prev - 1].succ_gen = s->gen;
+		s->c.pred[s->prev - 1].succ_id = si->id;
+	}
+}
+
+/*
+ * Decodes the instruction at s->pc in full: a hint miss, an exception or
+ * the end of the block (pm_slow's part).
+ */
+static int
+decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
+{
+	struct pmr_sinsn *si;
+	struct pred *p;
+	uint64_t next;
+	const char *why;
+	unsigned i;
+	int taken;
+	uint32_t gen = s->gen;
+
+	if ((si = s->hint) == NULL || si->pc != s->pc || s->hint_gen != gen) {
+		if ((si = pmr_sitab_lookup(s->c.tab, s->pc)) == NULL)
+			return pmr_trace_fail(t, PMR_ECORRUPT, "DINSN record "
+			    "%llu: instruction at 0x%llx has no SINSN before "
+			    "it", (unsigned long long)s->recno,
+			    (unsigned long long)s->pc);
+		set_succ(s, si);
+	}
+	p = &s->c.pred[si->id];
+	if ((taken = decode_flow(s, si, p, &next, &why)) < 0)
+		return pm_corrupt(t, s, why);
+	di->si = si;
+	di->pc = si->pc;
+	di->tid = s->tid;
+	di->reserved = 0;
+	di->flags = (uint8_t)taken;
+	di->nload = si->nload;
+	di->nmem = si->nmem;
+	if (s->left == s->exc_left) {
+		if (s->s[S_EXC].end - s->s[S_EXC].p < 3)
+			return pm_corrupt(t, s, "exc stream ends early");
+		di->nload = s->s[S_EXC].p[0];
+		di->nmem = s->s[S_EXC].p[1];
+		di->flags |= s->s[S_EXC].p[2] & PMR_DI_MEMTRUNC;
+		s->s[S_EXC].p += 3;
+		if (di->nmem > PMR_INSN_MAXMEM || di->nload > di->nmem)
+			return pm_corrupt(t, s, "bad access counts");
+		if (next_exception(s, s->left) < 0)
+			return pm_corrupt(t, s, "bad exception list");
+	}
+	if ((why = decode_mem(s, si, p, di)) != NULL)
+		return pm_corrupt(t, s, why);
 	if (--s->left == 0) {
 		next = s->end_pc;
 		if (s->flags & PMR_DB_NEXTUNK)
@@ -800,23 +860,18 @@ decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 }
 
 /*
- * Reads records up to the next DINSN block with instructions left, then
- * decodes one of them (pm_next's slow path, kept out of line).
+ * Reads records up to the next DINSN block with instructions left.
+ * Returns 1, 0 at the end or a negative code.
  */
-static int __attribute__((noinline))
-pm_refill(struct pmr_trace *t, struct pmr_dinsn *di)
+static int
+pm_refill(struct pmr_trace *t, struct pm_src *s)
 {
-	struct pm_src *s = t->src;
 	struct pmr_sinsn si;
 	struct pmr_rec rec;
 	const char *why;
 	int r;
 
-	for (;;) {
-		if (s->left > 0) {
-			s->gen = pmr_sitab_gen(s->c.tab);
-			return decode_one(t, s, di);
-		}
+	while (s->left == 0) {
 		if ((r = pmr_reader_next(s->rd, &rec)) <= 0) {
 			if (r < 0)
 				pmr_trace_fail(t, r, "%s",
@@ -845,16 +900,177 @@ pm_refill(struct pmr_trace *t, struct pmr_dinsn *di)
 		} else if (t->side != NULL)
 			t->side(t->sidectx, &rec);
 	}
+	return 1;
 }
 
-static int
-pm_next(struct pmr_trace *t, struct pmr_dinsn *di)
+/*
+ * The slow path of pmr_trace_pmr_next(), kept out of line: refills, then
+ * decodes in full.  Errors leave left at 0, so that pmr_trace_pmr_next()
+ * comes back here, where they are sticky.  It keeps t->err and t->seq as
+ * pmr_trace_next() does for other sources.
+ */
+static int __attribute__((noinline))
+pm_slow(struct pmr_trace *t, struct pmr_dinsn *di)
+{
+	struct pm_src *s = t->src;
+	int r;
+
+	if (t->err != 0)
+		return t->err;
+	if ((r = pm_refill(t, s)) == 1) {
+		s->gen = pmr_sitab_gen(s->c.tab);
+		r = decode_one(t, s, di);
+	}
+	if (r == 1)
+		di->seq = t->seq++;
+	else if (r < 0) {
+		s->left = 0;
+		if (t->err == 0)
+			pmr_trace_fail(t, r, "%s", pmr_strerror(r));
+	}
+	s->stop = s->exc_left > 1 ? s->exc_left : 1;
+	return r;
+}
+
+/* Fails on a bad stream in pmr_trace_pmr_next(). */
+static int __attribute__((noinline, cold))
+pm_bad(struct pmr_trace *t, const char *why)
 {
 	struct pm_src *s = t->src;
 
-	if (s->left > 0)
-		return decode_one(t, s, di);
-	return pm_refill(t, di);
+	s->left = 0;
+	return pm_corrupt(t, s, why);
+}
+
+/*
+ * The accesses and value of an instruction of pmr_trace_pmr_next(), in a
+ * frame of their own, so that the instructions without them (most) need
+ * no registers saved.
+ */
+static int __attribute__((noinline))
+pm_access(struct pmr_trace *t, struct pmr_dinsn *di, struct pred *p)
+{
+	struct pm_src *s = t->src;
+	const struct pmr_sinsn *si = di->si;
+	struct cur mc = s->s[S_MEM];
+	uint64_t tok;
+	unsigned i, n = si->nmem;
+	struct mslot *m = p->m;
+
+	for (i = 0; i < n; i++, m++) {
+		if (i == MEM_HOT)
+			m = s->c.mcold[si->id];
+		if (get_var(&mc, &tok) < 0)
+			return pm_bad(t, "mem stream ends early");
+		tok = tok == 0 ? m->stride : (uint64_t)unzz(tok - 1);
+		m->last += tok;
+		m->stride = tok;
+		di->addr[i] = m->last;
+		di->msize[i] = si->msize[i];
+	}
+	s->s[S_MEM].p = mc.p;
+	di->value = 0;
+	if ((s->flags & PMR_DB_VALUES) && si->nload > 0) {
+		if (get_var(&s->s[S_VAL], &tok) < 0)
+			return pm_bad(t, "val stream ends early");
+		if (tok != 0) {
+			p->value += (uint64_t)unzz(tok - 1);
+			di->value = p->value;
+			di->flags |= PMR_DI_VALUE;
+		}
+	}
+	return 1;
+}
+
+/*
+ * The rest of pmr_trace_pmr_next() once the control flow is known: the
+ * end of decode_one() for an instruction that is no exception and not
+ * the last of its block.
+ */
+static inline __attribute__((always_inline)) int
+pm_finish(struct pmr_trace *t, struct pmr_dinsn *di, struct pm_src *s,
+    struct pmr_sinsn *si, struct pred *p, uint64_t next, int taken)
+{
+	di->si = si;
+	di->pc = si->pc;
+	di->tid = s->tid;
+	di->reserved = 0;
+	di->flags = (uint8_t)taken;
+	di->nload = si->nload;
+	di->nmem = si->nmem;
+	di->next_pc = next;
+	di->seq = t->seq++;
+	s->left--;
+	s->pc = next;
+	s->prev = si->id + 1;
+	s->hint = p->succ_gen == s->gen ? p->succ : NULL;
+	/* an error in pm_access() leaves all this behind for good */
+	if (si->nmem > 0 || (si->nload > 0 && (s->flags & PMR_DB_VALUES)))
+		return pm_access(t, di, p);
+	di->value = 0;
+	return 1;
+}
+
+/* pmr_trace_pmr_next() of a branch or rep instruction, the hint's. */
+static int __attribute__((noinline))
+pm_branch(struct pmr_trace *t, struct pmr_dinsn *di)
+{
+	struct pm_src *s = t->src;
+	struct pmr_sinsn *si = s->hint;
+	struct pred *p = &s->c.pred[si->id];
+	uint64_t next;
+	const char *why;
+	int taken;
+
+	if ((taken = decode_flow(s, si, p, &next, &why)) < 0)
+		return pm_bad(t, why);
+	return pm_finish(t, di, s, si, p, next, taken);
+}
+
+/*
+ * pmr_trace_pmr_next() when the hint is not the instruction at s->pc:
+ * looks it up as decode_one() does and goes back with it as the hint.
+ */
+static int __attribute__((noinline))
+pm_miss(struct pmr_trace *t, struct pmr_dinsn *di)
+{
+	struct pm_src *s = t->src;
+	struct pmr_sinsn *si;
+
+	if ((si = pmr_sitab_lookup(s->c.tab, s->pc)) == NULL)
+		return pm_slow(t, di);	/* its error */
+	set_succ(s, si);
+	s->hint = si;
+	s->hint_gen = s->gen;
+	return pmr_trace_pmr_next(t, di);
+}
+
+/*
+ * The one call per instruction, which pmr_trace_next() jumps to directly
+ * (so it sets di->seq and keeps t->err sticky itself).  The common
+ * instruction (its pc is the successor hint, it is no exception and not
+ * the block's last) is decoded here, as decode_one() would; the rest goes
+ * to pm_slow().  Branches, accesses and hint misses have functions of
+ * their own, so that an instruction without them needs no frame and about
+ * 45 host instructions.
+ */
+int
+pmr_trace_pmr_next(struct pmr_trace *t, struct pmr_dinsn *di)
+{
+	struct pm_src *s = t->src;
+	struct pmr_sinsn *si = s->hint;
+
+	/* s->gen has not changed since the hint was taken (pm_slow), so
+	 * hint_gen is gen and stays so */
+	if (s->left <= s->stop)
+		return pm_slow(t, di);
+	if (si == NULL || si->pc != s->pc)
+		return pm_miss(t, di);
+	if (is_branch(si->cls) || (si->flags & PMR_SI_REP))
+		return pm_branch(t, di);
+	/* as decode_flow(), where commit_next() has nothing to do */
+	return pm_finish(t, di, s, si, &s->c.pred[si->id], si->pc + si->len,
+	    0);
 }
 
 static void
@@ -872,7 +1088,8 @@ pm_close(struct pmr_trace *t)
 	t->src = NULL;
 }
 
-static const struct pmr_trace_ops pm_ops = { pm_next, pm_close };
+const struct pmr_trace_ops pmr_trace_pmr_ops = { pmr_trace_pmr_next,
+	pm_close };
 
 int
 pmr_trace_pmr_open(struct pmr_trace *t, const char *path)
@@ -889,6 +1106,6 @@ pmr_trace_pmr_open(struct pmr_trace *t, const char *path)
 	}
 	s->c.tab = t->tab;	/* ids are the stream's SINSN order */
 	t->src = s;
-	t->ops = &pm_ops;
+	t->ops = &pmr_trace_pmr_ops;
 	return 0;
 }
