@@ -49,14 +49,18 @@ pmr_sim_cache_access(struct pmr_sim_cache *c, uint64_t addr, int install)
 	uint64_t key = (addr >> c->shift) + 1;
 	unsigned set = (unsigned)((key - 1) & (c->sets - 1));
 	struct pmr_sim_way *t = c->way + (size_t)set * c->ways;
-	unsigned w, victim = 0;
+	unsigned w, victim = 0, hit = ~0u;
 
 	c->clock++;
+	/* which way hits is random to the host: a select per way, no
+	 * branch but the loop's (the ways of a cache are a constant);
+	 * tags in a set are unique, so at most one way matches */
 	for (w = 0; w < c->ways; w++)
-		if (t[w].tag == key) {
-			t[w].use = c->clock;
-			return 1;
-		}
+		hit = t[w].tag == key ? w : hit;
+	if (hit != ~0u) {
+		t[hit].use = c->clock;
+		return 1;
+	}
 	if (!install)
 		return 0;
 	for (w = 0; w < c->ways; w++) {
