@@ -59,10 +59,9 @@ struct mslot {
 struct pred {
 	/* the instruction that followed last time, while the table's
 	 * mapping generation is succ_gen: saves a hash lookup per
-	 * instruction (decode_one); succ_id is its id, to prefetch its
-	 * pred before it is decoded */
+	 * instruction (decode_one) */
 	struct pmr_sinsn *succ;
-	uint32_t succ_gen, succ_id;
+	uint32_t succ_gen;
 	uint64_t next;		/* previous next pc (indirect, rep), 0 none */
 	uint64_t value;
 	struct mslot m[MEM_HOT];
@@ -785,6 +784,20 @@ decode_mem(struct pm_src *s, const struct pmr_sinsn *si, struct pred *p,
 	return NULL;
 }
 
+/* Fills the fields of di that come from si, the thread and the flow. */
+static inline void
+di_head(struct pmr_dinsn *di, const struct pm_src *s,
+    const struct pmr_sinsn *si, int taken)
+{
+	di->si = si;
+	di->pc = si->pc;
+	di->tid = s->tid;
+	di->reserved = 0;
+	di->flags = (uint8_t)taken;
+	di->nload = si->nload;
+	di->nmem = si->nmem;
+}
+
 /* Makes si the successor hint of the instruction decoded last. */
 static inline void
 set_succ(struct pm_src *s, struct pmr_sinsn *si)
@@ -792,7 +805,6 @@ set_succ(struct pm_src *s, struct pmr_sinsn *si)
 	if (s->prev != 0 && s->prev - 1 < s->c.npred) {
 		s->c.pred[s->prev - 1].succ = si;
 		s->c.pred[s->prev - 1].succ_gen = s->gen;
-		s->c.pred[s->prev - 1].succ_id = si->id;
 	}
 }
 
@@ -822,13 +834,7 @@ decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 	p = &s->c.pred[si->id];
 	if ((taken = decode_flow(s, si, p, &next, &why)) < 0)
 		return pm_corrupt(t, s, why);
-	di->si = si;
-	di->pc = si->pc;
-	di->tid = s->tid;
-	di->reserved = 0;
-	di->flags = (uint8_t)taken;
-	di->nload = si->nload;
-	di->nmem = si->nmem;
+	di_head(di, s, si, taken);
 	if (s->left == s->exc_left) {
 		if (s->s[S_EXC].end - s->s[S_EXC].p < 3)
 			return pm_corrupt(t, s, "exc stream ends early");
@@ -991,13 +997,7 @@ static inline __attribute__((always_inline)) int
 pm_finish(struct pmr_trace *t, struct pmr_dinsn *di, struct pm_src *s,
     struct pmr_sinsn *si, struct pred *p, uint64_t next, int taken)
 {
-	di->si = si;
-	di->pc = si->pc;
-	di->tid = s->tid;
-	di->reserved = 0;
-	di->flags = (uint8_t)taken;
-	di->nload = si->nload;
-	di->nmem = si->nmem;
+	di_head(di, s, si, taken);
 	di->next_pc = next;
 	di->seq = t->seq++;
 	s->left--;
