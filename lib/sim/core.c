@@ -360,7 +360,7 @@ struct pmr_sim {
 	uint64_t fin, pfin, pocc_fin, poccr_fin;
 	int64_t occ_run, occr_run;	/* in flight during cycle fin */
 	struct uq *q;
-	size_t qh, qt, qcap;	/* ring: [qh, qt) */
+	size_t qh, qt, qcap;	/* ring: [qh, qt), qcap a power of 2 */
 
 	/* ProfileMe */
 	uint64_t rng[4];
@@ -1227,14 +1227,14 @@ uq_push(struct pmr_sim *s, uint32_t pcx, uint64_t F, uint64_t end, int self)
 			return;
 		}
 		for (i = 0; i < s->qt - s->qh; i++)
-			n[i] = s->q[(s->qh + i) % s->qcap];
+			n[i] = s->q[(s->qh + i) & (s->qcap - 1)];
 		free(s->q);
 		s->q = n;
 		s->qt -= s->qh;
 		s->qh = 0;
 		s->qcap = cap;
 	}
-	u = &s->q[s->qt++ % s->qcap];
+	u = &s->q[s->qt++ & (s->qcap - 1)];
 	u->pcx = pcx;
 	u->F = F;
 	u->end = end;
@@ -1300,7 +1300,7 @@ useful_advance(struct pmr_sim *s, int force)
 		s->fin++;
 	}
 	while (s->qh != s->qt) {
-		struct uq *u = &s->q[s->qh % s->qcap];
+		struct uq *u = &s->q[s->qh & (s->qcap - 1)];
 		struct pmr_sim_truth *t;
 		uint64_t a, b, len = u->end - u->F;
 
@@ -3167,8 +3167,10 @@ fetch_body(struct pmr_sim *s)
 			s->st.fetched++;
 			if (s->o.truth) {
 				s->tr[e->pcx].fetched++;
-				s->pt[e->pcx].tp += s->tp_pending;
-				s->tp_pending = 0;
+				if (s->tp_pending != 0) {	/* the first fetch */
+					s->pt[e->pcx].tp += s->tp_pending;
+					s->tp_pending = 0;
+				}
 			}
 			if (s->pm_at_fetch)
 				pm_fetch(s, e);
