@@ -313,11 +313,10 @@ struct pmr_sim_pair {
 
 /* TRUTH record: exact aggregates of one static pc. */
 struct pmr_sim_truth {
-	uint64_t pc;
-	uint8_t cls;
-	uint64_t fetched, retired, aborted;
-	uint64_t ab_misp;	/* aborted by a mispredict */
-	uint64_t ab_other;
+	/* what --truth adds to at every fetch and retire, first: four
+	 * cache lines in pmsim's table of 64-byte aligned entries (the
+	 * record's field order is the registry's, not this one) */
+	uint64_t fetched, retired;
 	uint64_t sum_fm, sum_md, sum_dx, sum_xr, sum_rr, sum_ld;
 	uint64_t sq_fm, sq_md, sq_dx, sq_xr, sq_rr, sq_ld;
 	uint64_t n_ld;		/* retired loads with a completion */
@@ -328,15 +327,20 @@ struct pmr_sim_truth {
 	};
 	uint64_t taken, br_misp, jmp_misp, fu_conflict, map_stall;
 	uint64_t forwarded;
-	double tp_cycles;	/* time-proportional oracle share */
 	uint64_t inprog;	/* L: sum of (RR or A) - F, all fetched */
+	uint64_t aborted;
+	uint64_t ab_misp;	/* aborted by a mispredict */
+	uint64_t ab_other;
 	uint64_t useful;	/* sum of retiring issues during [F, RR) */
-	int64_t wasted;		/* C * inprog - useful */
 	uint64_t inflight;	/* instruction-cycles of the others in flight
 				 * during each instance's [F, RR or abort) */
 	uint64_t inflight_ret;	/* the same, of those that retire */
 	uint64_t local;		/* since 1: per retired instance, the other
 				 * instructions retired within +-delta cycles */
+	int64_t wasted;		/* C * inprog - useful */
+	double tp_cycles;	/* time-proportional oracle share */
+	uint64_t pc;
+	uint8_t cls;
 };
 
 /*
