@@ -198,6 +198,16 @@ struct ppair {
 	int32_t next;
 };
 
+/*
+ * One cycle of the useful-concurrency truth: what useful_advance() reads
+ * and writes for a cycle sits together, in one or two lines, not seven.
+ */
+struct cring {
+	uint64_t pref, pocc, poccr;	/* prefix sums before the cycle */
+	uint32_t iss;		/* issues less aborted ones (mod 2^32) */
+	int32_t occ, occr;	/* in-flight count changes */
+};
+
 struct uq {			/* instance waiting for its useful count */
 	uint64_t F, end, push;
 	uint32_t pcx;
@@ -358,9 +368,7 @@ struct pmr_sim {
 	int stop;
 
 	/* useful-concurrency truth */
-	uint32_t *iss_n, *iss_ab;	/* issues per cycle, and aborted ones */
-	int32_t *occ_d, *occr_d;	/* in-flight count changes per cycle */
-	uint64_t *pref, *pocc, *poccr;	/* prefix sums before each cycle */
+	struct cring *cr;	/* by cycle modulo CRING */
 	uint64_t fin, pfin, pocc_fin, poccr_fin;
 	int64_t occ_run, occr_run;	/* in flight during cycle fin */
 	struct uq *q;
@@ -1265,29 +1273,38 @@ uq_push(struct pmr_sim *s, uint32_t pcx, uint64_t F, uint64_t end, int self)
 	u->self = (uint8_t)self;
 }
 
-/* Value before cycle c (c in [fin - CRING, fin]) of a prefix ring. */
-static uint64_t
-ring_at(const struct pmr_sim *s, const uint64_t *ring, uint64_t atfin,
+/*
+ * The prefix sums before cycle c (c in [fin - CRING, fin]): cur (the
+ * running ones) from fin on, zero before the ring.
+ */
+static inline const struct cring *
+ring_at(const struct cring *cr, const struct cring *cur, uint64_t fin,
     uint64_t c)
 {
-	if (c >= s->fin)
-		return atfin;
-	if (s->fin - c >= CRING)
-		return 0;
-	return ring[c & (CRING - 1)];
+	static const struct cring zero;
+
+	if (c >= fin)
+		return cur;
+	if (fin - c >= CRING)
+		return &zero;
+	return &cr[c & (CRING - 1)];
 }
 
 /* Counts [F, end) in the in-flight occupancy (retiring ones apart). */
 static void
 occ_add(struct pmr_sim *s, uint64_t F, uint64_t end, int retired)
 {
+	struct cring *f, *e;
+
 	if (!s->o.truth || end <= F || F < s->fin)
 		return;
-	s->occ_d[F & (CRING - 1)]++;
-	s->occ_d[end & (CRING - 1)]--;
+	f = &s->cr[F & (CRING - 1)];
+	e = &s->cr[end & (CRING - 1)];
+	f->occ++;
+	e->occ--;
 	if (retired) {
-		s->occr_d[F & (CRING - 1)]++;
-		s->occr_d[end & (CRING - 1)]--;
+		f->occr++;
+		e->occr--;
 	}
 }
 
@@ -1297,51 +1314,69 @@ occ_add(struct pmr_sim *s, uint64_t F, uint64_t end, int retired)
  * retired or aborted, so its counts are final; force: up to now), then
  * settles the queued instances: the retiring issues in their [F, end)
  * (useful), and the others in flight, all and retiring ones.
+ *
+ * The state is copied to locals: the stores to the rings and the truth
+ * table are uint64_t, which the compiler must otherwise assume can
+ * change s->fin and the rest at every step.
  */
 static void
 useful_advance(struct pmr_sim *s, int force)
 {
-	uint64_t lim = s->now;
+	struct cring *cr = s->cr, cur;
+	uint64_t lim = s->now, fin = s->fin, qh, qt = s->qt;
+	uint64_t qmask = s->qcap - 1;
 
 	if (!force && s->head != s->tail && s->e[s->head & s->wmask].F < lim)
 		lim = s->e[s->head & s->wmask].F;
-	if (s->now - s->fin >= CRING - 1 && lim <= s->fin)
-		lim = s->fin + 1;	/* never wrap: approximate instead */
-	while (s->fin < lim) {
-		uint32_t k = (uint32_t)(s->fin & (CRING - 1));
+	if (s->now - fin >= CRING - 1 && lim <= fin)
+		lim = fin + 1;	/* never wrap: approximate instead */
+	cur.pref = s->pfin;
+	cur.pocc = s->pocc_fin;
+	cur.poccr = s->poccr_fin;
+	if (fin < lim) {
+		int64_t run = s->occ_run, runr = s->occr_run;
 
-		s->pref[k] = s->pfin;
-		s->pfin += s->iss_n[k] - s->iss_ab[k];
-		s->occ_run += s->occ_d[k];
-		s->occr_run += s->occr_d[k];
-		s->pocc[k] = s->pocc_fin;
-		s->poccr[k] = s->poccr_fin;
-		s->pocc_fin += (uint64_t)s->occ_run;
-		s->poccr_fin += (uint64_t)s->occr_run;
-		s->iss_n[k] = s->iss_ab[k] = 0;
-		s->occ_d[k] = s->occr_d[k] = 0;
-		s->fin++;
+		do {
+			struct cring *r = &cr[fin & (CRING - 1)];
+
+			r->pref = cur.pref;
+			r->pocc = cur.pocc;
+			r->poccr = cur.poccr;
+			cur.pref += r->iss;
+			run += r->occ;
+			runr += r->occr;
+			cur.pocc += (uint64_t)run;
+			cur.poccr += (uint64_t)runr;
+			r->iss = 0;
+			r->occ = r->occr = 0;
+		} while (++fin < lim);
+		s->fin = fin;
+		s->pfin = cur.pref;
+		s->pocc_fin = cur.pocc;
+		s->poccr_fin = cur.poccr;
+		s->occ_run = run;
+		s->occr_run = runr;
 	}
-	while (s->qh != s->qt) {
-		struct uq *u = &s->q[s->qh & (s->qcap - 1)];
+	for (qh = s->qh; qh != qt; qh++) {
+		const struct uq *u = &s->q[qh & qmask];
+		const struct cring *a, *b;
 		struct pmr_sim_truth *t;
-		uint64_t a, b, len = u->end - u->F;
+		uint64_t d, len = u->end - u->F;
 
-		if (u->push >= s->fin && !force)
+		if (u->push >= fin && !force)
 			break;
 		t = &s->tr[u->pcx].t;
-		a = ring_at(s, s->pref, s->pfin, u->F);
-		b = ring_at(s, s->pref, s->pfin, u->end);
-		t->useful += b - a - (b - a >= u->self ? u->self : 0);
-		a = ring_at(s, s->pocc, s->pocc_fin, u->F);
-		b = ring_at(s, s->pocc, s->pocc_fin, u->end);
-		t->inflight += b - a >= len ? b - a - len : 0;
-		a = ring_at(s, s->poccr, s->poccr_fin, u->F);
-		b = ring_at(s, s->poccr, s->poccr_fin, u->end);
+		a = ring_at(cr, &cur, fin, u->F);
+		b = ring_at(cr, &cur, fin, u->end);
+		d = b->pref - a->pref;
+		t->useful += d - (d >= u->self ? u->self : 0);
+		d = b->pocc - a->pocc;
+		t->inflight += d >= len ? d - len : 0;
+		d = b->poccr - a->poccr;
 		len = u->self ? len : 0;
-		t->inflight_ret += b - a >= len ? b - a - len : 0;
-		s->qh++;
+		t->inflight_ret += d >= len ? d - len : 0;
 	}
+	s->qh = qh;
 }
 
 /* --- squash ------------------------------------------------------------ */
@@ -1546,7 +1581,7 @@ abort_ent(struct pmr_sim *s, struct ent *e, uint8_t trap)
 	e->trap = trap;
 	/* the issue counts are for the useful-concurrency truth alone */
 	if (s->o.truth && (e->flags & E_ISSUED) && e->X >= s->fin)
-		s->iss_ab[e->X & (CRING - 1)]++;
+		s->cr[e->X & (CRING - 1)].iss--;
 	occ_add(s, e->F, s->now, 0);
 	ldcnt_drop(s, e);
 	if (s->measuring && trap != PMR_SIM_TRAP_END) {
@@ -2487,7 +2522,7 @@ issue_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 	if (e->nload == 0)
 		e->LC = e->res;
 	if (s->o.truth)
-		s->iss_n[s->now & (CRING - 1)]++;
+		s->cr[s->now & (CRING - 1)].iss++;
 	if (s->res_pending && s->res_slot == slot && s->res_seq == e->seq)
 		s->res_at = e->RR;
 	wake(s, e);
@@ -3438,13 +3473,7 @@ pmr_sim_free(struct pmr_sim *s)
 	free(s->at);
 	free(s->ph);
 	free(s->idx);
-	free(s->iss_n);
-	free(s->iss_ab);
-	free(s->occ_d);
-	free(s->occr_d);
-	free(s->pref);
-	free(s->pocc);
-	free(s->poccr);
+	free(s->cr);
 	free(s->q);
 	free(s->ps);
 	free(s->pp);
@@ -3579,18 +3608,9 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	s->mshr_pos = calloc(s->c.mshr, sizeof(uint64_t));
 	s->phcap = 4096;
 	s->ph = calloc(s->phcap, sizeof(*s->ph));
-	s->iss_n = calloc(CRING, sizeof(uint32_t));
-	s->iss_ab = calloc(CRING, sizeof(uint32_t));
-	s->occ_d = calloc(CRING, sizeof(int32_t));
-	s->occr_d = calloc(CRING, sizeof(int32_t));
-	s->pref = calloc(CRING, sizeof(uint64_t));
-	s->pocc = calloc(CRING, sizeof(uint64_t));
-	s->poccr = calloc(CRING, sizeof(uint64_t));
+	s->cr = calloc(CRING, sizeof(*s->cr));
 	if (s->mshr_line == NULL || s->mshr_fill == NULL ||
-	    s->mshr_pos == NULL || s->ph == NULL ||
-	    s->iss_n == NULL || s->iss_ab == NULL || s->occ_d == NULL ||
-	    s->occr_d == NULL || s->pref == NULL || s->pocc == NULL ||
-	    s->poccr == NULL)
+	    s->mshr_pos == NULL || s->ph == NULL || s->cr == NULL)
 		goto bad;
 	if (s->o.graph || s->o.shotgun) {
 		/* fetch distances up to 32 windows: commit distances past
