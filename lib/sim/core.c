@@ -1244,28 +1244,39 @@ pm_fetch(struct pmr_sim *s, struct ent *e)
 
 /* --- truth ------------------------------------------------------------- */
 
-static void
+/* Doubles the queue of uq_push(); returns 0 or PMR_ENOMEM. */
+static int __attribute__((noinline))
+uq_grow(struct pmr_sim *s)
+{
+	size_t cap = s->qcap ? s->qcap * 2 : 4096, i;
+	struct uq *n = malloc(cap * sizeof(*n));
+
+	if (n == NULL)
+		return fail(s, PMR_ENOMEM, "out of memory");
+	for (i = 0; i < s->qt - s->qh; i++)
+		n[i] = s->q[(s->qh + i) & (s->qcap - 1)];
+	free(s->q);
+	s->q = n;
+	s->qt -= s->qh;
+	s->qh = 0;
+	s->qcap = cap;
+	return 0;
+}
+
+/* Queues an instance for useful_advance(); inline: one a retire. */
+static inline void
 uq_push(struct pmr_sim *s, uint32_t pcx, uint64_t F, uint64_t end, int self)
 {
 	struct uq *u;
+	size_t qt = s->qt;
 
-	if (s->qt - s->qh == s->qcap) {
-		size_t cap = s->qcap ? s->qcap * 2 : 4096, i;
-		struct uq *n = malloc(cap * sizeof(*n));
-
-		if (n == NULL) {
-			fail(s, PMR_ENOMEM, "out of memory");
+	if (qt - s->qh == s->qcap) {
+		if (uq_grow(s) != 0)
 			return;
-		}
-		for (i = 0; i < s->qt - s->qh; i++)
-			n[i] = s->q[(s->qh + i) & (s->qcap - 1)];
-		free(s->q);
-		s->q = n;
-		s->qt -= s->qh;
-		s->qh = 0;
-		s->qcap = cap;
+		qt = s->qt;
 	}
-	u = &s->q[s->qt++ & (s->qcap - 1)];
+	u = &s->q[qt & (s->qcap - 1)];
+	s->qt = qt + 1;
 	u->pcx = pcx;
 	u->F = F;
 	u->end = end;
@@ -1922,9 +1933,11 @@ atruth_emit(struct pmr_sim *s)
 static void __attribute__((noinline))
 truth_retired(struct pmr_sim *s, struct ent *e)
 {
-	struct pmr_sim_truth *t = &s->tr[e->pcx].t;
+	/* locals: the stores to t could otherwise alias e and s */
+	uint32_t ev = e->events, pcx = e->pcx;
+	struct pmr_sim_truth *t = &s->tr[pcx].t;
+	uint64_t F = e->F, M = e->M, D = e->D, X = e->X, RR = e->RR;
 	uint64_t v;
-	uint32_t ev = e->events;
 
 #define ACC(sum, sq, a, b) do {                                            \
 		v = (b) - (a);                                               \
@@ -1932,13 +1945,13 @@ truth_retired(struct pmr_sim *s, struct ent *e)
 		t->sq += v * v;                                              \
 	} while (0)
 	t->retired++;
-	ACC(sum_fm, sq_fm, e->F, e->M);
-	ACC(sum_md, sq_md, e->M, e->D);
-	ACC(sum_dx, sq_dx, e->D, e->X);
-	ACC(sum_xr, sq_xr, e->X, e->RR);
-	ACC(sum_rr, sq_rr, e->RR, s->now);
+	ACC(sum_fm, sq_fm, F, M);
+	ACC(sum_md, sq_md, M, D);
+	ACC(sum_dx, sq_dx, D, X);
+	ACC(sum_xr, sq_xr, X, RR);
+	ACC(sum_rr, sq_rr, RR, s->now);
 	if (e->nload > 0) {
-		ACC(sum_ld, sq_ld, e->X, e->LC);
+		ACC(sum_ld, sq_ld, X, e->LC);
 		t->n_ld++;
 	}
 #undef ACC
@@ -1947,7 +1960,7 @@ truth_retired(struct pmr_sim *s, struct ent *e)
 	t->dcache_miss += !!(ev & PMR_SIM_EV_DCACHE_MISS);
 	if ((ev & PMR_SIM_EV_DCACHE_MISS) && (e->cls == PMR_OP_LOAD ||
 	    e->cls == PMR_OP_STORE || e->cls == PMR_OP_LDST))
-		atruth_add(s, e->pcx, e->addr);
+		atruth_add(s, pcx, e->addr);
 	t->dtlb_miss += !!(ev & PMR_SIM_EV_DTLB_MISS);
 	t->llc_miss += !!(ev & PMR_SIM_EV_LLC_MISS);
 	t->taken += !!(ev & PMR_SIM_EV_TAKEN);
@@ -1957,8 +1970,8 @@ truth_retired(struct pmr_sim *s, struct ent *e)
 	t->map_stall += !!(ev & (PMR_SIM_EV_MAP_REGS | PMR_SIM_EV_MAP_IQ |
 	    PMR_SIM_EV_MAP_ROB | PMR_SIM_EV_LSQ_FULL));
 	t->forwarded += !!(ev & PMR_SIM_EV_FORWARD);
-	t->inprog += e->RR - e->F;
-	uq_push(s, e->pcx, e->F, e->RR, 1);
+	t->inprog += RR - F;
+	uq_push(s, pcx, F, RR, 1);
 }
 
 /* Counts retired entry e in the statistics (and the truth). */
@@ -2031,38 +2044,45 @@ win_close(struct pmr_sim *s, uint64_t now)
 static void
 local_drain(struct pmr_sim *s, uint64_t c)
 {
-	uint64_t d = s->o.delta;
+	uint64_t d = s->o.delta, h = s->lqh, qt = s->lqt;
+	uint64_t qmask = s->lqmask, rmask = s->lrmask;
+	const uint64_t *at = s->lq_at, *lr = s->lr;
 
-	while (s->lqh != s->lqt && s->lq_at[s->lqh & s->lqmask] + d <= c) {
-		uint64_t r = s->lq_at[s->lqh & s->lqmask], before = 0;
-		uint32_t x = s->lq_pcx[s->lqh & s->lqmask];
+	/* locals: the stores to the truth could otherwise alias them */
+	while (h != qt && at[h & qmask] + d <= c) {
+		uint64_t r = at[h & qmask], before = 0;
+		uint32_t x = s->lq_pcx[h & qmask];
 
 		if (r >= s->start + d + 1)
-			before = s->lr[(r - d - 1) & s->lrmask];
-		s->tr[x].t.local += s->lr[(r + d) & s->lrmask] - before - 1;
-		s->lqh++;
+			before = lr[(r - d - 1) & rmask];
+		s->tr[x].t.local += lr[(r + d) & rmask] - before - 1;
+		h++;
 	}
+	s->lqh = h;
 }
 
 /* Records this cycle's m measured retires for the local-IPC truth. */
 static void
 local_step(struct pmr_sim *s, unsigned m)
 {
-	uint64_t c, i;
+	uint64_t c, i, now = s->now, qt = s->lqt, qmask = s->lqmask;
+	uint64_t *lr = s->lr, rmask = s->lrmask;
 
-	for (c = s->lr_upto + 1; c < s->now; c++) {
-		s->lr[c & s->lrmask] = s->lr_cum;
+	for (c = s->lr_upto + 1; c < now; c++) {
+		lr[c & rmask] = s->lr_cum;
 		local_drain(s, c);
 	}
 	s->lr_cum += m;
-	s->lr[s->now & s->lrmask] = s->lr_cum;
-	for (i = s->head - m; i < s->head; i++) {
-		s->lq_at[s->lqt & s->lqmask] = s->now;
-		s->lq_pcx[s->lqt & s->lqmask] = s->e[i & s->wmask].pcx;
-		s->lqt++;
+	lr[now & rmask] = s->lr_cum;
+	for (i = s->head - m; i < s->head; i++, qt++) {
+		s->lq_at[qt & qmask] = now;
+		s->lq_pcx[qt & qmask] = s->e[i & s->wmask].pcx;
 	}
-	local_drain(s, s->now);
-	s->lr_upto = s->now;
+	s->lqt = qt;
+	/* nothing due (most cycles): no call */
+	if (s->lqh != qt && s->lq_at[s->lqh & qmask] + s->o.delta <= now)
+		local_drain(s, now);
+	s->lr_upto = now;
 }
 
 /* --- baseline samplers ------------------------------------------------- */
@@ -2213,12 +2233,15 @@ retire_tp(struct pmr_sim *s, unsigned n, unsigned m)
 	local_step(s, m);
 	/* time-proportional oracle: charge this cycle */
 	if (n > 0) {
-		uint64_t i;
+		/* locals: the tp stores could otherwise alias s */
+		const struct ent *ev = s->e;
+		struct pcent *pt = s->pt;
+		uint64_t i, head = s->head, wmask = s->wmask;
 		uint64_t share = TP_UNIT / n;
 
-		for (i = s->head - n; i < s->head; i++)
-			s->pt[s->e[i & s->wmask].pcx].tp += share +
-			    (i == s->head - n ? TP_UNIT - share * n : 0);
+		pt[ev[(head - n) & wmask].pcx].tp += TP_UNIT - share * (n - 1);
+		for (i = head - n + 1; i < head; i++)
+			pt[ev[i & wmask].pcx].tp += share;
 	} else if (s->head != s->tail)
 		s->pt[s->e[s->head & s->wmask].pcx].tp += TP_UNIT;
 	else if (s->last_pcx != NONE32)
