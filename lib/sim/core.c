@@ -1955,17 +1955,23 @@ truth_retired(struct pmr_sim *s, struct ent *e)
 		t->n_ld++;
 	}
 #undef ACC
-	t->icache_miss += !!(ev & PMR_SIM_EV_ICACHE_MISS);
-	t->itlb_miss += !!(ev & PMR_SIM_EV_ITLB_MISS);
-	t->dcache_miss += !!(ev & PMR_SIM_EV_DCACHE_MISS);
-	if ((ev & PMR_SIM_EV_DCACHE_MISS) && (e->cls == PMR_OP_LOAD ||
-	    e->cls == PMR_OP_STORE || e->cls == PMR_OP_LDST))
-		atruth_add(s, pcx, e->addr);
-	t->dtlb_miss += !!(ev & PMR_SIM_EV_DTLB_MISS);
-	t->llc_miss += !!(ev & PMR_SIM_EV_LLC_MISS);
+	/* misses and mispredicts are rare (a few in a hundred retires):
+	 * one test for the seven */
+	if (ev & (PMR_SIM_EV_ICACHE_MISS | PMR_SIM_EV_ITLB_MISS |
+	    PMR_SIM_EV_DCACHE_MISS | PMR_SIM_EV_DTLB_MISS |
+	    PMR_SIM_EV_LLC_MISS | PMR_SIM_EV_BR_MISP | PMR_SIM_EV_JMP_MISP)) {
+		t->icache_miss += !!(ev & PMR_SIM_EV_ICACHE_MISS);
+		t->itlb_miss += !!(ev & PMR_SIM_EV_ITLB_MISS);
+		t->dcache_miss += !!(ev & PMR_SIM_EV_DCACHE_MISS);
+		if ((ev & PMR_SIM_EV_DCACHE_MISS) && (e->cls == PMR_OP_LOAD ||
+		    e->cls == PMR_OP_STORE || e->cls == PMR_OP_LDST))
+			atruth_add(s, pcx, e->addr);
+		t->dtlb_miss += !!(ev & PMR_SIM_EV_DTLB_MISS);
+		t->llc_miss += !!(ev & PMR_SIM_EV_LLC_MISS);
+		t->br_misp += !!(ev & PMR_SIM_EV_BR_MISP);
+		t->jmp_misp += !!(ev & PMR_SIM_EV_JMP_MISP);
+	}
 	t->taken += !!(ev & PMR_SIM_EV_TAKEN);
-	t->br_misp += !!(ev & PMR_SIM_EV_BR_MISP);
-	t->jmp_misp += !!(ev & PMR_SIM_EV_JMP_MISP);
 	t->fu_conflict += !!(ev & PMR_SIM_EV_FU_CONFLICT);
 	t->map_stall += !!(ev & (PMR_SIM_EV_MAP_REGS | PMR_SIM_EV_MAP_IQ |
 	    PMR_SIM_EV_MAP_ROB | PMR_SIM_EV_LSQ_FULL));
@@ -3247,7 +3253,15 @@ fetch_body(struct pmr_sim *s)
 		if (s->measuring) {
 			s->st.fetched++;
 			if (s->o.truth) {
+				char *tl = (char *)&s->tr[e->pcx];
+
 				s->tr[e->pcx].t.fetched++;
+				/* its retire, tens of cycles on, writes the
+				 * next four lines: not a miss then */
+				__builtin_prefetch(tl + 64, 1);
+				__builtin_prefetch(tl + 128, 1);
+				__builtin_prefetch(tl + 192, 1);
+				__builtin_prefetch(tl + 256, 1);
 				if (s->tp_pending != 0) {	/* the first fetch */
 					s->pt[e->pcx].tp += s->tp_pending;
 					s->tp_pending = 0;
