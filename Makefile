@@ -108,7 +108,9 @@ tests/unit/$(D)%: tests/unit/%.c tests/unit/unit.h $(LIBPMR) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBPMR) $(ALL_LIBS)
 
-# deps: install what is missing (root, or sudo when available).
+# deps: install what is missing (root, or sudo when available), and index
+# the system's manuals when mandoc's database lacks pages ours refer to
+# (cat(1), zstd(1)...), so that "mandoc -Tlint" checks those references.
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
@@ -120,6 +122,11 @@ deps:
 		$$sudo apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
 			--no-install-recommends $$missing; \
+	fi; \
+	if mandoc -Tlint $(MANPAGES) 2>&1 | grep -q 'outdated mandoc.db'; then \
+		echo "make deps: indexing the system manuals for mandoc"; \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo makewhatis /usr/share/man; \
 	fi
 
 # check: every test layer, through one prove run so that CI reads one
