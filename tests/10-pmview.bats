@@ -228,16 +228,16 @@ for l in open(sys.argv[1]): json.loads(l)' "$T/out"
 }
 
 @test "pmview reads ChampSim and drmemtrace traces directly" {
-	run -0 "$PMVIEW" --stats "$SHARED/ext-traces/simple_app.champsim.xz"
+	run -0 "$PMVIEW" --stats "$EXT/simple_app.champsim.xz"
 	[[ $output == *$'creator pmtrace-import'* ]]
 	[[ $output == *$'type\tSINSN\t'* ]]
 	[[ $output == *$'type\tDINSN\t'* ]]
-	run -0 "$PMVIEW" -t DINSN "$SHARED/ext-traces/drmemtrace.allasm_x86_64.trace.zip"
+	run -0 "$PMVIEW" -t DINSN "$EXT/drmemtrace.allasm_x86_64.trace.zip"
 	[ "${lines[1]%%$'\t'0x*}" = $'DINSN\t133\t2\t1992554' ]
 }
 
 @test "pmview -F names the input format; a wrong one fails with one line" {
-	cp "$SHARED/ext-traces/simple_app.champsim.xz" "$T/noname.xz"
+	cp "$EXT/simple_app.champsim.xz" "$T/noname.xz"
 	run -1 --separate-stderr "$PMVIEW" -c "$T/noname.xz"
 	[ "$stderr" = "pmview: '$T/noname.xz': not a pmr stream (bad magic)" ]
 	run -0 "$PMVIEW" -F champsim -c "$T/noname.xz"
@@ -247,7 +247,7 @@ for l in open(sys.argv[1]): json.loads(l)' "$T/out"
 }
 
 @test "pmview stops early on a converted trace without hanging" {
-	run -0 "$PMVIEW" -n 2 "$SHARED/ext-traces/simple_app.champsim.xz"
+	run -0 "$PMVIEW" -n 2 "$EXT/simple_app.champsim.xz"
 	[ "${#lines[@]}" -eq 4 ]
 	[ "${lines[3]%%$'\t'*}" = SINSN ]
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # pmtrace import and stats: the ChampSim, drmemtrace and pmr trace readers
 # through the command line, on tests/data/trace and the external traces in
-# $SHARED/ext-traces.
+# $EXT (test_helper.bash).
 
 load test_helper
 
@@ -24,7 +24,6 @@ setup_file() {
 }
 
 setup() {
-	EXT=$SHARED/ext-traces
 	T=$DATA/trace
 	B=$BATS_FILE_TMPDIR
 }

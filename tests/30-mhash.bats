@@ -367,7 +367,7 @@ enet() {
 
 @test "mhash --trace derives edge tuples from a ChampSim trace" {
 	run -0 --separate-stderr "$MHASH" --trace -k edge -p hpca03-1pct \
-	    --eval "$SHARED/ext-traces/simple_app.champsim.xz"
+	    --eval "$EXT/simple_app.champsim.xz"
 	[[ $output == *"I 0 events=10000 T=100 "* ]]
 	[[ $output == *"# mh-n4-c1r0p1 "* ]]
 	[ -z "$stderr" ]
@@ -398,7 +398,7 @@ enet() {
 }
 
 @test "mhash --trace --dump-events keeps the kind of each tuple" {
-	t=$SHARED/ext-traces/simple_app.champsim.xz
+	t=$EXT/simple_app.champsim.xz
 	"$MHASH" --trace -k all --dump-events --no-pg \
 	    -o "$BATS_TEST_TMPDIR/t.pmr" "$t"
 	run -0 "$MHASH" -k edge --eval "$BATS_TEST_TMPDIR/t.pmr"

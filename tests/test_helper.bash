@@ -1,13 +1,17 @@
 # test_helper.bash: loaded by every tests/*.bats file.
 #
-# Sets $TOP (the source tree), $SHARED (../shared beside it, where the
-# external traces live) and one variable per program, overridable from the
+# Sets $TOP (the source tree), $EXT (the external traces: the copies in
+# tests/data/ext-traces, or $PM_SHARED/ext-traces) and one variable per program, overridable from the
 # environment as in ": ${CUT=cut}", so the suite can run against installed
 # binaries: PMVIEW=/usr/local/bin/pmview bats tests/10-pmview.bats.
 bats_require_minimum_version 1.5.0
 
 TOP=${PM_TOP:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}
-SHARED=${PM_SHARED:-$TOP/../shared}
+if [ -n "${PM_SHARED:-}" ]; then
+	EXT=$PM_SHARED/ext-traces
+else
+	EXT=$TOP/tests/data/ext-traces
+fi
 # Programs of a SAN=1 build live in cmd/san/.
 BIN=$TOP/cmd
 [ "${PM_SAN:-}" = 1 ] && BIN=$TOP/cmd/san

@@ -15,7 +15,8 @@
 # streams are one valid trace).
 set -euo pipefail
 TOP=${PM_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-SHARED=${PM_SHARED:-$TOP/../shared}
+EXT=${PM_SHARED:+$PM_SHARED/ext-traces}
+EXT=${EXT:-$TOP/tests/data/ext-traces}
 PMSIM=${PMSIM:-$TOP/cmd/pmsim}
 PMTRACE=${PMTRACE:-$TOP/cmd/pmtrace}
 REPEAT=${REPEAT:-40}
@@ -50,11 +51,11 @@ report() {
 
 echo "== pmsim benchmarks (best of $RUNS)"
 traces=("$TOP/tests/data/sim/app30k.champsim.xz")
-[ -r "$SHARED/ext-traces/simple_app.champsim.xz" ] &&
-    traces+=("$SHARED/ext-traces/simple_app.champsim.xz")
-if [ -r "$SHARED/ext-traces/drmemtrace.simple_app.trace.zip" ] &&
+[ -r "$EXT/simple_app.champsim.xz" ] &&
+    traces+=("$EXT/simple_app.champsim.xz")
+if [ -r "$EXT/drmemtrace.simple_app.trace.zip" ] &&
     "$PMTRACE" import -q --no-pg -o "$tmp/app.pmr" \
-    "$SHARED/ext-traces/drmemtrace.simple_app.trace.zip" 2>/dev/null; then
+    "$EXT/drmemtrace.simple_app.trace.zip" 2>/dev/null; then
 	for ((i = 0; i < REPEAT; i++)); do cat "$tmp/app.pmr"; done > "$tmp/long.pmr"
 	traces+=("$tmp/long.pmr")
 fi

@@ -4,8 +4,8 @@
  * Decoder tests decode hand-written byte snippets and check class,
  * registers (as sets of names; '*' marks an address register), memory
  * accesses ("L8,S8": loads first) and targets exactly.  Reader tests use
- * tests/data/trace/ and the external traces in $PM_SHARED/ext-traces
- * (default $PM_TOP/../shared), which must exist: a missing one fails.
+ * tests/data/trace/ and the external traces in tests/data/ext-traces (or
+ * $PM_SHARED/ext-traces), which must exist: a missing one fails.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +31,8 @@ path_of(const char *dir, const char *name)
 			snprintf(b, sizeof(buf[0]), "%s/ext-traces/%s", shared,
 			    name);
 		else
-			snprintf(b, sizeof(buf[0]), "%s/../shared/ext-traces/%s",
-			    top, name);
+			snprintf(b, sizeof(buf[0]),
+			    "%s/tests/data/ext-traces/%s", top, name);
 	} else
 		snprintf(b, sizeof(buf[0]), "%s/tests/data/trace/%s", top,
 		    name);

@@ -8,7 +8,8 @@
 set -eu
 TOP=${PM_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 PMTRACE=${PMTRACE:-$TOP/cmd/pmtrace}
-EXT=${PM_SHARED:-$TOP/../shared}/ext-traces
+EXT=${PM_SHARED:+$PM_SHARED/ext-traces}
+EXT=${EXT:-$TOP/tests/data/ext-traces}
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
 make -s -C "$TOP/traces/micro" >/dev/null
