@@ -25,3 +25,6 @@ echo
 echo "== mhash: hot (load pc, value) tuples per 10,000 loads, 1% threshold,"
 echo "   Multi-Hash vs Space-Saving, Count-Min+CU, Misra-Gries at equal bytes"
 mhash --trace -k value --eval -a mh,ss,cmcu,mg --summary "$trace" | grep -v '^# mhash'
+echo
+echo "== to run these programs by name, paste this line (from $top):"
+echo "export PATH=\"$top/cmd:\$PATH\""

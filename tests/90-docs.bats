@@ -58,6 +58,27 @@ run_examples() {
 	[ "$n" -gt 0 ]
 }
 
+@test "make demo ends with the PATH line to paste" {
+	run -0 --separate-stderr bash "$TOP/examples/demo.sh"
+	[[ ${lines[-1]} == "export PATH=\"$TOP/cmd:\$PATH\"" ]] ||
+		{ echo "last line: ${lines[-1]}"; return 1; }
+}
+
+@test "every README command runs as written" {
+	local line n=0
+	ln -s "$BIN" cmd
+	while IFS= read -r line; do
+		n=$((n + 1))
+		run --separate-stderr bash -o pipefail -c "$line"
+		if [ "$status" -ne 0 ]; then
+			echo "README: command failed (status $status): $line"
+			echo "$stderr"
+			return 1
+		fi
+	done < <("$TOP/tests/readme-commands" "$TOP/README.md")
+	[ "$n" -ge 10 ] || { echo "README: only $n commands found"; return 1; }
+}
+
 @test "README names only options that --help lists" {
 	run -0 "$PMVIEW" --help
 	local opt
