@@ -507,3 +507,15 @@ PY
 	run --separate-stderr -0 "$PMTRACE" stats -F drmemtrace "$BATS_TEST_TMPDIR/u.trace"
 	[ "$(stat_of instructions)" = 266 ]
 }
+
+# 64 zero bytes would read as one more record
+@test "ChampSim: compressed data followed by raw bytes is an error" {
+	head -c 64 /dev/zero | cat "$DATA/sim/app30k.champsim.xz" - > "$BATS_TEST_TMPDIR/g.champsim.xz"
+	run --separate-stderr -1 "$PMTRACE" stats "$BATS_TEST_TMPDIR/g.champsim.xz"
+	assert_one_line_stderr
+	[[ $stderr == "pmtrace: '$BATS_TEST_TMPDIR/g.champsim.xz': uncompressed bytes after the xz data"* ]]
+	# a concatenation of compressed streams is one trace
+	cat "$DATA/sim/app30k.champsim.xz" "$DATA/sim/app30k.champsim.xz" > "$BATS_TEST_TMPDIR/2.champsim.xz"
+	run -0 "$PMTRACE" stats "$BATS_TEST_TMPDIR/2.champsim.xz"
+	[ "$(stat_of instructions)" = 60000 ]
+}
