@@ -519,3 +519,23 @@ PY
 	run -0 "$PMTRACE" stats "$BATS_TEST_TMPDIR/2.champsim.xz"
 	[ "$(stat_of instructions)" = 60000 ]
 }
+
+# pmr decode errors on the trace-reader path name the file.
+@test "a truncated pmr trace: pmsim and pmtrace name the file" {
+	head -c 500 "$T/allasm.pmr" > "$BATS_TEST_TMPDIR/t.pmr"
+	run --separate-stderr -1 "$PMSIM" --no-pg -o /dev/null "$BATS_TEST_TMPDIR/t.pmr"
+	assert_one_line_stderr
+	[[ $stderr == "pmsim: '$BATS_TEST_TMPDIR/t.pmr': record "*"truncated"* ]]
+	run --separate-stderr -1 "$PMTRACE" dump "$BATS_TEST_TMPDIR/t.pmr"
+	assert_one_line_stderr
+	[[ $stderr == "pmtrace: '$BATS_TEST_TMPDIR/t.pmr': record "*"truncated"* ]]
+	run --separate-stderr -1 "$PMTRACE" stats "$BATS_TEST_TMPDIR/t.pmr"
+	assert_one_line_stderr
+	[[ $stderr == "pmtrace: '$BATS_TEST_TMPDIR/t.pmr': "* ]]
+}
+
+@test "a truncated pmr trace on standard input is named <stdin>" {
+	run --separate-stderr -1 "$PMTRACE" dump - < <(head -c 500 "$T/allasm.pmr")
+	assert_one_line_stderr
+	[[ $stderr == "pmtrace: '<stdin>': record "* ]]
+}
