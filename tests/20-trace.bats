@@ -539,3 +539,11 @@ PY
 	assert_one_line_stderr
 	[[ $stderr == "pmtrace: '<stdin>': record "* ]]
 }
+
+@test "pmview names the file of a bad foreign trace once" {
+	stored_allasm "$BATS_TEST_TMPDIR/s.zip"
+	flip_bit "$BATS_TEST_TMPDIR/s.zip" "$BATS_TEST_TMPDIR/f.zip" chunk.0006 126 3
+	run --separate-stderr -1 "$PMVIEW" --check "$BATS_TEST_TMPDIR/f.zip"
+	assert_one_line_stderr
+	[ "$stderr" = "pmview: '$BATS_TEST_TMPDIR/f.zip': member 'chunk.0006': CRC error" ]
+}
