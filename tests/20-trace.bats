@@ -415,19 +415,30 @@ PY
 	[ "$stderr" = "pmtrace: '$BATS_TEST_TMPDIR/f.zip': member 'chunk.0006': CRC error" ]
 }
 
+# Bits all over the data of the first and the last member, which ends
+# with the FOOTER (where the reader used to stop, before libzip's check).
 @test "drmemtrace: no bit flip in a member's data gives another instruction stream" {
-	local z=$EXT/drmemtrace.allasm_x86_64.trace.zip m size off n=0
-	"$PMTRACE" dump "$z" > "$BATS_TEST_TMPDIR/ref"
-	for m in chunk.0000 chunk.0006; do
-		size=$(python3 -c "import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).getinfo(sys.argv[2]).compress_size)" "$z" $m)
-		for ((off = 0; off < size; off += 5)); do
-			flip_bit "$z" "$BATS_TEST_TMPDIR/f.zip" $m $off $((off % 8))
-			if "$PMTRACE" dump "$BATS_TEST_TMPDIR/f.zip" > "$BATS_TEST_TMPDIR/out" 2>/dev/null; then
-				cmp -s "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/ref" ||
-					{ echo "$m byte $off: exit 0, other instructions"; return 1; }
-			fi
-			n=$((n + 1))
-		done
+	local f n=0
+	"$PMTRACE" dump "$EXT/drmemtrace.allasm_x86_64.trace.zip" > "$BATS_TEST_TMPDIR/ref"
+	python3 - "$EXT/drmemtrace.allasm_x86_64.trace.zip" "$BATS_TEST_TMPDIR" <<'PY'
+import struct, sys, zipfile
+src, out = sys.argv[1:3]
+d = open(src, "rb").read()
+for m in ("chunk.0000", "chunk.0006"):
+    i = zipfile.ZipFile(src).getinfo(m)
+    n, x = struct.unpack_from("<HH", d, i.header_offset + 26)
+    p = i.header_offset + 30 + n + x
+    for off in range(0, i.compress_size, 7):
+        f = bytearray(d)
+        f[p + off] ^= 1 << off % 8
+        open("%s/f-%s-%d.zip" % (out, m, off), "wb").write(f)
+PY
+	for f in "$BATS_TEST_TMPDIR"/f-*.zip; do
+		if "$PMTRACE" dump "$f" > "$BATS_TEST_TMPDIR/out" 2>/dev/null; then
+			cmp -s "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/ref" ||
+				{ echo "${f##*/}: exit 0, other instructions"; return 1; }
+		fi
+		n=$((n + 1))
 	done
 	[ "$n" -gt 40 ]
 }
