@@ -137,7 +137,8 @@ struct pmr_sinsn {
 /* struct pmr_dinsn flags. */
 #define PMR_DI_TAKEN 0x01u	/* branch taken (always set for jumps) */
 #define PMR_DI_VALUE 0x02u	/* value holds the first load's value */
-#define PMR_DI_NEXTUNK 0x04u	/* last instruction: next_pc is a guess */
+#define PMR_DI_NEXTUNK 0x04u	/* next_pc is a guess: the last instruction,
+				 * or the last before a thread switch */
 #define PMR_DI_MEMTRUNC 0x08u	/* more accesses than PMR_INSN_MAXMEM */
 
 /*
@@ -155,7 +156,8 @@ struct pmr_dinsn {
 	uint8_t flags;		/* PMR_DI_* */
 	uint8_t nmem, nload;
 	uint8_t reserved;
-	uint32_t tid;		/* thread, 0 when the source has one thread */
+	uint32_t tid;		/* thread id, 0 when the source has none
+				 * (ChampSim, QEMU) */
 	uint64_t value;		/* loaded value if PMR_DI_VALUE (<= 8 bytes) */
 	uint64_t addr[PMR_INSN_MAXMEM];
 	uint16_t msize[PMR_INSN_MAXMEM];	/* 0 if unknown */

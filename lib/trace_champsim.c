@@ -13,7 +13,9 @@
  *	 16    16  destination_memory[2]      (u64 each, 0 = none)
  *	 32    32  source_memory[4]           (u64 each, 0 = none)
  *
- * raw or compressed (xz, gzip, zstd: struct pmr_in decodes them).  The
+ * raw or compressed (xz, gzip, zstd: struct pmr_in decodes them; a
+ * concatenation of compressed streams is one trace, but uncompressed
+ * bytes after them are an error, not more records).  The
  * branch kind is derived from the registers exactly as ChampSim's
  * ooo_model_instr constructor does (inc/instruction.h, 2023 and later),
  * with its convention 6 = stack pointer, 25 = flags, 26 = instruction
@@ -42,6 +44,7 @@ struct cs_src {
 	struct pmr_in *in;
 	char *path;
 	uint64_t nrec;
+	int zcodec;		/* codec of the compressed data, 0 none */
 };
 
 int
@@ -159,6 +162,15 @@ cs_next(struct pmr_trace *t, struct pmr_dinsn *di)
 	if ((p = pmr_in_peek(s->in, 2 * CS_REC, &avail, &err)) == NULL)
 		return pmr_trace_fail(t, err, "'%s': %s", s->path,
 		    pmr_in_errmsg(s->in));
+	/* concatenated compressed streams are one trace, but raw bytes
+	 * after them are no records (64 zero bytes would look like one) */
+	if (pmr_in_codec(s->in) != PMR_C_RAW)
+		s->zcodec = (int)pmr_in_codec(s->in);
+	else if (s->zcodec != 0)
+		return pmr_trace_fail(t, PMR_ECORRUPT, "'%s': uncompressed "
+		    "bytes after the %s data", s->path,
+		    s->zcodec == PMR_C_XZ ? "xz" : s->zcodec == PMR_C_GZIP ?
+		    "gzip" : "zstd");
 	if (avail == 0)
 		return 0;
 	if (avail < CS_REC || (avail > CS_REC && avail < 2 * CS_REC))

@@ -15,18 +15,33 @@
  *	                   encoding bytes in this entry)
  *	  4     8  addr   (pc, data address, value, or up to 8 encoding bytes)
  *
- * stored either as the chunk.NNNN members of a zip archive (one thread per
- * archive; read in name order with libzip) or as one raw or gzip/zstd/xz
- * stream (.trace.gz).  ENCODING entries precede an instruction whose bytes
- * the reader has not seen in the current chunk; they are decoded by the
- * same x86-64 decoder as pmtrace's.  Memory entries follow their
- * instruction, so an instruction is complete when the next one starts,
- * which also gives its next pc.  Conditional branches are TAKEN_JUMP or
+ * stored either as the chunk.NNNN members of a zip archive (read in the
+ * order of their numbers with libzip, each to its end so that libzip
+ * checks its CRC-32) or as one raw or gzip/zstd/xz stream (.trace.gz).
+ * ENCODING entries precede an instruction whose bytes the reader has not
+ * seen in the current chunk; they are decoded by the same x86-64 decoder
+ * as pmtrace's.  Memory entries follow their instruction, so an
+ * instruction is complete when the next one of its thread starts, which
+ * also gives its next pc.  Conditional branches are TAKEN_JUMP or
  * UNTAKEN_JUMP in current traces; the older CONDITIONAL_JUMP type is
  * resolved from the next pc.  The later steps of a rep string instruction
  * (INSTR_NO_FETCH at the same pc) belong to the first one, as in
  * drcachesim's instruction counts and the ChampSim converters: their
  * accesses are appended to it, up to PMR_INSN_MAXMEM.
+ *
+ * A per-thread trace holds one thread: HEADER, THREAD, its entries,
+ * THREAD_EXIT, FOOTER.  A core-sharded trace (-core_sharded: what one
+ * core ran) holds several, one after another and interleaved: each
+ * thread has its own HEADER, THREAD_EXIT and FOOTER, a THREAD entry
+ * switches threads, and idle markers may follow the last FOOTER.  The
+ * whole input is read, and each instruction carries the id of the THREAD
+ * entry before it.  An instruction followed by a thread switch, an exit
+ * or the end of the input has no known successor: it is passed on with
+ * PMR_DI_NEXTUNK and the successor its outcome or a BRANCH_TARGET marker
+ * gives.  Nothing is skipped silently: an unknown entry type, an
+ * instruction outside a thread, a member that does not end with its
+ * chunk footer or the input with a FOOTER, a missing chunk and a bad
+ * CRC-32 are errors.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -41,10 +56,21 @@ enum {
 	DR_READ = 0, DR_WRITE = 1, DR_PREFETCH_FIRST = 2, DR_PREFETCH_LAST = 9,
 	DR_INSTR = 10, DR_COND_JUMP = 13, DR_RETURN = 16, DR_BUNDLE = 17,
 	DR_THREAD = 22, DR_THREAD_EXIT = 23, DR_HEADER = 25, DR_FOOTER = 26,
-	DR_NO_FETCH = 29, DR_SYSENTER = 31, DR_PREFETCH2_FIRST = 32,
-	DR_PREFETCH2_LAST = 46, DR_ENCODING = 47, DR_TAKEN = 48,
-	DR_UNTAKEN = 49
+	DR_MARKER = 28, DR_NO_FETCH = 29, DR_SYSENTER = 31,
+	DR_PREFETCH2_FIRST = 32, DR_PREFETCH2_LAST = 46, DR_ENCODING = 47,
+	DR_TAKEN = 48, DR_UNTAKEN = 49,
+	DR_NTYPE = 50			/* types past the last known one */
 };
+
+/* Marker kinds (the size field of a MARKER entry). */
+enum {
+	DR_M_CHUNK_FOOTER = 21,		/* value: the chunk's number */
+	DR_M_BRANCH_TARGET = 29		/* value: the next indirect
+					 * branch's target */
+};
+
+/* No THREAD entry is in force (at the start, after an exit or FOOTER). */
+#define DR_NOTID UINT64_MAX
 
 #define DR_ENT 12
 #define ZBUF (64u * 1024 - 64u * 1024 % DR_ENT)
@@ -54,24 +80,32 @@ struct dr_src {
 	/* zip input */
 	zip_t *zip;
 	zip_file_t *zf;
-	zip_uint64_t *member;	/* chunk members in name order */
+	zip_uint64_t *member;	/* chunk members by number */
 	unsigned nmember, cur;
+	uint64_t mbytes;	/* bytes read of the current member */
 	unsigned char *buf;
 	size_t bpos, blen;
 	/* stream input */
 	struct pmr_in *in;
+	int zseen;		/* a compressed segment was read */
 
 	struct pmr_insn_decoder *dec;
 	unsigned char enc[PMR_INSN_MAXBYTES];
 	unsigned nenc;
 	int ended;
-	uint32_t tid;
+	uint64_t tid;		/* of the last THREAD entry, or DR_NOTID */
 	uint64_t nent;
+	unsigned char last[DR_ENT];	/* the last entry read */
+	uint64_t btgt;		/* BRANCH_TARGET marker before the next */
+	int has_btgt;		/* instruction */
 
 	/* the pending instruction, complete when the next one starts */
 	int have;
 	struct pmr_sinsn *si;
 	int outcome;		/* 1 taken, 0 not, -1 from next pc */
+	uint32_t ptid;		/* its thread */
+	int has_ptgt;		/* its BRANCH_TARGET marker, if any */
+	uint64_t ptgt;
 	unsigned nrd, nwr, memtrunc;
 	uint64_t rd[PMR_INSN_MAXMEM], wr[PMR_INSN_MAXMEM];
 	uint16_t rdsz[PMR_INSN_MAXMEM], wrsz[PMR_INSN_MAXMEM];
@@ -92,6 +126,33 @@ is_prefetch(unsigned type)
 	    (type >= DR_PREFETCH2_FIRST && type <= DR_PREFETCH2_LAST);
 }
 
+static const char *
+member_name(struct dr_src *s)
+{
+	const char *name = zip_get_name(s->zip, s->member[s->cur - 1], 0);
+
+	return name != NULL ? name : "?";
+}
+
+/*
+ * Checks the end of the member just read to its end: it holds entries
+ * and, unless it is the last, ends with the footer of its chunk.
+ */
+static int
+member_end(struct pmr_trace *t, struct dr_src *s)
+{
+	if (s->mbytes == 0)
+		return pmr_trace_fail(t, PMR_ECORRUPT, "'%s': member '%s' is "
+		    "empty", s->path, member_name(s));
+	if (s->cur < s->nmember && (pmr_le16(s->last) != DR_MARKER ||
+	    pmr_le16(s->last + 2) != DR_M_CHUNK_FOOTER ||
+	    pmr_le64(s->last + 4) != s->cur - 1))
+		return pmr_trace_fail(t, PMR_ETRUNC, "'%s': member '%s' does "
+		    "not end with the footer of chunk %u (truncated?)",
+		    s->path, member_name(s), s->cur - 1);
+	return 0;
+}
+
 /* Opens the next chunk member; returns 1, 0 when none is left, or <0. */
 static int
 next_member(struct pmr_trace *t, struct dr_src *s)
@@ -102,6 +163,7 @@ next_member(struct pmr_trace *t, struct dr_src *s)
 	}
 	if (s->cur == s->nmember)
 		return 0;
+	s->mbytes = 0;
 	if ((s->zf = zip_fopen_index(s->zip, s->member[s->cur], 0)) == NULL)
 		return pmr_trace_fail(t, PMR_ECORRUPT, "'%s': cannot read "
 		    "member '%s': %s", s->path,
@@ -127,12 +189,19 @@ get_entry(struct pmr_trace *t, struct dr_src *s, unsigned char e[DR_ENT])
 		if ((p = pmr_in_peek(s->in, DR_ENT, &avail, &err)) == NULL)
 			return pmr_trace_fail(t, err, "'%s': %s", s->path,
 			    pmr_in_errmsg(s->in));
+		if (pmr_in_codec(s->in) != PMR_C_RAW)
+			s->zseen = 1;
+		else if (s->zseen)
+			return pmr_trace_fail(t, PMR_ECORRUPT, "'%s': "
+			    "uncompressed bytes after the compressed data",
+			    s->path);
 		if (avail == 0)
 			return 0;
 		if (avail < DR_ENT)
 			return pmr_trace_fail(t, PMR_ETRUNC, "'%s': drmemtrace "
 			    "ends inside an entry", s->path);
 		memcpy(e, p, DR_ENT);
+		memcpy(s->last, p, DR_ENT);
 		pmr_in_skip(s->in, DR_ENT);
 		return 1;
 	}
@@ -145,20 +214,25 @@ get_entry(struct pmr_trace *t, struct dr_src *s, unsigned char e[DR_ENT])
 		    0;
 		if (n < 0)
 			return pmr_trace_fail(t, PMR_ECORRUPT, "'%s': member "
-			    "'%s': %s", s->path, zip_get_name(s->zip,
-			    s->member[s->cur - 1], 0), zip_file_strerror(s->zf));
+			    "'%s': %s", s->path, member_name(s),
+			    zip_file_strerror(s->zf));
 		if (n > 0) {
 			s->blen += (size_t)n;
+			s->mbytes += (uint64_t)n;
 			continue;
 		}
+		/* libzip has checked the member's CRC-32: it was read to
+		 * its end */
 		if (rem != 0)
 			return pmr_trace_fail(t, PMR_ETRUNC, "'%s': member "
 			    "'%s' ends inside an entry", s->path,
-			    zip_get_name(s->zip, s->member[s->cur - 1], 0));
-		if ((r = next_member(t, s)) <= 0)
+			    member_name(s));
+		if ((r = member_end(t, s)) < 0 ||
+		    (r = next_member(t, s)) <= 0)
 			return r;
 	}
 	memcpy(e, s->buf + s->bpos, DR_ENT);
+	memcpy(s->last, e, DR_ENT);
 	s->bpos += DR_ENT;
 	return 1;
 }
@@ -210,6 +284,10 @@ start_insn(struct pmr_trace *t, struct dr_src *s, unsigned type,
 	}
 	s->si = si;
 	s->have = 1;
+	s->ptid = (uint32_t)s->tid;
+	s->has_ptgt = s->has_btgt;
+	s->ptgt = s->btgt;
+	s->has_btgt = 0;
 	s->nrd = s->nwr = s->memtrunc = 0;
 	if (type == DR_TAKEN)
 		s->outcome = 1;
@@ -222,7 +300,10 @@ start_insn(struct pmr_trace *t, struct dr_src *s, unsigned type,
 	return 0;
 }
 
-/* Fills di from the pending instruction, whose successor is at next. */
+/*
+ * Fills di from the pending instruction, whose successor is at next if
+ * known, else unknown (a thread switch or exit, the end of the input).
+ */
 static void
 finish_insn(struct dr_src *s, struct pmr_dinsn *di, uint64_t next,
     int known)
@@ -240,7 +321,9 @@ finish_insn(struct dr_src *s, struct pmr_dinsn *di, uint64_t next,
 	    (known ? 0 : PMR_DI_NEXTUNK) | (s->memtrunc ? PMR_DI_MEMTRUNC : 0));
 	if (!known && taken && si->target != 0)
 		di->next_pc = si->target;
-	di->tid = s->tid;
+	if (!known && s->has_ptgt && taken)
+		di->next_pc = s->ptgt;
+	di->tid = s->ptid;
 	di->value = 0;
 	di->reserved = 0;
 	for (i = 0; i < s->nrd; i++) {
@@ -254,6 +337,20 @@ finish_insn(struct dr_src *s, struct pmr_dinsn *di, uint64_t next,
 	di->nload = (uint8_t)s->nrd;
 	di->nmem = (uint8_t)(s->nrd + s->nwr);
 	s->have = 0;
+}
+
+/*
+ * Ends the pending instruction's thread segment (a thread switch or exit,
+ * a FOOTER or HEADER): the instruction goes into di with an unknown
+ * successor.  Returns 1 if there was one, else 0.
+ */
+static int
+end_segment(struct dr_src *s, struct pmr_dinsn *di)
+{
+	if (!s->have)
+		return 0;
+	finish_insn(s, di, 0, 0);
+	return 1;
 }
 
 static int
@@ -270,10 +367,13 @@ dr_next(struct pmr_trace *t, struct pmr_dinsn *di)
 		if (r < 0)
 			return r;
 		if (r == 0) {
-			if (!s->have)
-				return 0;
-			finish_insn(s, di, 0, 0);
-			return 1;
+			if (!s->ended && (s->nent == 0 ||
+			    pmr_le16(s->last) != DR_FOOTER))
+				return pmr_trace_fail(t, PMR_ETRUNC, "'%s': "
+				    "drmemtrace ends without a FOOTER entry "
+				    "(truncated?)", s->path);
+			s->ended = 1;
+			return end_segment(s, di);
 		}
 		s->nent++;
 		type = pmr_le16(e);
@@ -288,6 +388,12 @@ dr_next(struct pmr_trace *t, struct pmr_dinsn *di)
 		if (is_instr(type)) {
 			int had = s->have;
 
+			if (s->tid == DR_NOTID)
+				return pmr_trace_fail(t, PMR_ECORRUPT, "'%s': "
+				    "entry %llu: instruction outside any "
+				    "thread (no THREAD entry since the start, "
+				    "a THREAD_EXIT or a FOOTER)", s->path,
+				    (unsigned long long)s->nent);
 			if (had)
 				finish_insn(s, di, addr, 1);
 			if ((r = start_insn(t, s, type, size, addr)) < 0)
@@ -296,11 +402,19 @@ dr_next(struct pmr_trace *t, struct pmr_dinsn *di)
 				return 1;
 			continue;
 		}
+		if (type >= DR_NTYPE)
+			return pmr_trace_fail(t, PMR_EVERSION, "'%s': entry "
+			    "%llu: unknown entry type %u (a newer drmemtrace "
+			    "version?)", s->path, (unsigned long long)s->nent,
+			    type);
 		switch (type) {
 		case DR_READ:
 		case DR_WRITE:
 			if (!s->have)
-				break;
+				return pmr_trace_fail(t, PMR_ECORRUPT, "'%s': "
+				    "entry %llu: memory access with no "
+				    "instruction before it", s->path,
+				    (unsigned long long)s->nent);
 			if (s->nrd + s->nwr == PMR_INSN_MAXMEM) {
 				s->memtrunc = 1;
 				break;
@@ -329,19 +443,39 @@ dr_next(struct pmr_trace *t, struct pmr_dinsn *di)
 			    "(convert the trace with raw2trace)", s->path,
 			    (unsigned long long)s->nent);
 		case DR_THREAD:
-			s->tid = (uint32_t)addr;
+			if (addr == s->tid)
+				break;
+			s->tid = addr;	/* a switch */
+			if (end_segment(s, di))
+				return 1;
 			break;
+		case DR_HEADER:
 		case DR_THREAD_EXIT:
 		case DR_FOOTER:
-			s->ended = 1;
+			/* a thread ends (or, HEADER, the next one starts) */
+			s->tid = DR_NOTID;
+			if (end_segment(s, di))
+				return 1;
+			break;
+		case DR_MARKER:
+			if (size == DR_M_BRANCH_TARGET) {
+				s->btgt = addr;
+				s->has_btgt = 1;
+			}
 			break;
 		default:
-			if (is_prefetch(type) && s->have &&
-			    s->nrd + s->nwr < PMR_INSN_MAXMEM) {
+			if (!is_prefetch(type))
+				break;	/* flushes, PID, ... */
+			if (!s->have)
+				return pmr_trace_fail(t, PMR_ECORRUPT, "'%s': "
+				    "entry %llu: prefetch with no instruction "
+				    "before it", s->path,
+				    (unsigned long long)s->nent);
+			if (s->nrd + s->nwr < PMR_INSN_MAXMEM) {
 				s->rdsz[s->nrd] = (uint16_t)size;
 				s->rd[s->nrd++] = addr;
 			}
-			break;	/* markers, headers: nothing to do */
+			break;
 		}
 	}
 }
@@ -386,18 +520,41 @@ zip_fail(struct pmr_trace *t, const char *path, int zerr)
 }
 
 struct member {
-	const char *name;
+	unsigned long num;	/* NNNN of chunk.NNNN */
 	zip_uint64_t index;
 };
 
 static int
 cmp_member(const void *a, const void *b)
 {
-	return strcmp(((const struct member *)a)->name,
-	    ((const struct member *)b)->name);
+	unsigned long x = ((const struct member *)a)->num;
+	unsigned long y = ((const struct member *)b)->num;
+
+	return (x > y) - (x < y);
 }
 
-/* Opens the zip archive and lists its chunk members in name order. */
+/*
+ * Returns the number of the chunk member called name, -1 if name is no
+ * chunk.NNNN (members of other names are not part of the trace), -2 if it
+ * is chunk. followed by something else.
+ */
+static long
+chunk_number(const char *name)
+{
+	const char *p;
+	long v = 0;
+
+	if (strncmp(name, "chunk.", 6) != 0)
+		return -1;
+	for (p = name + 6; *p >= '0' && *p <= '9' && v < 100000000; p++)
+		v = v * 10 + (*p - '0');
+	return p == name + 6 || *p != '\0' ? -2 : v;
+}
+
+/*
+ * Opens the zip archive and lists its chunk members by number (chunk.9999
+ * comes before chunk.10000), which must run from 0 without a gap.
+ */
 static int
 open_zip(struct pmr_trace *t, struct dr_src *s)
 {
@@ -405,6 +562,7 @@ open_zip(struct pmr_trace *t, struct dr_src *s)
 	zip_int64_t n, i;
 	const char *name;
 	unsigned k;
+	long num;
 	int zerr = 0;
 
 	if ((s->zip = zip_open(s->path, ZIP_RDONLY, &zerr)) == NULL)
@@ -421,14 +579,32 @@ open_zip(struct pmr_trace *t, struct dr_src *s)
 	for (i = 0; i < n; i++) {
 		if ((name = zip_get_name(s->zip, (zip_uint64_t)i, 0)) == NULL)
 			continue;
-		if (strncmp(name, "chunk.", 6) == 0) {
-			m[s->nmember].name = name;
+		if ((num = chunk_number(name)) == -2) {
+			free(m);
+			return pmr_trace_fail(t, PMR_EFORMAT, "'%s': member "
+			    "'%s' is not named chunk.NNNN", s->path, name);
+		}
+		if (num >= 0) {
+			m[s->nmember].num = (unsigned long)num;
 			m[s->nmember++].index = (zip_uint64_t)i;
 		}
 	}
 	qsort(m, s->nmember, sizeof(*m), cmp_member);
-	for (k = 0; k < s->nmember; k++)
+	for (k = 0; k < s->nmember; k++) {
+		if (m[k].num < k) {
+			free(m);
+			return pmr_trace_fail(t, PMR_ECORRUPT, "'%s': two "
+			    "members are chunk %u", s->path, k - 1);
+		}
+		if (m[k].num > k) {
+			num = (long)m[s->nmember - 1].num;
+			free(m);
+			return pmr_trace_fail(t, PMR_ECORRUPT, "'%s': member "
+			    "chunk.%04u is missing (the last is chunk.%04ld)",
+			    s->path, k, num);
+		}
 		s->member[k] = m[k].index;
+	}
 	free(m);
 	if (s->nmember == 0)
 		return pmr_trace_fail(t, PMR_EFORMAT, "'%s': zip archive has "
@@ -452,6 +628,7 @@ pmr_trace_drmem_open(struct pmr_trace *t, const char *path)
 		free(s);
 		return pmr_trace_fail(t, PMR_ENOMEM, "out of memory");
 	}
+	s->tid = DR_NOTID;
 	t->src = s;
 	t->ops = &dr_ops;
 	if ((s->dec = pmr_insn_decoder_open(PMR_ISA_X86_64, &err)) == NULL) {

@@ -29,7 +29,9 @@
  * is per static instruction (by SINSN order) and restarts with each
  * concatenated stream.
  */
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -624,12 +626,27 @@ struct pm_src {
 	uint32_t gen;		/* pmr_sitab_gen(c.tab), taken in
 				 * pm_slow(), the only place the table
 				 * changes (pm_refill) */
+	char *name;		/* the file, for messages ("<stdin>") */
 };
+
+/* Sets the sticky error of t, its message prefixed by the file's name. */
+static int __attribute__((cold)) PMR_FORMAT(4, 5)
+pm_fail(struct pmr_trace *t, struct pm_src *s, int code, const char *fmt,
+    ...)
+{
+	char msg[224];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return pmr_trace_fail(t, code, "'%s': %s", s->name, msg);
+}
 
 static int __attribute__((cold))
 pm_corrupt(struct pmr_trace *t, struct pm_src *s, const char *why)
 {
-	return pmr_trace_fail(t, PMR_ECORRUPT, "DINSN record %llu: %s",
+	return pm_fail(t, s, PMR_ECORRUPT, "DINSN record %llu: %s",
 	    (unsigned long long)s->recno, why);
 }
 
@@ -666,7 +683,7 @@ start_block(struct pmr_trace *t, struct pm_src *s, const struct pmr_rec *rec)
 		unsigned char *nb = realloc(s->blk, rec->len);
 
 		if (nb == NULL)
-			return pmr_trace_fail(t, PMR_ENOMEM, "out of memory");
+			return pm_fail(t, s, PMR_ENOMEM, "out of memory");
 		s->blk = nb;
 		s->blkcap = rec->len;
 	}
@@ -681,7 +698,7 @@ start_block(struct pmr_trace *t, struct pm_src *s, const struct pmr_rec *rec)
 	if (s->left > BLOCK_MAX)
 		return pm_corrupt(t, s, "too many instructions");
 	if (s->flags & ~PMR_DB_KNOWN)
-		return pmr_trace_fail(t, PMR_EVERSION, "DINSN record %llu: "
+		return pm_fail(t, s, PMR_EVERSION, "DINSN record %llu: "
 		    "unknown block flags 0x%x", (unsigned long long)s->recno,
 		    s->flags & ~PMR_DB_KNOWN);
 	p += DINSN_FIXED;
@@ -825,7 +842,7 @@ decode_one(struct pmr_trace *t, struct pm_src *s, struct pmr_dinsn *di)
 
 	if ((si = s->hint) == NULL || si->pc != s->pc || s->hint_gen != gen) {
 		if ((si = pmr_sitab_lookup(s->c.tab, s->pc)) == NULL)
-			return pmr_trace_fail(t, PMR_ECORRUPT, "DINSN record "
+			return pm_fail(t, s, PMR_ECORRUPT, "DINSN record "
 			    "%llu: instruction at 0x%llx has no SINSN before "
 			    "it", (unsigned long long)s->recno,
 			    (unsigned long long)s->pc);
@@ -880,7 +897,7 @@ pm_refill(struct pmr_trace *t, struct pm_src *s)
 	while (s->left == 0) {
 		if ((r = pmr_reader_next(s->rd, &rec)) <= 0) {
 			if (r < 0)
-				pmr_trace_fail(t, r, "%s",
+				pm_fail(t, s, r, "%s",
 				    pmr_reader_errmsg(s->rd));
 			return r;
 		}
@@ -893,12 +910,12 @@ pm_refill(struct pmr_trace *t, struct pm_src *s)
 		s->recno = rec.index;
 		if (rec.type == PMR_REC_SINSN) {
 			if ((why = sinsn_get(rec.p, rec.len, &si)) != NULL)
-				return pmr_trace_fail(t, PMR_ECORRUPT, "record "
+				return pm_fail(t, s, PMR_ECORRUPT, "record "
 				    "%llu: %s", (unsigned long long)rec.index,
 				    why);
 			if (pmr_sitab_add(s->c.tab, &si) == NULL ||
 			    codec_grow(&s->c, pmr_sitab_count(s->c.tab)) < 0)
-				return pmr_trace_fail(t, PMR_ENOMEM,
+				return pm_fail(t, s, PMR_ENOMEM,
 				    "out of memory for static instructions");
 		} else if (rec.type == PMR_REC_DINSN) {
 			if ((r = start_block(t, s, &rec)) < 0)
@@ -932,7 +949,7 @@ pm_slow(struct pmr_trace *t, struct pmr_dinsn *di)
 	else if (r < 0) {
 		s->left = 0;
 		if (t->err == 0)
-			pmr_trace_fail(t, r, "%s", pmr_strerror(r));
+			pm_fail(t, s, r, "%s", pmr_strerror(r));
 	}
 	s->stop = s->exc_left > 1 ? s->exc_left : 1;
 	return r;
@@ -1081,6 +1098,7 @@ pm_close(struct pmr_trace *t)
 	if (s == NULL)
 		return;
 	pmr_reader_close(s->rd);
+	free(s->name);
 	free(s->c.pred);
 	free(s->c.mcold);
 	free(s->blk);
@@ -1097,12 +1115,18 @@ pmr_trace_pmr_open(struct pmr_trace *t, const char *path)
 	struct pm_src *s;
 	int err = 0;
 
-	if ((s = calloc(1, sizeof(*s))) == NULL)
-		return pmr_trace_fail(t, PMR_ENOMEM, "out of memory");
-	if ((s->rd = pmr_reader_open(path, 0, &err)) == NULL) {
+	if ((s = calloc(1, sizeof(*s))) == NULL ||
+	    (s->name = strdup(path == NULL || strcmp(path, "-") == 0 ?
+	    "<stdin>" : path)) == NULL) {
 		free(s);
-		return pmr_trace_fail(t, err, "cannot open '%s': %s",
-		    path != NULL ? path : "-", pmr_strerror(err));
+		return pmr_trace_fail(t, PMR_ENOMEM, "out of memory");
+	}
+	if ((s->rd = pmr_reader_open(path, 0, &err)) == NULL) {
+		pmr_trace_fail(t, err, "cannot open '%s': %s", s->name,
+		    pmr_strerror(err));
+		free(s->name);
+		free(s);
+		return err;
 	}
 	s->c.tab = t->tab;	/* ids are the stream's SINSN order */
 	t->src = s;

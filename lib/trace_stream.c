@@ -9,10 +9,14 @@
  * conversion therefore runs on the second core while the consumer works,
  * memory stays bounded by the pipe, and every record consumer (pmview,
  * mhash, pairs...) accepts every trace source without knowing its format.
+ * The conversion's errors become the reader's, without the file name that
+ * the trace reader's messages start with: the reader's callers name the
+ * file themselves, as for any pmr stream.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,11 +30,16 @@ struct conv {
 	struct pmr_writer *w;
 	pthread_mutex_t mu;
 	char msg[320];		/* the conversion's error, "" if none */
+	char prefix[320];	/* "'path': ", which msg leaves out */
 };
 
 static void
 conv_fail(struct conv *c, const char *m)
 {
+	size_t n = strlen(c->prefix);
+
+	if (n > 0 && strncmp(m, c->prefix, n) == 0)
+		m += n;
 	pthread_mutex_lock(&c->mu);
 	if (c->msg[0] == '\0')
 		snprintf(c->msg, sizeof(c->msg), "%s", m);
@@ -117,6 +126,8 @@ pmr_trace_reader_open(const char *path, int fmt, unsigned flags, int *err,
 		*err = PMR_ENOMEM;
 		return NULL;
 	}
+	snprintf(c->prefix, sizeof(c->prefix), "'%s': ",
+	    path != NULL ? path : "-");
 	if ((c->t = pmr_trace_open(path, fmt, err, errbuf, errlen)) == NULL) {
 		free(c);
 		return NULL;

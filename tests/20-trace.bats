@@ -331,3 +331,236 @@ bad_case() {
 	run -0 "$PMVIEW" -s "$DATA/sim/app30k.champsim.xz"
 	[[ $output == *"creator pmtrace-import"* ]]
 }
+
+# A core-sharded drmemtrace holds several threads one after another, each
+# with its own HEADER, THREAD_EXIT and FOOTER: all of them are read.
+@test "drmemtrace core-sharded: every thread of the core, 123,406 instructions" {
+	run --separate-stderr -0 "$PMTRACE" stats "$EXT/drmemtrace.core.000003.trace.zip"
+	[ -z "$stderr" ]
+	[ "$(stat_of format)" = drmemtrace ]
+	[ "$(stat_of instructions)" = 123406 ]
+}
+
+@test "drmemtrace core-sharded: the threads' instructions carry their ids" {
+	run --separate-stderr -0 "$PMTRACE" dump "$EXT/drmemtrace.core.000003.trace.zip"
+	# thread 872904 (0xd51c8) runs first, to its exit; then 872903
+	run -0 awk -F '\t' 'NR > 1 { if ($7 != last) printf "%s%s", sep, $7; sep = " "; last = $7; n[$7]++ }
+		END { printf " | %d %d\n", n[872904], n[872903] }' <<<"$output"
+	[ "$output" = "872904 872903 | 45355 78051" ]
+}
+
+# tests/data/trace/core2.trace.zip (made by mkcore.py): allasm's 133
+# instructions as thread 1001, switched out after 60 for all of thread
+# 1002, then its other 73; a FOOTER is followed by more threads.
+@test "drmemtrace core-sharded: a thread switched out and back" {
+	run --separate-stderr -0 "$PMTRACE" stats "$T/core2.trace.zip"
+	[ -z "$stderr" ]
+	[ "$(stat_of instructions)" = 266 ]
+	[[ $output == *$'class\tbr_cond\t32\t30'* ]]
+	run -0 "$PMTRACE" dump "$T/core2.trace.zip"
+	run -0 awk -F '\t' 'NR > 1 { if ($7 != last) { if (c) printf "%s:%d ", last, c; c = 0 } last = $7; c++ }
+		END { printf "%s:%d\n", last, c }' <<<"$output"
+	[ "$output" = "1001:60 1002:133 1001:73" ]
+}
+
+@test "drmemtrace core-sharded: the threads are allasm's instruction stream" {
+	"$PMTRACE" dump "$EXT/drmemtrace.allasm_x86_64.trace.zip" | awk -F '\t' 'NR > 1 { print $2, $3, $4, $8 }' > "$BATS_TEST_TMPDIR/a"
+	"$PMTRACE" dump "$T/core2.trace.zip" | awk -F '\t' 'NR > 1 { print $2, $3, $4, $8 }' > "$BATS_TEST_TMPDIR/c"
+	{ head -n 60 "$BATS_TEST_TMPDIR/a"; cat "$BATS_TEST_TMPDIR/a"; tail -n +61 "$BATS_TEST_TMPDIR/a"; } > "$BATS_TEST_TMPDIR/b"
+	cmp "$BATS_TEST_TMPDIR/b" "$BATS_TEST_TMPDIR/c"
+}
+
+@test "drmemtrace core-sharded: import keeps every thread" {
+	"$PMTRACE" import -q --no-pg -o "$BATS_TEST_TMPDIR/c.pmr" "$T/core2.trace.zip"
+	"$PMTRACE" dump "$T/core2.trace.zip" > "$BATS_TEST_TMPDIR/a"
+	"$PMTRACE" dump "$BATS_TEST_TMPDIR/c.pmr" > "$BATS_TEST_TMPDIR/b"
+	cmp "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+	run -0 "$PMSIM" --no-pg -o /dev/null -v "$EXT/drmemtrace.core.000003.trace.zip"
+	[[ $output == *"pmsim: 123406 instructions"* ]]
+}
+
+# Copies allasm with its members stored (not deflated) into $1.
+stored_allasm() {
+	python3 - "$EXT/drmemtrace.allasm_x86_64.trace.zip" "$1" <<'PY'
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_STORED) as o:
+    for i in z.infolist():
+        o.writestr(i, z.read(i), compress_type=zipfile.ZIP_STORED)
+PY
+}
+
+# Flips bit $5 of byte $4 of the data of member $3 of zip $1 into $2.
+flip_bit() {
+	python3 - "$@" <<'PY'
+import struct, sys, zipfile
+src, dst, member, off, bit = sys.argv[1:6]
+d = bytearray(open(src, "rb").read())
+i = zipfile.ZipFile(src).getinfo(member)
+n, x = struct.unpack_from("<HH", d, i.header_offset + 26)
+assert int(off) < i.compress_size
+d[i.header_offset + 30 + n + x + int(off)] ^= 1 << int(bit)
+open(dst, "wb").write(d)
+PY
+}
+
+@test "drmemtrace: a member whose CRC-32 does not match is rejected" {
+	stored_allasm "$BATS_TEST_TMPDIR/s.zip"
+	run -0 "$PMTRACE" stats "$BATS_TEST_TMPDIR/s.zip"
+	[ "$(stat_of instructions)" = 133 ]
+	# an address in the last member, which ends with the FOOTER
+	flip_bit "$BATS_TEST_TMPDIR/s.zip" "$BATS_TEST_TMPDIR/f.zip" chunk.0006 126 3
+	run --separate-stderr -1 "$PMTRACE" dump "$BATS_TEST_TMPDIR/f.zip"
+	assert_one_line_stderr
+	[ "$stderr" = "pmtrace: '$BATS_TEST_TMPDIR/f.zip': member 'chunk.0006': CRC error" ]
+}
+
+# Bits all over the data of the first and the last member, which ends
+# with the FOOTER (where the reader used to stop, before libzip's check).
+@test "drmemtrace: no bit flip in a member's data gives another instruction stream" {
+	local f n=0
+	"$PMTRACE" dump "$EXT/drmemtrace.allasm_x86_64.trace.zip" > "$BATS_TEST_TMPDIR/ref"
+	python3 - "$EXT/drmemtrace.allasm_x86_64.trace.zip" "$BATS_TEST_TMPDIR" <<'PY'
+import struct, sys, zipfile
+src, out = sys.argv[1:3]
+d = open(src, "rb").read()
+for m in ("chunk.0000", "chunk.0006"):
+    i = zipfile.ZipFile(src).getinfo(m)
+    n, x = struct.unpack_from("<HH", d, i.header_offset + 26)
+    p = i.header_offset + 30 + n + x
+    for off in range(0, i.compress_size, 7):
+        f = bytearray(d)
+        f[p + off] ^= 1 << off % 8
+        open("%s/f-%s-%d.zip" % (out, m, off), "wb").write(f)
+PY
+	for f in "$BATS_TEST_TMPDIR"/f-*.zip; do
+		if "$PMTRACE" dump "$f" > "$BATS_TEST_TMPDIR/out" 2>/dev/null; then
+			cmp -s "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/ref" ||
+				{ echo "${f##*/}: exit 0, other instructions"; return 1; }
+		fi
+		n=$((n + 1))
+	done
+	[ "$n" -gt 40 ]
+}
+
+@test "drmemtrace: a trace without its FOOTER is truncated" {
+	python3 - "$EXT/drmemtrace.allasm_x86_64.trace.zip" "$BATS_TEST_TMPDIR/t.zip" <<'PY'
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as o:
+    for i in z.infolist():
+        d = z.read(i)
+        o.writestr(i, d[:-24] if i.filename == "chunk.0006" else d)
+PY
+	run --separate-stderr -1 "$PMTRACE" stats "$BATS_TEST_TMPDIR/t.zip"
+	assert_one_line_stderr
+	[[ $stderr == "pmtrace: '$BATS_TEST_TMPDIR/t.zip': "*"ends without a FOOTER"* ]]
+	# the stream form, cut at an entry boundary, and an empty one
+	gzip -dc "$T/allasm_x86_64.trace.gz" | head -c 1200 > "$BATS_TEST_TMPDIR/t.trace"
+	run --separate-stderr -1 "$PMTRACE" stats -F drmemtrace "$BATS_TEST_TMPDIR/t.trace"
+	assert_one_line_stderr
+	[[ $stderr == "pmtrace: '$BATS_TEST_TMPDIR/t.trace': "*"ends without a FOOTER"* ]]
+	: > "$BATS_TEST_TMPDIR/e.trace"
+	run --separate-stderr -1 "$PMTRACE" stats -F drmemtrace "$BATS_TEST_TMPDIR/e.trace"
+	assert_one_line_stderr
+}
+
+@test "drmemtrace: a missing chunk is an error" {
+	python3 - "$EXT/drmemtrace.allasm_x86_64.trace.zip" "$BATS_TEST_TMPDIR/m.zip" <<'PY'
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as o:
+    for i in z.infolist():
+        if i.filename != "chunk.0003":
+            o.writestr(i, z.read(i))
+PY
+	run --separate-stderr -1 "$PMTRACE" stats "$BATS_TEST_TMPDIR/m.zip"
+	assert_one_line_stderr
+	[[ $stderr == "pmtrace: '$BATS_TEST_TMPDIR/m.zip': "*"chunk.0003"* ]]
+}
+
+@test "drmemtrace: a member cut at an entry boundary is an error" {
+	python3 - "$EXT/drmemtrace.allasm_x86_64.trace.zip" "$BATS_TEST_TMPDIR/t.zip" <<'PY'
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as o:
+    for i in z.infolist():
+        d = z.read(i)
+        o.writestr(i, d[:-36] if i.filename == "chunk.0002" else d)
+PY
+	run --separate-stderr -1 "$PMTRACE" stats "$BATS_TEST_TMPDIR/t.zip"
+	assert_one_line_stderr
+	[[ $stderr == "pmtrace: '$BATS_TEST_TMPDIR/t.zip': member 'chunk.0002' "* ]]
+}
+
+# Writes the entries of allasm (one stream, raw) with python code $2
+# applied to the list e of (type, size, addr) into $1.
+edit_allasm() {
+	python3 - "$T/allasm_x86_64.trace.gz" "$1" "$2" <<'PY'
+import gzip, struct, sys
+d = gzip.open(sys.argv[1]).read()
+e = [struct.unpack_from("<HHQ", d, i) for i in range(0, len(d), 12)]
+exec(sys.argv[3])
+open(sys.argv[2], "wb").write(b"".join(struct.pack("<HHQ", *x) for x in e))
+PY
+}
+
+@test "drmemtrace: an unknown entry type is an error" {
+	edit_allasm "$BATS_TEST_TMPDIR/u.trace" 'e.insert(40, (77, 0, 0))'
+	run --separate-stderr -1 "$PMTRACE" stats -F drmemtrace "$BATS_TEST_TMPDIR/u.trace"
+	assert_one_line_stderr
+	[[ $stderr == "pmtrace: '$BATS_TEST_TMPDIR/u.trace': entry 41: unknown entry type 77"* ]]
+}
+
+@test "drmemtrace: instructions after a FOOTER without a THREAD entry are an error" {
+	edit_allasm "$BATS_TEST_TMPDIR/u.trace" 'e = e + [x for x in e if x[0] not in (22, 23, 24, 25, 26)] + [(26, 0, 0)]'
+	run --separate-stderr -1 "$PMTRACE" stats -F drmemtrace "$BATS_TEST_TMPDIR/u.trace"
+	assert_one_line_stderr
+	[[ $stderr == "pmtrace: '$BATS_TEST_TMPDIR/u.trace': entry "*": instruction outside any thread"* ]]
+}
+
+@test "drmemtrace: a stream read to its end, with all its threads" {
+	edit_allasm "$BATS_TEST_TMPDIR/u.trace" 'e = e + [(22, 4, 7)] + [x for x in e if x[0] not in (22, 25)]'
+	run --separate-stderr -0 "$PMTRACE" stats -F drmemtrace "$BATS_TEST_TMPDIR/u.trace"
+	[ "$(stat_of instructions)" = 266 ]
+}
+
+# 64 zero bytes would read as one more record
+@test "ChampSim: compressed data followed by raw bytes is an error" {
+	head -c 64 /dev/zero | cat "$DATA/sim/app30k.champsim.xz" - > "$BATS_TEST_TMPDIR/g.champsim.xz"
+	run --separate-stderr -1 "$PMTRACE" stats "$BATS_TEST_TMPDIR/g.champsim.xz"
+	assert_one_line_stderr
+	[[ $stderr == "pmtrace: '$BATS_TEST_TMPDIR/g.champsim.xz': uncompressed bytes after the xz data"* ]]
+	# a concatenation of compressed streams is one trace
+	cat "$DATA/sim/app30k.champsim.xz" "$DATA/sim/app30k.champsim.xz" > "$BATS_TEST_TMPDIR/2.champsim.xz"
+	run -0 "$PMTRACE" stats "$BATS_TEST_TMPDIR/2.champsim.xz"
+	[ "$(stat_of instructions)" = 60000 ]
+}
+
+# pmr decode errors on the trace-reader path name the file.
+@test "a truncated pmr trace: pmsim and pmtrace name the file" {
+	head -c 500 "$T/allasm.pmr" > "$BATS_TEST_TMPDIR/t.pmr"
+	run --separate-stderr -1 "$PMSIM" --no-pg -o /dev/null "$BATS_TEST_TMPDIR/t.pmr"
+	assert_one_line_stderr
+	[[ $stderr == "pmsim: '$BATS_TEST_TMPDIR/t.pmr': record "*"truncated"* ]]
+	run --separate-stderr -1 "$PMTRACE" dump "$BATS_TEST_TMPDIR/t.pmr"
+	assert_one_line_stderr
+	[[ $stderr == "pmtrace: '$BATS_TEST_TMPDIR/t.pmr': record "*"truncated"* ]]
+	run --separate-stderr -1 "$PMTRACE" stats "$BATS_TEST_TMPDIR/t.pmr"
+	assert_one_line_stderr
+	[[ $stderr == "pmtrace: '$BATS_TEST_TMPDIR/t.pmr': "* ]]
+}
+
+@test "a truncated pmr trace on standard input is named <stdin>" {
+	run --separate-stderr -1 "$PMTRACE" dump - < <(head -c 500 "$T/allasm.pmr")
+	assert_one_line_stderr
+	[[ $stderr == "pmtrace: '<stdin>': record "* ]]
+}
+
+@test "pmview names the file of a bad foreign trace once" {
+	stored_allasm "$BATS_TEST_TMPDIR/s.zip"
+	flip_bit "$BATS_TEST_TMPDIR/s.zip" "$BATS_TEST_TMPDIR/f.zip" chunk.0006 126 3
+	run --separate-stderr -1 "$PMVIEW" --check "$BATS_TEST_TMPDIR/f.zip"
+	assert_one_line_stderr
+	[ "$stderr" = "pmview: '$BATS_TEST_TMPDIR/f.zip': member 'chunk.0006': CRC error" ]
+}
