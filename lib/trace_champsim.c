@@ -171,8 +171,14 @@ cs_next(struct pmr_trace *t, struct pmr_dinsn *di)
 		    "bytes after the %s data", s->path,
 		    s->zcodec == PMR_C_XZ ? "xz" : s->zcodec == PMR_C_GZIP ?
 		    "gzip" : "zstd");
-	if (avail == 0)
+	if (avail == 0) {
+		/* the format has no header: an empty input is the one sign
+		 * of a trace that was never written, so it is no trace */
+		if (s->nrec == 0)
+			return pmr_trace_fail(t, PMR_ECORRUPT, "'%s': empty "
+			    "ChampSim trace (no records)", s->path);
 		return 0;
+	}
 	if (avail < CS_REC || (avail > CS_REC && avail < 2 * CS_REC))
 		return pmr_trace_fail(t, PMR_ETRUNC, "'%s': ChampSim trace "
 		    "ends %zu bytes into record %llu (its size is not a "

@@ -537,6 +537,19 @@ PY
 	[ "$(stat_of instructions)" = 60000 ]
 }
 
+# ChampSim has no header: an empty file is no trace, never zero instructions
+@test "ChampSim: an empty trace is an error" {
+	: > "$BATS_TEST_TMPDIR/e.champsim"
+	xz -c "$BATS_TEST_TMPDIR/e.champsim" > "$BATS_TEST_TMPDIR/e.champsim.xz"
+	for f in e.champsim e.champsim.xz; do
+		run --separate-stderr -1 "$PMTRACE" stats "$BATS_TEST_TMPDIR/$f"
+		assert_one_line_stderr
+		[[ $stderr == "pmtrace: '$BATS_TEST_TMPDIR/$f': empty ChampSim trace (no records)" ]]
+		run --separate-stderr -1 "$PMSIM" --no-pg -o /dev/null "$BATS_TEST_TMPDIR/$f"
+		[[ $stderr == *"empty ChampSim trace"* ]]
+	done
+}
+
 # pmr decode errors on the trace-reader path name the file.
 @test "a truncated pmr trace: pmsim and pmtrace name the file" {
 	head -c 500 "$T/allasm.pmr" > "$BATS_TEST_TMPDIR/t.pmr"
