@@ -117,8 +117,13 @@ near() {
 	near "$(val 0x1000 lat_xr_p90 est)" 16	# 20 is in [16, 32)
 	# in progress: 10 + 4 + 27 + 4 retired, 4 + 7 aborted (rule a)
 	near "$(val 0x1000 inprog est)" 5600
-	# mean interval: t quantile 3.182 (df 3) x sd 9.262 / 2
-	near "$(val 0x1000 lat_xr hi)" 20.97928953
+	# mean interval (pairs.1, Confidence intervals): the t interval with
+	# the pooled variance reaches 16.97; the excess over the floor m = 1
+	# (3 0 19 0: E = 22, sum e^2 = 370, c = 370 / 22) as c times a
+	# Poisson count, score upper bound 6.1808 of 22 / c, reaches
+	# 1 + c 6.1808 / 4; lo is clipped to 0
+	near "$(val 0x1000 lat_xr hi)" 26.98757023
+	[ "$(val 0x1000 lat_xr lo)" = 0 ]
 }
 
 @test "pairs: paired metrics follow spec 4.4 on hand-built pairs" {
@@ -138,8 +143,13 @@ near() {
 	near "$(val 0xb0 useful_bwd est)" 400	# a issues at 2, in [1, 3)
 	near "$(val 0xb0 wasted est)" 0
 	near "$(val 0xc0 wasted est)" 400	# aborted: no useful partner
-	# delta method: S^2 (C^2/4 sum l^2 - C W sum ul + W^2 U) = 800000
-	near "$(val 0xa0 wasted hi)" 2953.045083
+	# avail's upper side (5275.73 - 1600) and useful's lower one, W S (U -
+	# lo), lo = 0.0524 the score bound of U - 1/2, in quadrature less the
+	# covariance z^2 S^2 C W sum ul: 1200 + sqrt(3675.73^2 + 379.0^2 -
+	# 2458530)
+	near "$(val 0xa0 wasted hi)" 4546.072719
+	# two members of equal l: L is not clear of 0 at 95%, no interval
+	[ "$(val 0xa0 wasted_frac lo)" = - ]
 }
 
 @test "pairs --by=all sums every pc" {
@@ -578,7 +588,7 @@ pval() {
 	[ -x "$PMSIM" ] || skip "no pmsim"
 	"$PMSIM" -m alpha21264 --profileme=paired,S=256,W=96 --truth --no-pg \
 	    --seed=7 "$TOP/traces/gzip.pmr.zst" -o "$T/gz.pmr"
-	run -0 "$PAIRS" -t -f tsv -s wasted -n 10 -m wasted "$T/gz.pmr"
+	run -0 --separate-stderr "$PAIRS" -t -f tsv -s wasted -n 10 -m wasted "$T/gz.pmr"
 	echo "$output"
 	[ "$(printf '%s\n' "$output" | awk -F '\t' '!/^#/ && ($8 > 0.15 || $8 < -0.15)' | wc -l)" = 0 ]
 	[ "$(printf '%s\n' "$output" | grep -vc '^#')" = 10 ]
@@ -700,7 +710,7 @@ rb() {
 @test "pairs --rebuild: straight-line code is rebuilt 100%" {
 	"$PMSIM" --profileme=paired,S=64 --max=100000 --no-pg \
 	    "$TOP/traces/micro/indep.pmr.zst" -o "$T/i.pmr"
-	run -0 "$PAIRS" -f json -b all -m execs \
+	run -0 --separate-stderr "$PAIRS" -f json -b all -m execs \
 	    --rebuild="$TOP/traces/micro/indep.pmr.zst" "$T/i.pmr"
 	[ "$(printf '%s\n' "$output" | jq 'select(.rebuild) | .rebuild.scored')" -gt 1000 ]
 	for m in intra inter; do
@@ -714,7 +724,7 @@ rb() {
 @test "pairs --rebuild: scheme 3 >= scheme 2 >= scheme 1 on grep" {
 	"$PMSIM" --profileme=paired,S=128 --max=300000 --seed=1 --no-pg \
 	    "$TOP/traces/grep.pmr.zst" -o "$T/g.pmr"
-	run -0 "$PAIRS" -f json -b all -m execs \
+	run -0 --separate-stderr "$PAIRS" -f json -b all -m execs \
 	    --rebuild="$TOP/traces/grep.pmr.zst" "$T/g.pmr"
 	for m in intra inter; do
 		c=$(rb $m counts ok) h=$(rb $m history ok) p=$(rb $m pairs ok)
@@ -790,14 +800,13 @@ rb() {
 	near "$(val 0xb0 occ_xr_xr est)" 8
 	near "$(val 0xb0 fu_int_xr est)" 8
 	near "$(val 0xb0 fu_mem_xr est)" 0
-	# delta method, as useful_conc: 0xa0's members have (g, l_xr) = (1, 2)
-	# and (0, 2): R = 1/4, var(G/L) = (1 - 2 R 2 + R^2 8) / 16 = 1/32,
-	# var = (2 W)^2 / 32 = 2, hi = 2 + 1.959964 sqrt(2), lo clipped to 0
-	near "$(val 0xa0 occ_xr_xr hi)" 4.771807651
-	[ "$(val 0xa0 occ_xr_xr lo)" = 0 ]
-	near "$(val 0xa0 fu_int_xr hi)" 4.771807651
-	# one member: g = R l exactly, so the delta variance is 0
-	near "$(val 0xb0 occ_xr_xr lo)" 8
+	# score intervals of a ratio, as useful_conc: 0xa0's members have
+	# (g, l_xr) = (1, 2) and (0, 2), so L_xr^2 = 16 < z^2 sum l^2 = 30.7:
+	# L_xr is not clear of 0 at 95%, and there is no interval; nor for
+	# 0xb0's one member
+	[ "$(val 0xa0 occ_xr_xr lo)" = - ]
+	[ "$(val 0xa0 fu_int_xr hi)" = - ]
+	[ "$(val 0xb0 occ_xr_xr lo)" = - ]
 }
 
 @test "pairs --occupancy: the sums travel in METRIC records" {
@@ -853,9 +862,9 @@ CTX1='/0x2000	0x/s/^SAMPLE	0	10	0	4	\([0-9]*\)	0	/SAMPLE	0	10	0	4	\1	1	/'
 @test "pairs --by=context of pmsim: one thread, context 0 holds every sample" {
 	"$PMSIM" --profileme=paired,S=200 --max=50000 --no-pg \
 	    "$TOP/traces/grep.pmr.zst" -o "$T/g.pmr"
-	run -0 "$PAIRS" -b context -f tsv -m execs "$T/g.pmr"
+	run -0 --separate-stderr "$PAIRS" -b context -f tsv -m execs "$T/g.pmr"
 	[ "$(printf '%s\n' "$output" | grep -vc '^#')" = 1 ]
-	all=$("$PAIRS" -b all -f tsv -m execs "$T/g.pmr" | awk -F '\t' '$1 == "all" { print $4 }')
+	all=$("$PAIRS" -q -b all -f tsv -m execs "$T/g.pmr" | awk -F '\t' '$1 == "all" { print $4 }')
 	near "$(val 0 execs est)" "$all"
 }
 
