@@ -4,11 +4,15 @@
  *
  * Everything read is kept as sums in one vector of u64 per pc (layout
  * below, also the acc field of the METRIC record), so that shards merge by
- * addition and every estimate is a function of sums: counts s*k with a
- * Poisson score interval, proportions with the Wilson interval, means with
- * a t interval, and the pair metrics (spec 4.3-4.5) with the variance of a
- * Poisson-sampled total, sum over contributions of (weight*value)^2, and
- * its linearization (delta method) for ratios.  Nothing here is random, so
+ * addition and every estimate is a function of sums.  The intervals are
+ * built to hold at the few samples a pc has (man/pairs.1, Confidence
+ * intervals; tests/coverage.sh measures them against TRUTH): counts s*k
+ * with a Poisson score interval, proportions with Wilson's, latency means
+ * and totals with pooled allowances for the long latencies a pc's samples
+ * missed, and the pair metrics (spec 4.3-4.5; the paper's section 5.2)
+ * with score intervals of ratios of Poisson-sampled sums, under which no
+ * finite sample gives a zero width.  The pooled values are sums over the
+ * pcs of an operation class (pool_sums()).  Nothing here is random, so
  * merged and unmerged runs print the same numbers, except the optional
  * Poisson bootstrap (pairs_opts.boot), whose weights come from a seeded
  * generator in record order.  Path reconstruction is in pairs_path.c.
@@ -66,7 +70,7 @@ enum {
 				 * stage s while this was in stage t */
 	A_FU = A_OCC + 25,	/* 25: u * 5 + t: cycles the partner of unit
 				 * class u executed while this was in t */
-	/* appended for the occupancy intervals (delta method, --occupancy):
+	/* appended for the occupancy intervals (--occupancy):
 	 * per member, g its A_OCC or A_FU contribution and l_t its cycles in
 	 * stage t */
 	A_OCC2 = A_FU + 25,	/* 25: sum of g^2, as A_OCC */
@@ -1544,7 +1548,7 @@ enum mtype {
 	MT_CONC,	/* 2 W G / L for G = gf or gu */
 	MT_PEREX,	/* 2 W G / k for a 0/1 g, k samples (or retired) */
 	MT_LIPC,	/* local IPC (2 W G / k(ret) + 1) / (2 delta + 1) */
-	MT_OCC		/* 2 W G / L_t, delta method (--occupancy) */
+	MT_OCC		/* 2 W G / L_t, as MT_CONC (--occupancy) */
 };
 
 /* Virtual counts (negative codes) built from several accumulators. */
@@ -2039,10 +2043,10 @@ mean_ci(const struct pairs *p, struct pairs_val *v, const uint64_t *a,
  * total_ci() has it (c the pooled size of an l) and useful = W S U from
  * the score interval of the count U with a continuity correction, each
  * side of wasted taking the opposite sides of the parts, added in
- * quadrature.  The covariance of L and U, positive, is left out, which
- * errs wide; the delta method with it, est +- z S sqrt(C^2 / 4 sum l^2 -
- * C W sum u l + W^2 U), covered 88% at S = 64, its misses on the side of
- * rows with few or no useful partners.
+ * quadrature less the covariance term z^2 S^2 C W sum u l.  The delta
+ * method, est +- z S sqrt(C^2 / 4 sum l^2 - C W sum u l + W^2 U), covered
+ * 88% at S = 64, its misses on the side of rows with few or no useful
+ * partners, for which W S sqrt(U) is too small.
  */
 static void
 wasted_ci(struct pairs_val *v, double S, double C, double W, double L,
@@ -2294,8 +2298,8 @@ pairs_eval(const struct pairs *p, const struct pairs_row *row, int m,
 		break;
 	case MT_PEREX:
 	case MT_LIPC:
-		/* g is 0 or 1 and implies the member counts in k: the
-		 * ratio's delta-method variance needs G and K alone */
+		/* g is 0 or 1 and implies the member counts in k: G is a
+		 * count of k trials */
 		k = a[mt->a];
 		n = a[mt->b];
 		v->k = n;

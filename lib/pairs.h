@@ -129,7 +129,9 @@ struct pairs_info {
 
 /* One estimate. */
 struct pairs_val {
-	double est, lo, hi;	/* lo, hi NaN when there is no interval */
+	double est, lo, hi;	/* lo, hi NaN when there is no interval (a
+				 * percentile; a ratio whose denominator is
+				 * not clear of 0, see pairs(1)) */
 	double exact;		/* NaN without TRUTH */
 	double relerr;		/* est / exact - 1, NaN if undefined */
 	uint64_t k;		/* samples carrying the property */

@@ -945,3 +945,82 @@ CTX1='/0x2000	0x/s/^SAMPLE	0	10	0	4	\([0-9]*\)	0	/SAMPLE	0	10	0	4	\1	1	/'
 	run -2 --separate-stderr "$PAIRS" --proc=_start -p 0-10 "$T/proc.pmr"
 	[[ ${stderr_lines[0]} == *"--proc and --pc exclude each other"* ]]
 }
+
+# Issue 12: per-pc intervals that hold at the few samples a pc has.
+# tests/coverage.sh runs pmsim --profileme=paired,S=64 --truth on 1 M
+# instructions of every bundled trace with seeds 1, 2 and 3 and scores
+# the 95% interval of every metric with a TRUTH value over the pcs with
+# at least 10 (expected) samples; -c each requires per trace and pooled
+# at least 93%, or, for fewer rows than make that robust (1069), no more
+# misses than 3 binomial standard deviations above 5% (fewer than 20
+# rows: not checked).  With rearm=select (Bernoulli selection, unbiased)
+# every metric passes; about 15 s.
+@test "pairs: intervals cover TRUTH on every bundled trace (rearm=select)" {
+	run -0 "$TOP/tests/coverage.sh" -c each -r select -m 1000000 \
+	    -s "1 2 3" "$TOP"/traces/*.pmr.zst
+	printf '%s\n' "$output" | grep -E '^#|^all'
+	[ "$(printf '%s\n' "$output" | grep -c 'ok$')" -gt 200 ]
+}
+
+# With pmsim's default, faithful re-arm the counts (and the totals) carry
+# the bias of CAVEATS in pairs(1): they pass pooled, not on every trace
+# and seed, so the per-trace check is of the other metrics; about 12 s.
+@test "pairs: intervals of ratios, means and totals cover TRUTH with the default re-arm" {
+	m=ret_rate,abort_rate,icache_rate,dcache_rate,dtlb_rate,taken_rate
+	m=$m,misp_rate,lat_fm,lat_md,lat_dx,lat_xr,lat_rr,lat_ld,lat_total
+	m=$m,cyc_fm,cyc_md,cyc_dx,cyc_xr,cyc_rr,cyc_ld,cyc_total,inprog,avail
+	m=$m,wasted,wasted_frac,useful_rate,inflight,useful_conc,local,local_ipc
+	run -0 "$TOP/tests/coverage.sh" -c each -M "$m" -m 1000000 \
+	    -s "1 2 3" "$TOP"/traces/*.pmr.zst
+	printf '%s\n' "$output" | grep -E '^#|^all'
+	[ "$(printf '%s\n' "$output" | grep -c '^all.*ok$')" = 30 ]
+}
+
+# The check can fail: 80% intervals do not cover 93%.  (The latency
+# means' do: they are conservative, about 95% at 80% and 99% at 95%.)
+@test "pairs: the coverage check fails for intervals narrower than 95%" {
+	run -1 "$TOP/tests/coverage.sh" -c all -p --confidence=0.8 \
+	    -M execs,wasted_frac,useful_conc -m 1000000 -s "1 2" \
+	    "$TOP/traces/grep.pmr.zst" "$TOP/traces/sqlite.pmr.zst"
+	echo "$output"
+	[ "$(printf '%s\n' "$output" | grep -c '^all.*FAIL$')" = 3 ]
+}
+
+# A finite sample leaves every value open to doubt: no interval is a
+# point, whether the samples of a pc all show one latency or no useful
+# partner (such pcs once got 1.0 +- 0).
+@test "pairs: no interval from pmsim samples has width 0" {
+	"$PMSIM" -m alpha21264 --profileme=paired,S=64 --truth --no-pg \
+	    --seed=1 --max=300000 "$TOP/traces/grep.pmr.zst" -o "$T/g.pmr"
+	run -0 --separate-stderr "$PAIRS" -t -f tsv -m all "$T/g.pmr"
+	printf '%s\n' "$output" | awk -F '\t' '!/^#/ && $5 != "-" && $3 >= 10 && $6 <= $5 { print; n++ } END { exit n > 0 }'
+	# and lat_xr, the same for every execution of a pc, is not exact
+	printf '%s\n' "$output" | awk -F '\t' '$2 == "lat_xr" && $3 >= 10 && $5 != "-" { n++ } END { exit n < 10 }'
+}
+
+@test "pairs warns in one line when the effective S departs from S" {
+	"$PMSIM" -m alpha21264 --profileme=paired,S=64 --no-pg --seed=1 \
+	    --max=200000 "$TOP/traces/grep.pmr.zst" -o "$T/i.pmr"
+	"$PMSIM" -m alpha21264 --profileme=paired,S=64,rearm=select --no-pg \
+	    --seed=1 --max=200000 "$TOP/traces/grep.pmr.zst" -o "$T/s.pmr"
+	run -0 --separate-stderr "$PAIRS" -n 1 "$T/i.pmr"
+	assert_one_line_stderr
+	[[ $stderr == "pairs: effective S "*" times the configured S=64 (rearm=interrupt"*"per-pc counts are biased" ]]
+	run -0 --separate-stderr "$PAIRS" -q -n 1 "$T/i.pmr"
+	[ -z "$stderr" ]
+	run -0 --separate-stderr "$PAIRS" --nominal -n 1 "$T/i.pmr"
+	[ -z "$stderr" ]
+	run -0 --separate-stderr "$PAIRS" -n 1 "$T/s.pmr"
+	[ -z "$stderr" ]
+}
+
+@test "pairs --boot is at most 1000 (B x 80 bytes per pc)" {
+	mk paired
+	run -2 --separate-stderr "$PAIRS" --ci=bootstrap --boot=1001 "$T/paired.pmr"
+	[[ $stderr == *"--boot '1001' is too large"* ]]
+	[[ $stderr == *"usage: pairs"* ]]
+	run -0 --separate-stderr "$PAIRS" --ci=bootstrap --boot=1000 "$T/paired.pmr"
+	run -0 --separate-stderr "$PAIRS" --ci=score -f tsv -m wasted "$T/paired.pmr"
+	run -0 diff <("$PAIRS" --ci=score -f tsv -m all "$T/paired.pmr") \
+	    <("$PAIRS" --ci=delta -f tsv -m all "$T/paired.pmr")
+}
