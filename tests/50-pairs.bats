@@ -144,8 +144,8 @@ near() {
 	near "$(val 0xb0 wasted est)" 0
 	near "$(val 0xc0 wasted est)" 400	# aborted: no useful partner
 	# avail's upper side (5275.73 - 1600) and useful's lower one, W S (U -
-	# lo), lo = 0.0524 the score bound of U - 1/2, in quadrature less the
-	# covariance z^2 S^2 C W sum ul: 1200 + sqrt(3675.73^2 + 379.0^2 -
+	# lo), lo = 0.0522 the score bound of U - 1/2, in quadrature less the
+	# covariance z^2 S^2 C W sum ul: 1200 + sqrt(3675.73^2 + 379.12^2 -
 	# 2458530)
 	near "$(val 0xa0 wasted hi)" 4546.072719
 	# two members of equal l: L is not clear of 0 at 95%, no interval
