@@ -244,9 +244,11 @@ struct pairs {
 	uint32_t *ph;		/* entry index + 1, 0 empty */
 	size_t phcap;
 	struct pairs_prow *prows;
-	double *bpool;		/* bootstrap slots of B * B_N sums */
+	float *bpool;		/* bootstrap slots of B * B_N sums (float:
+				 * percentiles need no more, and B x 10
+				 * of them per pc add up) */
 	size_t nbslot, capbslot;
-	double *rboot;		/* summed slots of the grouped rows */
+	float *rboot;		/* summed slots of the grouped rows */
 	uint8_t *bw;		/* weights of the current pair */
 	uint64_t rng;		/* splitmix64 state */
 	struct pairs_psamp *ps;	/* kept samples (keep_paths) */
@@ -808,7 +810,7 @@ boot_draw(struct pairs *p)
 }
 
 /* Returns the bootstrap slot of vector a, created if new, or NULL. */
-static double *
+static float *
 boot_slot(struct pairs *p, const uint64_t *a)
 {
 	struct ent *e = &p->ent[(size_t)(a - p->acc) / A_N];
@@ -817,7 +819,7 @@ boot_slot(struct pairs *p, const uint64_t *a)
 	if (e->boot == 0) {
 		if (p->nbslot == p->capbslot) {
 			size_t cap = p->capbslot ? 2 * p->capbslot : 64;
-			double *np;
+			float *np;
 
 			if ((np = realloc(p->bpool, cap * n *
 			    sizeof(*np))) == NULL)
@@ -825,7 +827,7 @@ boot_slot(struct pairs *p, const uint64_t *a)
 			p->bpool = np;
 			p->capbslot = cap;
 		}
-		memset(p->bpool + p->nbslot * n, 0, n * sizeof(double));
+		memset(p->bpool + p->nbslot * n, 0, n * sizeof(float));
 		e->boot = (uint32_t)++p->nbslot;
 	}
 	return p->bpool + (e->boot - 1) * n;
@@ -841,7 +843,8 @@ add_member_boot(struct pairs *p, const struct pmr_sim_sample *x, int64_t fx,
     const struct pmr_sim_sample *y, int64_t fy, int first, uint32_t dist)
 {
 	uint64_t before[B_N], *a;
-	double *bs, c[B_N];
+	double c[B_N];
+	float *bs;
 	uint32_t b;
 	int i, nz, idx[B_N], rc;
 
@@ -863,7 +866,7 @@ add_member_boot(struct pairs *p, const struct pmr_sim_sample *x, int64_t fx,
 	/* weight 0 adds 0: no branch on the random weight */
 	for (b = 0; b < p->o.boot; b++, bs += B_N)
 		for (i = 0; i < nz; i++)
-			bs[idx[i]] += p->bw[b] * c[idx[i]];
+			bs[idx[i]] += (float)(p->bw[b] * c[idx[i]]);
 	return 0;
 }
 
@@ -2084,11 +2087,17 @@ boot_comp(int acc)
 
 /* Returns metric mt on one replicate's sums c, or NaN. */
 static double
-boot_est(const struct pairs *p, const struct metric *mt, const double *c)
+boot_est(const struct pairs *p, const struct metric *mt, const float *cf)
 {
 	const struct pairs_info *in = &p->info;
 	double W = in->W, C = in->C, S = in->S_eff, s = in->s;
-	double U = c[B_UF] + c[B_UB], L = c[B_L], g, k;
+	double c[B_N], U, L, g, k;
+	int i;
+
+	for (i = 0; i < B_N; i++)
+		c[i] = cf[i];
+	U = c[B_UF] + c[B_UB];
+	L = c[B_L];
 
 	switch (mt->type) {
 	case MT_USEFUL:
@@ -2418,13 +2427,13 @@ boot_group(struct pairs *p, struct pairs_row *r, size_t ri, size_t nr,
     size_t ent)
 {
 	size_t n = (size_t)p->o.boot * B_N, j;
-	const double *src;
-	double *d;
+	const float *src;
+	float *d;
 
 	if (p->o.boot == 0 || p->ent[ent].boot == 0)
 		return 0;
 	if (p->rboot == NULL && (p->rboot = calloc(nr * n,
-	    sizeof(double))) == NULL)
+	    sizeof(float))) == NULL)
 		return PMR_ENOMEM;
 	src = p->bpool + (size_t)(p->ent[ent].boot - 1) * n;
 	d = p->rboot + ri * n;

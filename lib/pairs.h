@@ -63,8 +63,9 @@ enum pairs_by { PAIRS_BY_PC, PAIRS_BY_PROC, PAIRS_BY_IMAGE, PAIRS_BY_ALL,
 };
 
 /*
- * Most bootstrap replicates: they are kept as B x 10 doubles per pc with
- * pairs, 80 KB per pc at 1000 (cc1's 12,000 pcs: about 1 GB).
+ * Most bootstrap replicates: they are kept as B x 10 floats per pc with
+ * pairs, 40 KB per pc at 1000 (the 23,000 pcs of cc1's 2 M instructions:
+ * about 1 GB).
  */
 #define PAIRS_BOOT_MAX 1000
 
@@ -145,7 +146,7 @@ struct pairs_row {
 	const char *name;	/* image path, "all", or NULL for a pc */
 	uint8_t cls;
 	uint64_t *acc;		/* owned by the struct pairs */
-	const double *boot;	/* bootstrap replicate sums, or NULL */
+	const float *boot;	/* bootstrap replicate sums, or NULL */
 };
 
 struct pairs;

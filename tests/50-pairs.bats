@@ -1014,7 +1014,7 @@ CTX1='/0x2000	0x/s/^SAMPLE	0	10	0	4	\([0-9]*\)	0	/SAMPLE	0	10	0	4	\1	1	/'
 	[ -z "$stderr" ]
 }
 
-@test "pairs --boot is at most 1000 (B x 80 bytes per pc)" {
+@test "pairs --boot is at most 1000 (B x 40 bytes per pc)" {
 	mk paired
 	run -2 --separate-stderr "$PAIRS" --ci=bootstrap --boot=1001 "$T/paired.pmr"
 	[[ $stderr == *"--boot '1001' is too large"* ]]
