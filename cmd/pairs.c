@@ -100,8 +100,8 @@ help(void)
 	    "      --aborts=RULE    in-progress time of aborted samples: "
 	    "count (to the\n"
 	    "                       abort, as TRUTH) or zero [count]\n"
-	    "      --boot=B         bootstrap replicates of --ci=bootstrap "
-	    "[200]\n"
+	    "      --boot=B         bootstrap replicates of --ci=bootstrap, "
+	    "2 to 1000 [200]\n"
 	    "  -b, --by=GROUP       rows per pc, proc, image, context or all; "
 	    "page or set:\n"
 	    "                       D-cache misses per data page or cache "
@@ -111,10 +111,10 @@ help(void)
 	    "                       [65536,2,64]\n"
 	    "  -C, --width=N        issue width C [META issue-width, "
 	    "else 4]\n"
-	    "      --ci=METHOD      intervals of the pair metrics: delta "
-	    "(delta method) or\n"
-	    "                       bootstrap (Poisson bootstrap over pairs, "
-	    "--seed) [delta]\n"
+	    "      --ci=METHOD      intervals of the pair metrics: score or "
+	    "bootstrap\n"
+	    "                       (Poisson bootstrap over pairs, --seed) "
+	    "[score]\n"
 	    "      --confidence=P   level of the intervals, 0 < P < 1 "
 	    "[0.95]\n"
 	    "      --delta=N        local IPC window: retires within +-N "
@@ -695,6 +695,34 @@ hist_report(FILE *f, const struct opts *o, const struct pairs *p,
 	}
 }
 
+/*
+ * Warns, in one line, when the effective sampling interval (fetched
+ * instructions per sample or pair) is more than 10% away from the S of
+ * META profileme, and further than the noise of n samples (3 / sqrt(n)): selections were lost, with the faithful re-arm of pmsim
+ * (rearm=interrupt) to the dead time while a sample is in flight, which
+ * falls unevenly on the pcs, so per-pc counts are biased by more than
+ * their intervals allow for (pairs(1), CAVEATS).
+ */
+static void
+warn_rearm(const struct pairs_info *in, int nominal)
+{
+	uint64_t n;
+	double r;
+
+	if (nominal || in->S == 0 || in->nstats == 0 || in->fetched == 0)
+		return;
+	/* and when the departure is more than the noise of fetched / n */
+	r = in->S_eff / (double)in->S;
+	n = in->mode == 2 ? in->pairs : in->samples;
+	if (fabs(r - 1) <= 0.1 || fabs(r - 1) <= 3 / sqrt((double)n))
+		return;
+	warnx("effective S %.1f is %.2f times the configured S=%" PRIu64
+	    "%s: per-pc counts are biased", in->S_eff, r, in->S,
+	    strstr(in->sampler, "rearm=interrupt") != NULL ? " (rearm=interrupt "
+	    "selects nothing while a sample is in flight; rearm=select does)" :
+	    "");
+}
+
 /* Prints the accuracy of each count metric against TRUTH. */
 static void
 truth_summary(FILE *f, const struct opts *o, const struct pairs *p,
@@ -721,9 +749,12 @@ truth_summary(FILE *f, const struct opts *o, const struct pairs *p,
 				fprintf(f, ",\"in1\":%.6g,\"in2\":%.6g",
 				    (double)sc.in1 / (double)sc.n,
 				    (double)sc.in2 / (double)sc.n);
-			fprintf(f, ",\"covered\":%.6g,\"median_abs_err\":"
-			    "%.6g}}\n", (double)sc.covered / (double)sc.n,
-			    sc.med_abs);
+			fprintf(f, ",\"covered\":");
+			print_num(f, "%.6g", sc.n > sc.noci ?
+			    (double)sc.covered / (double)(sc.n - sc.noci) :
+			    NAN, "null");
+			fprintf(f, ",\"no_interval\":%" PRIu64 ",\"median_abs_"
+			    "err\":%.6g}}\n", sc.noci, sc.med_abs);
 			continue;
 		}
 		fprintf(f, "%struth %s: %" PRIu64 " rows with %s >= %" PRIu64,
@@ -734,9 +765,13 @@ truth_summary(FILE *f, const struct opts *o, const struct pairs *p,
 			    "inside 1 +- 2/sqrt(k)",
 			    100.0 * (double)sc.in1 / (double)sc.n,
 			    100.0 * (double)sc.in2 / (double)sc.n);
-		fprintf(f, ", interval covers exact %.1f%%, median |err| "
-		    "%.2f%%\n", 100.0 * (double)sc.covered / (double)sc.n,
-		    100 * sc.med_abs);
+		if (sc.n > sc.noci)
+			fprintf(f, ", interval covers exact %.1f%%", 100.0 *
+			    (double)sc.covered / (double)(sc.n - sc.noci));
+		if (sc.noci > 0)
+			fprintf(f, ", %" PRIu64 " without an interval",
+			    sc.noci);
+		fprintf(f, ", median |err| %.2f%%\n", 100 * sc.med_abs);
 	}
 }
 
@@ -1128,18 +1163,21 @@ main(int argc, char *argv[])
 			}
 			break;
 		case O_BOOT:
-			boot = (uint32_t)num("--boot", optarg, 2, 100000);
+			boot = (uint32_t)num("--boot", optarg, 2,
+			    PAIRS_BOOT_MAX);
 			break;
 		case O_CACHE:
 			parse_cache(&o, optarg);
 			break;
 		case O_CI:
-			if (strcmp(optarg, "delta") == 0)
+			/* delta: the name of score before it */
+			if (strcmp(optarg, "score") == 0 ||
+			    strcmp(optarg, "delta") == 0)
 				ci_boot = 0;
 			else if (strcmp(optarg, "bootstrap") == 0)
 				ci_boot = 1;
 			else {
-				warnx("unknown --ci method '%s' (delta, "
+				warnx("unknown --ci method '%s' (score, "
 				    "bootstrap)", optarg);
 				usage();
 			}
@@ -1337,6 +1375,8 @@ main(int argc, char *argv[])
 	if (pairs_finish(p) != 0)
 		errx(1, "'%s': %s", argc == 1 ? argv[0] : argc == 0 ? "-" :
 		    "input", pairs_errmsg(p));
+	if (!o.c.quiet)
+		warn_rearm(pairs_info(p), o.po.nominal);
 	if (w != NULL) {
 		if (pairs_write(p, w) != 0) {
 			pmr_writer_abort(w);

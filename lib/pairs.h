@@ -62,6 +62,13 @@ enum pairs_by { PAIRS_BY_PC, PAIRS_BY_PROC, PAIRS_BY_IMAGE, PAIRS_BY_ALL,
 	PAIRS_BY_CONTEXT	/* needs pairs_opts.by_context */
 };
 
+/*
+ * Most bootstrap replicates: they are kept as B x 10 floats per pc with
+ * pairs, 40 KB per pc at 1000 (the 23,000 pcs of cc1's 2 M instructions:
+ * about 1 GB).
+ */
+#define PAIRS_BOOT_MAX 1000
+
 struct pairs_opts {
 	uint32_t window;	/* W; 0: from META profileme */
 	uint32_t width;		/* issue width C; 0: from META issue-width */
@@ -81,7 +88,8 @@ struct pairs_opts {
 	int by_context;		/* vectors per SAMPLE.context instead of per
 				 * pc (TRUTH and per-pc METRIC unused) */
 	uint32_t boot;		/* > 0: bootstrap intervals for the pair
-				 * metrics, with this many replicates */
+				 * metrics, with this many replicates (at
+				 * most PAIRS_BOOT_MAX) */
 	uint64_t seed;		/* of the bootstrap weights */
 };
 
@@ -122,7 +130,9 @@ struct pairs_info {
 
 /* One estimate. */
 struct pairs_val {
-	double est, lo, hi;	/* lo, hi NaN when there is no interval */
+	double est, lo, hi;	/* lo, hi NaN when there is no interval (a
+				 * percentile; a ratio whose denominator is
+				 * not clear of 0, see pairs(1)) */
 	double exact;		/* NaN without TRUTH */
 	double relerr;		/* est / exact - 1, NaN if undefined */
 	uint64_t k;		/* samples carrying the property */
@@ -136,7 +146,7 @@ struct pairs_row {
 	const char *name;	/* image path, "all", or NULL for a pc */
 	uint8_t cls;
 	uint64_t *acc;		/* owned by the struct pairs */
-	const double *boot;	/* bootstrap replicate sums, or NULL */
+	const float *boot;	/* bootstrap replicate sums, or NULL */
 };
 
 struct pairs;
@@ -220,6 +230,7 @@ struct pairs_score {
 	uint64_t n;		/* rows scored (exact value > 0) */
 	uint64_t in1, in2;	/* counts: inside 1 +- 1/sqrt, 1 +- 2/sqrt */
 	uint64_t covered;	/* exact value inside the interval */
+	uint64_t noci;		/* rows printed without an interval */
 	double med_abs;		/* median |relerr| */
 };
 

@@ -117,8 +117,13 @@ near() {
 	near "$(val 0x1000 lat_xr_p90 est)" 16	# 20 is in [16, 32)
 	# in progress: 10 + 4 + 27 + 4 retired, 4 + 7 aborted (rule a)
 	near "$(val 0x1000 inprog est)" 5600
-	# mean interval: t quantile 3.182 (df 3) x sd 9.262 / 2
-	near "$(val 0x1000 lat_xr hi)" 20.97928953
+	# mean interval (pairs.1, Confidence intervals): the t interval with
+	# the pooled variance reaches 16.97; the excess over the floor m = 1
+	# (3 0 19 0: E = 22, sum e^2 = 370, c = 370 / 22) as c times a
+	# Poisson count, score upper bound 6.1808 of 22 / c, reaches
+	# 1 + c 6.1808 / 4; lo is clipped to 0
+	near "$(val 0x1000 lat_xr hi)" 26.98757023
+	[ "$(val 0x1000 lat_xr lo)" = 0 ]
 }
 
 @test "pairs: paired metrics follow spec 4.4 on hand-built pairs" {
@@ -138,8 +143,13 @@ near() {
 	near "$(val 0xb0 useful_bwd est)" 400	# a issues at 2, in [1, 3)
 	near "$(val 0xb0 wasted est)" 0
 	near "$(val 0xc0 wasted est)" 400	# aborted: no useful partner
-	# delta method: S^2 (C^2/4 sum l^2 - C W sum ul + W^2 U) = 800000
-	near "$(val 0xa0 wasted hi)" 2953.045083
+	# avail's upper side (5275.73 - 1600) and useful's lower one, W S (U -
+	# lo), lo = 0.0522 the score bound of U - 1/2, in quadrature less the
+	# covariance z^2 S^2 C W sum ul: 1200 + sqrt(3675.73^2 + 379.12^2 -
+	# 2458530)
+	near "$(val 0xa0 wasted hi)" 4546.072719
+	# two members of equal l: L is not clear of 0 at 95%, no interval
+	[ "$(val 0xa0 wasted_frac lo)" = - ]
 }
 
 @test "pairs --by=all sums every pc" {
@@ -578,7 +588,7 @@ pval() {
 	[ -x "$PMSIM" ] || skip "no pmsim"
 	"$PMSIM" -m alpha21264 --profileme=paired,S=256,W=96 --truth --no-pg \
 	    --seed=7 "$TOP/traces/gzip.pmr.zst" -o "$T/gz.pmr"
-	run -0 "$PAIRS" -t -f tsv -s wasted -n 10 -m wasted "$T/gz.pmr"
+	run -0 --separate-stderr "$PAIRS" -t -f tsv -s wasted -n 10 -m wasted "$T/gz.pmr"
 	echo "$output"
 	[ "$(printf '%s\n' "$output" | awk -F '\t' '!/^#/ && ($8 > 0.15 || $8 < -0.15)' | wc -l)" = 0 ]
 	[ "$(printf '%s\n' "$output" | grep -vc '^#')" = 10 ]
@@ -700,7 +710,7 @@ rb() {
 @test "pairs --rebuild: straight-line code is rebuilt 100%" {
 	"$PMSIM" --profileme=paired,S=64 --max=100000 --no-pg \
 	    "$TOP/traces/micro/indep.pmr.zst" -o "$T/i.pmr"
-	run -0 "$PAIRS" -f json -b all -m execs \
+	run -0 --separate-stderr "$PAIRS" -f json -b all -m execs \
 	    --rebuild="$TOP/traces/micro/indep.pmr.zst" "$T/i.pmr"
 	[ "$(printf '%s\n' "$output" | jq 'select(.rebuild) | .rebuild.scored')" -gt 1000 ]
 	for m in intra inter; do
@@ -714,7 +724,7 @@ rb() {
 @test "pairs --rebuild: scheme 3 >= scheme 2 >= scheme 1 on grep" {
 	"$PMSIM" --profileme=paired,S=128 --max=300000 --seed=1 --no-pg \
 	    "$TOP/traces/grep.pmr.zst" -o "$T/g.pmr"
-	run -0 "$PAIRS" -f json -b all -m execs \
+	run -0 --separate-stderr "$PAIRS" -f json -b all -m execs \
 	    --rebuild="$TOP/traces/grep.pmr.zst" "$T/g.pmr"
 	for m in intra inter; do
 		c=$(rb $m counts ok) h=$(rb $m history ok) p=$(rb $m pairs ok)
@@ -790,14 +800,13 @@ rb() {
 	near "$(val 0xb0 occ_xr_xr est)" 8
 	near "$(val 0xb0 fu_int_xr est)" 8
 	near "$(val 0xb0 fu_mem_xr est)" 0
-	# delta method, as useful_conc: 0xa0's members have (g, l_xr) = (1, 2)
-	# and (0, 2): R = 1/4, var(G/L) = (1 - 2 R 2 + R^2 8) / 16 = 1/32,
-	# var = (2 W)^2 / 32 = 2, hi = 2 + 1.959964 sqrt(2), lo clipped to 0
-	near "$(val 0xa0 occ_xr_xr hi)" 4.771807651
-	[ "$(val 0xa0 occ_xr_xr lo)" = 0 ]
-	near "$(val 0xa0 fu_int_xr hi)" 4.771807651
-	# one member: g = R l exactly, so the delta variance is 0
-	near "$(val 0xb0 occ_xr_xr lo)" 8
+	# score intervals of a ratio, as useful_conc: 0xa0's members have
+	# (g, l_xr) = (1, 2) and (0, 2), so L_xr^2 = 16 < z^2 sum l^2 = 30.7:
+	# L_xr is not clear of 0 at 95%, and there is no interval; nor for
+	# 0xb0's one member
+	[ "$(val 0xa0 occ_xr_xr lo)" = - ]
+	[ "$(val 0xa0 fu_int_xr hi)" = - ]
+	[ "$(val 0xb0 occ_xr_xr lo)" = - ]
 }
 
 @test "pairs --occupancy: the sums travel in METRIC records" {
@@ -853,9 +862,9 @@ CTX1='/0x2000	0x/s/^SAMPLE	0	10	0	4	\([0-9]*\)	0	/SAMPLE	0	10	0	4	\1	1	/'
 @test "pairs --by=context of pmsim: one thread, context 0 holds every sample" {
 	"$PMSIM" --profileme=paired,S=200 --max=50000 --no-pg \
 	    "$TOP/traces/grep.pmr.zst" -o "$T/g.pmr"
-	run -0 "$PAIRS" -b context -f tsv -m execs "$T/g.pmr"
+	run -0 --separate-stderr "$PAIRS" -b context -f tsv -m execs "$T/g.pmr"
 	[ "$(printf '%s\n' "$output" | grep -vc '^#')" = 1 ]
-	all=$("$PAIRS" -b all -f tsv -m execs "$T/g.pmr" | awk -F '\t' '$1 == "all" { print $4 }')
+	all=$("$PAIRS" -q -b all -f tsv -m execs "$T/g.pmr" | awk -F '\t' '$1 == "all" { print $4 }')
 	near "$(val 0 execs est)" "$all"
 }
 
@@ -935,4 +944,83 @@ CTX1='/0x2000	0x/s/^SAMPLE	0	10	0	4	\([0-9]*\)	0	/SAMPLE	0	10	0	4	\1	1	/'
 	[ "$stderr" = "pairs: '$T/proc.pmr': no procedure 'nosuch' in the symbols of the IMAGE records' files" ]
 	run -2 --separate-stderr "$PAIRS" --proc=_start -p 0-10 "$T/proc.pmr"
 	[[ ${stderr_lines[0]} == *"--proc and --pc exclude each other"* ]]
+}
+
+# Issue 12: per-pc intervals that hold at the few samples a pc has.
+# tests/coverage.sh runs pmsim --profileme=paired,S=64 --truth on 1 M
+# instructions of every bundled trace with seeds 1, 2 and 3 and scores
+# the 95% interval of every metric with a TRUTH value over the pcs with
+# at least 10 (expected) samples; -c each requires per trace and pooled
+# at least 93%, or, for fewer rows than make that robust (1069), no more
+# misses than 3 binomial standard deviations above 5% (fewer than 20
+# rows: not checked).  With rearm=select (Bernoulli selection, unbiased)
+# every metric passes; about 15 s.
+@test "pairs: intervals cover TRUTH on every bundled trace (rearm=select)" {
+	run -0 "$TOP/tests/coverage.sh" -c each -r select -m 1000000 \
+	    -s "1 2 3" "$TOP"/traces/*.pmr.zst
+	printf '%s\n' "$output" | grep -E '^#|^all'
+	[ "$(printf '%s\n' "$output" | grep -c 'ok$')" -gt 200 ]
+}
+
+# With pmsim's default, faithful re-arm the counts (and the totals) carry
+# the bias of CAVEATS in pairs(1): they pass pooled, not on every trace
+# and seed, so the per-trace check is of the other metrics; about 12 s.
+@test "pairs: intervals of ratios, means and totals cover TRUTH with the default re-arm" {
+	m=ret_rate,abort_rate,icache_rate,dcache_rate,dtlb_rate,taken_rate
+	m=$m,misp_rate,lat_fm,lat_md,lat_dx,lat_xr,lat_rr,lat_ld,lat_total
+	m=$m,cyc_fm,cyc_md,cyc_dx,cyc_xr,cyc_rr,cyc_ld,cyc_total,inprog,avail
+	m=$m,wasted,wasted_frac,useful_rate,inflight,useful_conc,local,local_ipc
+	run -0 "$TOP/tests/coverage.sh" -c each -M "$m" -m 1000000 \
+	    -s "1 2 3" "$TOP"/traces/*.pmr.zst
+	printf '%s\n' "$output" | grep -E '^#|^all'
+	[ "$(printf '%s\n' "$output" | grep -c '^all.*ok$')" = 30 ]
+}
+
+# The check can fail: 80% intervals do not cover 93%.  (The latency
+# means' do: they are conservative, about 95% at 80% and 99% at 95%.)
+@test "pairs: the coverage check fails for intervals narrower than 95%" {
+	run -1 "$TOP/tests/coverage.sh" -c all -p --confidence=0.8 \
+	    -M execs,wasted_frac,useful_conc -m 1000000 -s "1 2" \
+	    "$TOP/traces/grep.pmr.zst" "$TOP/traces/sqlite.pmr.zst"
+	echo "$output"
+	[ "$(printf '%s\n' "$output" | grep -c '^all.*FAIL$')" = 3 ]
+}
+
+# A finite sample leaves every value open to doubt: no interval is a
+# point, whether the samples of a pc all show one latency or no useful
+# partner (such pcs once got 1.0 +- 0).
+@test "pairs: no interval from pmsim samples has width 0" {
+	"$PMSIM" -m alpha21264 --profileme=paired,S=64 --truth --no-pg \
+	    --seed=1 --max=300000 "$TOP/traces/grep.pmr.zst" -o "$T/g.pmr"
+	run -0 --separate-stderr "$PAIRS" -t -f tsv -m all "$T/g.pmr"
+	printf '%s\n' "$output" | awk -F '\t' '!/^#/ && $5 != "-" && $3 >= 10 && $6 <= $5 { print; n++ } END { exit n > 0 }'
+	# and lat_xr, the same for every execution of a pc, is not exact
+	printf '%s\n' "$output" | awk -F '\t' '$2 == "lat_xr" && $3 >= 10 && $5 != "-" { n++ } END { exit n < 10 }'
+}
+
+@test "pairs warns in one line when the effective S departs from S" {
+	"$PMSIM" -m alpha21264 --profileme=paired,S=64 --no-pg --seed=1 \
+	    --max=200000 "$TOP/traces/grep.pmr.zst" -o "$T/i.pmr"
+	"$PMSIM" -m alpha21264 --profileme=paired,S=64,rearm=select --no-pg \
+	    --seed=1 --max=200000 "$TOP/traces/grep.pmr.zst" -o "$T/s.pmr"
+	run -0 --separate-stderr "$PAIRS" -n 1 "$T/i.pmr"
+	assert_one_line_stderr
+	[[ $stderr == "pairs: effective S "*" times the configured S=64 (rearm=interrupt"*"per-pc counts are biased" ]]
+	run -0 --separate-stderr "$PAIRS" -q -n 1 "$T/i.pmr"
+	[ -z "$stderr" ]
+	run -0 --separate-stderr "$PAIRS" --nominal -n 1 "$T/i.pmr"
+	[ -z "$stderr" ]
+	run -0 --separate-stderr "$PAIRS" -n 1 "$T/s.pmr"
+	[ -z "$stderr" ]
+}
+
+@test "pairs --boot is at most 1000 (B x 40 bytes per pc)" {
+	mk paired
+	run -2 --separate-stderr "$PAIRS" --ci=bootstrap --boot=1001 "$T/paired.pmr"
+	[[ $stderr == *"--boot '1001' is too large"* ]]
+	[[ $stderr == *"usage: pairs"* ]]
+	run -0 --separate-stderr "$PAIRS" --ci=bootstrap --boot=1000 "$T/paired.pmr"
+	run -0 --separate-stderr "$PAIRS" --ci=score -f tsv -m wasted "$T/paired.pmr"
+	run -0 diff <("$PAIRS" --ci=score -f tsv -m all "$T/paired.pmr") \
+	    <("$PAIRS" --ci=delta -f tsv -m all "$T/paired.pmr")
 }

@@ -270,9 +270,12 @@ UNIT_TEST(paired)
 	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "useful_bwd").est, 0, 1e-9);
 	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "avail").est, 1600, 1e-9);
 	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "wasted").est, 1200, 1e-9);
-	/* var = S^2 (C^2/4 sum l^2 - C W sum ul + W^2 U) = 1e4 * 80 */
+	/* avail's upper side 3675.73 and useful's lower one W S (U - lo),
+	 * lo the score bound of U - 1/2, less the covariance z^2 S^2 C W
+	 * sum ul (pairs.1, Confidence intervals) */
 	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "wasted").hi,
-	    1200 + 1.959964 * sqrt(800000), 1e-2);
+	    1200 + sqrt(3675.7318 * 3675.7318 + 379.1199 * 379.1199 -
+	    1.959964 * 1.959964 * 1e4 * 64), 1e-2);
 	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "wasted_frac").est, 0.75, 1e-12);
 	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "useful_rate").est, 1, 1e-12);
 	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "inflight").est, 4, 1e-12);
@@ -600,9 +603,12 @@ UNIT_TEST(local_ipc)
 	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "local").est, 4, 1e-12);
 	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "local_ipc").est, 5.0 / 7, 1e-12);
 	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xb0, "local").est, 8, 1e-12);
-	/* G (1 - G / k) / k^2 = 1 / 8: half-width 2 W z sqrt(1/8) */
+	/* 2 W times Wilson's upper bound of G = 1 in k = 2 with a
+	 * continuity correction, (2 k p + z^2 + 1 + z sqrt(z^2 + 2 - 1/k +
+	 * 4 p (k (1 - p) - 1))) / (2 (k + z^2)), p = 1/2 */
 	CHECK_NEAR(val(p, PAIRS_BY_PC, 0xa0, "local").hi,
-	    4 + 8 * 1.959964 * sqrt(0.125), 1e-4);
+	    8 * (2 + 3.841459 + 1 + 1.959964 * sqrt(3.841459 + 1.5)) /
+	    (2 * (2 + 3.841459)), 1e-4);
 	pairs_free(p);
 }
 
