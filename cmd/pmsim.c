@@ -119,6 +119,18 @@ display(const char *path)
 	return path == NULL || strcmp(path, "-") == 0 ? "<stdin>" : path;
 }
 
+/* The output's name in messages: the file, or stdout. */
+static const char *
+outname(const char *path)
+{
+	static char buf[4096];
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		return "stdout";
+	snprintf(buf, sizeof(buf), "'%s'", path);
+	return buf;
+}
+
 static uint64_t
 num(const char *opt, const char *arg, long long min, long long max)
 {
@@ -269,6 +281,16 @@ parse_sampler(struct pmr_sim_opts *o, const char *arg)
 	free(s);
 	if (o->sampler == PMR_SIM_SAMPLER_PROFILEME) {
 		warnx("--sampler: use --profileme for ProfileMe");
+		usage();
+	}
+	/* ibs counts mapped instructions and tip counts cycles: an event
+	 * they would not count is refused, never recorded in META unused */
+	if (ev >= 0 && ((o->sampler == PMR_SIM_SAMPLER_IBS) ||
+	    (o->sampler == PMR_SIM_SAMPLER_TIP && ev != PMR_SIM_BSEV_CYCLES))) {
+		warnx("--sampler: event=%s does not apply to %s (%s)",
+		    bsev_names[ev], sampler_names[o->sampler],
+		    o->sampler == PMR_SIM_SAMPLER_IBS ? "it tags every S-th "
+		    "mapped instruction" : "it samples every S cycles");
 		usage();
 	}
 	if (o->sampler == PMR_SIM_SAMPLER_IBS) {
@@ -540,14 +562,23 @@ main(int argc, char *argv[])
 		if (rc != PMR_OK)
 			errx(1, "'%s': %s", cfgfile, msg);
 	}
+	/* a file's inconsistency is a data error (1); one that -O makes is
+	 * a usage error (2), as for any other bad option value */
+	if (cfgfile != NULL &&
+	    pmr_sim_config_check(&cfg, msg, sizeof(msg)) != PMR_OK)
+		errx(1, "'%s': bad configuration: %s", cfgfile, msg);
 	for (i = 0; i < nsets; i++)
 		if (pmr_sim_config_setkv(&cfg, sets[i], msg, sizeof(msg)) != 0) {
 			warnx("-O: %s", msg);
 			usage();
 		}
 	free(sets);
-	if (pmr_sim_config_check(&cfg, msg, sizeof(msg)) != PMR_OK)
-		errx(1, "bad configuration: %s", msg);
+	if (pmr_sim_config_check(&cfg, msg, sizeof(msg)) != PMR_OK) {
+		warnx("%s: %s", nsets > 0 ? "-O" : "bad configuration", msg);
+		if (nsets > 0)
+			usage();
+		return 1;
+	}
 	o.seed = com.seed;
 	if (print_config) {
 		pmr_sim_config_idealize(&cfg, o.ideal);
@@ -587,7 +618,7 @@ main(int argc, char *argv[])
 	}
 	/* The effective options: the META record states the W and S used. */
 	if (write_meta(w, pmr_sim_config(sim), pmr_sim_opts(sim)) != 0) {
-		warnx("'%s': %s", display(com.output), pmr_writer_errmsg(w));
+		warnx("%s: %s", outname(com.output), pmr_writer_errmsg(w));
 		pmr_writer_abort(w);
 		return 1;
 	}
@@ -599,7 +630,7 @@ main(int argc, char *argv[])
 		if (pmr_trace_errmsg(t)[0] != '\0')
 			warnx("%s", pmr_trace_errmsg(t));
 		else
-			warnx("'%s': %s", display(com.output),
+			warnx("%s: %s", outname(com.output),
 			    pmr_sim_errmsg(sim));
 		pmr_writer_abort(w);
 		w = NULL;
@@ -612,8 +643,17 @@ main(int argc, char *argv[])
 		    " branches, %" PRIu64 " samples, %" PRIu64 " pairs\n",
 		    st->retired, st->cycles, st->ipc, st->mispredicts,
 		    st->branches, st->samples, st->pairs);
+	/* a sampler that was asked for and wrote nothing is said, never
+	 * left for the reader of an empty profile to find */
+	if (status == 0 && st->samples == 0 && st->pairs == 0 &&
+	    (o.pm != PMR_SIM_PM_OFF || o.sampler != 0))
+		warnx("warning: the %s sampler wrote no samples in %" PRIu64
+		    " cycles (%" PRIu64 " instructions; S=%" PRIu64 ")",
+		    o.sampler != 0 ? sampler_names[o.sampler] : o.pm_select == 2 ?
+		    "ibs" : "profileme", st->cycles, st->retired,
+		    o.sampler != 0 ? o.bs_s : o.pm_s);
 	if (w != NULL && pmr_writer_close(w, msg, sizeof(msg)) != 0) {
-		warnx("'%s': %s", display(com.output), msg);
+		warnx("%s: %s", outname(com.output), msg);
 		status = 1;
 	}
 	pmr_sim_free(sim);

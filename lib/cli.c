@@ -138,6 +138,11 @@ pmr_common_opt(struct pmr_common *c, int opt, const char *arg,
 
 	switch (opt) {
 	case 'o':
+		if (arg[0] == '\0') {
+			/* refused now, not after the whole run */
+			*errstr = "-o: empty file name";
+			return -1;
+		}
 		c->output = arg;
 		return 1;
 	case 'z':

@@ -589,3 +589,69 @@ cp() {
 		[ $((g * 100)) -ge $((o * 98)) ] && [ $((g * 100)) -le $((o * 102)) ]
 	done
 }
+
+# issue 12: no silent wrong answers
+
+@test "pmsim --sampler=pebs,event=cycles samples every S cycles (TIP's PEBS)" {
+	run -0 --separate-stderr "$PMSIM" --no-pg --max=200000 \
+	    --sampler=pebs,S=512,event=cycles -o "$T/p.pmr" "$TOP/traces/gzip.pmr.zst"
+	[ -z "$stderr" ]
+	n=$("$PMVIEW" -t SAMPLE "$T/p.pmr" | grep -c '^SAMPLE')
+	c=$(col STATS cycles "$T/p.pmr")
+	d=$(col STATS dropped "$T/p.pmr")
+	echo "samples $n, dropped $d, cycles $c"
+	# one arming every 512 cycles: each gives a sample or a drop
+	e=$((c / 512))
+	[ $(((n + d) * 10)) -ge $((e * 9)) ] && [ $(((n + d) * 10)) -le $((e * 11)) ]
+	[ "$n" -gt $((e * 8 / 10)) ]
+}
+
+@test "pmsim --sampler: every sampler and event writes samples, or is refused" {
+	local s e
+	for s in counter pebs tip ibs; do
+		for e in cycles retired dmiss misp; do
+			run --separate-stderr "$PMSIM" --no-pg --max=100000 \
+			    --sampler=$s,S=64,event=$e -o "$T/s.pmr" "$TOP/traces/gzip.pmr.zst"
+			if [ "$status" = 2 ]; then
+				[[ $stderr == *"event=$e does not apply to $s"* ]]
+				continue
+			fi
+			[ "$status" = 0 ] && [ -z "$stderr" ]
+			[ "$("$PMVIEW" -t SAMPLE "$T/s.pmr" | grep -c '^SAMPLE')" -gt 0 ] ||
+				{ echo "$s,event=$e: no samples"; return 1; }
+		done
+	done
+}
+
+@test "pmsim warns when a sampler writes no samples" {
+	run -0 --separate-stderr "$PMSIM" --no-pg --max=1000 \
+	    --sampler=pebs,S=1000000,event=cycles -o /dev/null "$TOP/traces/gzip.pmr.zst"
+	[[ $stderr == "pmsim: warning: the pebs sampler wrote no samples in "*" cycles (1000 instructions; S=1000000)" ]]
+	run -0 --separate-stderr "$PMSIM" --no-pg --max=1000 \
+	    --profileme=paired,S=1000000 -o /dev/null "$TOP/traces/gzip.pmr.zst"
+	[[ $stderr == "pmsim: warning: the profileme sampler wrote no samples"* ]]
+}
+
+@test "pmsim: a write error on stdout names stdout" {
+	run -1 --separate-stderr bash -c '"$0" --no-pg --max=100000 "$1" >/dev/full' "$PMSIM" "$TRACE"
+	assert_one_line_stderr
+	[[ $stderr == "pmsim: stdout: "*"No space left on device" ]]
+}
+
+@test "pmsim -o '' is refused before any work" {
+	run -2 --separate-stderr "$PMSIM" -o '' "$TRACE"
+	[[ $stderr == "pmsim: -o: empty file name"* ]]
+}
+
+@test "pmsim -O: a bad value is a usage error that says what is valid" {
+	run -2 --separate-stderr "$PMSIM" -O bp=nonsense "$TRACE"
+	[[ $stderr == *"bp: value 'nonsense' is not a predictor (bimodal, gshare, tournament, perfect, combined)"* ]]
+	run -2 --separate-stderr "$PMSIM" -O page=100000000 "$TRACE"
+	[[ $stderr == "pmsim: -O: page must be a power of 2"* ]]
+	run -2 --separate-stderr "$PMSIM" -O fetch_block=3 "$TRACE"
+	[[ $stderr == "pmsim: -O: fetch_block must be 0 or a power of 2"* ]]
+	# the same in a file is a data error naming the file
+	echo "fetch_block = 3" > "$T/bad.cfg"
+	run -1 --separate-stderr "$PMSIM" -c "$T/bad.cfg" "$TRACE"
+	[[ $stderr == "pmsim: '$T/bad.cfg': bad configuration: fetch_block"* ]]
+}

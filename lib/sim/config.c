@@ -279,6 +279,19 @@ pmr_sim_config_set(struct pmr_sim_config *c, const char *key,
 				c->bp = i;
 				goto done;
 			}
+		if (pmr_strtonum(value, k->min, k->max, &e), e != NULL) {
+			size_t n = (size_t)snprintf(errbuf, errlen, "bp: value "
+			    "'%s' is not a predictor (", value);
+			for (i = 0; i < sizeof(bp_names) / sizeof(bp_names[0]);
+			    i++)
+				if (n < errlen)
+					n += (size_t)snprintf(errbuf + n,
+					    errlen - n, "%s%s", i ? ", " : "",
+					    bp_names[i]);
+			if (n < errlen)
+				snprintf(errbuf + n, errlen - n, ")");
+			return PMR_EINVAL;
+		}
 	}
 	v = pmr_strtonum(value, k->min, k->max, &e);
 	if (e != NULL) {

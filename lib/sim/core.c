@@ -2093,6 +2093,18 @@ local_step(struct pmr_sim *s, unsigned m)
 
 /* --- baseline samplers ------------------------------------------------- */
 
+/* Whether the baseline sampler's interval is counted in cycles: tip always,
+ * the counter and pebs with event=cycles (pebs on cycles is the TIP paper's
+ * time-based, next-committing PEBS). */
+static inline int
+bs_on_cycles(const struct pmr_sim *s)
+{
+	return s->o.sampler == PMR_SIM_SAMPLER_TIP ||
+	    ((s->o.sampler == PMR_SIM_SAMPLER_COUNTER ||
+	    s->o.sampler == PMR_SIM_SAMPLER_PEBS) &&
+	    s->o.bs_event == PMR_SIM_BSEV_CYCLES);
+}
+
 static uint64_t
 bs_interval(struct pmr_sim *s)
 {
@@ -2157,9 +2169,11 @@ static void
 bs_overflow(struct pmr_sim *s)
 {
 	s->bs_left = bs_interval(s);
-	if (s->o.sampler == PMR_SIM_SAMPLER_PEBS)
+	if (s->o.sampler == PMR_SIM_SAMPLER_PEBS) {
+		if (s->pebs_next)
+			s->st.dropped++;	/* nothing retired since */
 		s->pebs_next = 1;
-	else if (!s->bs_pending) {
+	} else if (!s->bs_pending) {
 		s->bs_pending = 1;
 		s->bs_fire_at = s->now + s->o.bs_skid;
 	} else
@@ -2216,6 +2230,12 @@ bs_cycle(struct pmr_sim *s, unsigned n)
 		}
 		bs_head(s, &pc, &cls);
 		bs_emit_pc(s, PMR_SIM_SAMPLER_TIP, pc, cls, 0);
+		return;
+	}
+	if (s->o.sampler == PMR_SIM_SAMPLER_PEBS) {
+		/* event=cycles: arm, and the next to retire is sampled */
+		if (s->o.bs_event == PMR_SIM_BSEV_CYCLES && --s->bs_left == 0)
+			bs_overflow(s);
 		return;
 	}
 	if (s->o.sampler == PMR_SIM_SAMPLER_COUNTER) {
@@ -3759,9 +3779,7 @@ next_event(struct pmr_sim *s)
 		SOON(s->res_at);
 	for (k = s->pswait; k >= 0; k = s->ps[k].next)
 		SOON(s->ps[k].done_at);
-	if (s->measuring && (s->o.sampler == PMR_SIM_SAMPLER_TIP ||
-	    (s->o.sampler == PMR_SIM_SAMPLER_COUNTER &&
-	    s->o.bs_event == PMR_SIM_BSEV_CYCLES)))
+	if (s->measuring && bs_on_cycles(s))
 		SOON(s->now + s->bs_left);
 	if (s->bs_pending)
 		SOON(s->bs_fire_at);
@@ -3815,9 +3833,7 @@ skip_to(struct pmr_sim *s, uint64_t to)
 			s->st.st_lsq += k;
 			break;
 		}
-		if (s->o.sampler == PMR_SIM_SAMPLER_TIP ||
-		    (s->o.sampler == PMR_SIM_SAMPLER_COUNTER &&
-		    s->o.bs_event == PMR_SIM_BSEV_CYCLES))
+		if (bs_on_cycles(s))
 			s->bs_left -= k;
 		if (s->o.truth) {
 			if (s->head != s->tail)
