@@ -565,6 +565,27 @@ issue_at(const struct pmr_sim_sample *y)
 	return (int64_t)y->lat_fm + y->lat_md + y->lat_dx;
 }
 
+/*
+ * Checks the fields of a decoded sample that index arrays or shift: an
+ * event bit this version does not know, a kind or history length out of
+ * range.  Returns NULL when x is sound, else what is wrong.
+ */
+static const char *
+sample_bad(const struct pmr_sim_sample *x, char *buf, size_t len)
+{
+	if (x->events & ~PMR_SIM_EV_ALL)
+		snprintf(buf, len, "events 0x%08" PRIx32 " has bits not "
+		    "defined in pmr(5) (0x%08" PRIx32 ")", x->events,
+		    x->events & ~PMR_SIM_EV_ALL);
+	else if (x->kind > PMR_SIM_KIND_EMPTY)
+		snprintf(buf, len, "kind %u is not 0, 1 or 2", x->kind);
+	else if (x->hist_len > 64)
+		snprintf(buf, len, "hist_len %u is above 64", x->hist_len);
+	else
+		return NULL;
+	return buf;
+}
+
 /* Adds the single-sample part of x to its pc; returns the vector. */
 static uint64_t *
 add_sample(struct pairs *p, const struct pmr_sim_sample *x, int64_t l)
@@ -580,9 +601,9 @@ add_sample(struct pairs *p, const struct pmr_sim_sample *x, int64_t l)
 		return NULL;
 	a[A_K]++;
 	a[A_TRAP + (x->trap & 7)]++;
-	for (i = 0; ev >> i; i++)
-		if (ev >> i & 1)
-			a[A_EV + i]++;
+	for (; ev != 0; ev &= ev - 1)	/* events were checked: < 2^21 */
+		a[A_EV + __builtin_ctz(ev)]++;
+	ev = x->events;
 	if (l >= 0) {
 		a[A_INP] += (uint64_t)l;
 		a[A_INP2] += (uint64_t)(l * l);
@@ -590,9 +611,9 @@ add_sample(struct pairs *p, const struct pmr_sim_sample *x, int64_t l)
 	if (!ret)
 		return a;
 	a[A_KRET]++;
-	for (i = 0; ev >> i; i++)
-		if (ev >> i & 1)
-			a[A_EVR + i]++;
+	for (; ev != 0; ev &= ev - 1)
+		a[A_EVR + __builtin_ctz(ev)]++;
+	ev = x->events;
 	a[A_MAPR] += (ev & (PMR_SIM_EV_MAP_REGS | PMR_SIM_EV_MAP_IQ |
 	    PMR_SIM_EV_MAP_ROB | PMR_SIM_EV_LSQ_FULL)) != 0;
 	a[A_MISPR] += (ev & (PMR_SIM_EV_BR_MISP | PMR_SIM_EV_JMP_MISP)) != 0;
@@ -1211,7 +1232,10 @@ pairs_add(struct pairs *p, const struct pmr_rec *rec)
 		struct pmr_sim_sample x;
 		int64_t l;
 
-		if (pmr_rec_decode(rec, &x, &why) != 0)
+		char buf[96];
+
+		if (pmr_rec_decode(rec, &x, &why) != 0 ||
+		    (why = sample_bad(&x, buf, sizeof(buf))) != NULL)
 			return fail(p, PMR_ECORRUPT, "bad SAMPLE record: %s",
 			    why);
 		if (x.sampler != 0) {
@@ -1240,7 +1264,11 @@ pairs_add(struct pairs *p, const struct pmr_rec *rec)
 	case PMR_REC_PAIR: {
 		struct pmr_sim_pair q;
 
-		if (pmr_rec_decode(rec, &q, &why) != 0)
+		char buf[96];
+
+		if (pmr_rec_decode(rec, &q, &why) != 0 ||
+		    (why = sample_bad(&q.a, buf, sizeof(buf))) != NULL ||
+		    (why = sample_bad(&q.b, buf, sizeof(buf))) != NULL)
 			return fail(p, PMR_ECORRUPT, "bad PAIR record: %s", why);
 		if ((rc = set_mode(p, 2)) != 0)
 			return rc;

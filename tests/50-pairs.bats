@@ -1024,3 +1024,24 @@ CTX1='/0x2000	0x/s/^SAMPLE	0	10	0	4	\([0-9]*\)	0	/SAMPLE	0	10	0	4	\1	1	/'
 	run -0 diff <("$PAIRS" --ci=score -f tsv -m all "$T/paired.pmr") \
 	    <("$PAIRS" --ci=delta -f tsv -m all "$T/paired.pmr")
 }
+
+# audit (issue 12): fields read from a stream are checked before use
+
+@test "pairs: a SAMPLE whose events set bit 31 is rejected, not a crash" {
+	mk single '11s/\t16388\t/\t2147500036\t/'
+	run -1 --separate-stderr "$PAIRS" "$T/single.pmr"
+	assert_one_line_stderr
+	[[ $stderr == "pairs: '$T/single.pmr': bad SAMPLE record: events 0x80004004 has bits not defined in pmr(5) (0x80000000)" ]]
+}
+
+@test "pairs: a PAIR member with unknown event bits, kind or hist_len is rejected" {
+	local n
+	n=$(grep -n '^PAIR' "$DATA/pairs/paired.tsv" | head -1 | cut -d: -f1)
+	# a_events is the 8th field of the PAIR line
+	mk paired "${n}s/^\\(PAIR\\(\\t[^\\t]*\\)\\{7\\}\\t\\)[0-9]*/\\14294967295/"
+	run -1 --separate-stderr "$PAIRS" "$T/paired.pmr"
+	[[ $stderr == *"bad PAIR record: events 0xffffffff has bits not defined"* ]]
+	mk single '11s/^\(SAMPLE\t[^\t]*\t[^\t]*\t[^\t]*\t\)4/\165/'
+	run -1 --separate-stderr "$PAIRS" "$T/single.pmr"
+	[[ $stderr == *"bad SAMPLE record: hist_len 65 is above 64" ]]
+}

@@ -59,6 +59,7 @@
 #define PMR_SIM_EV_MSHR_FULL 0x00040000u	/* issue waited for an MSHR */
 #define PMR_SIM_EV_BTB_MISS 0x00080000u	/* taken, target not predicted */
 #define PMR_SIM_EV_SYNTH 0x00100000u	/* wrong-path pc never seen: nop */
+#define PMR_SIM_EV_ALL 0x001fffffu	/* every bit defined above */
 
 /* Trap reasons of aborted instructions. */
 enum pmr_sim_trap {
