@@ -39,6 +39,7 @@ enum {
 	O_PARTNER,
 	O_PATHS,
 	O_PROC,
+	O_SYSROOT,
 	O_REBUILD
 };
 
@@ -78,7 +79,7 @@ synopsis(FILE *f)
 	    "[--occupancy]\n"
 	    "             [--page-size=n] [--partner] [--paths=bits] "
 	    "[--proc=name]\n"
-	    "             [--rebuild=trace] [file ...]\n");
+	    "             [--rebuild=trace] [--sysroot=dir] [file ...]\n");
 }
 
 static void PMR_NORETURN
@@ -168,6 +169,8 @@ help(void)
 	    "                       of --edges and --paths rows [off]\n"
 	    "  -s, --sort=METRIC    sort rows by METRIC, largest first "
 	    "[execs]\n"
+	    "      --sysroot=DIR    look the absolute paths of IMAGE records "
+	    "up under DIR [/]\n"
 	    "  -t, --truth          print exact values, errors and the "
 	    "accuracy summary [off]\n"
 	    "  -W, --window=N       pair window W [META profileme]\n\n%s",
@@ -1093,6 +1096,7 @@ main(int argc, char *argv[])
 		{ "proc", required_argument, NULL, O_PROC },
 		{ "rebuild", required_argument, NULL, O_REBUILD },
 		{ "sort", required_argument, NULL, 's' },
+		{ "sysroot", required_argument, NULL, O_SYSROOT },
 		{ "top", required_argument, NULL, 'n' },
 		{ "truth", no_argument, NULL, 't' },
 		{ "width", required_argument, NULL, 'C' },
@@ -1207,6 +1211,9 @@ main(int argc, char *argv[])
 			break;
 		case O_PROC:
 			o.po.proc = optarg;
+			break;
+		case O_SYSROOT:
+			o.po.sysroot = optarg;
 			break;
 		case O_REBUILD:
 			o.rebuild = optarg;

@@ -1110,8 +1110,8 @@ add_image(struct pairs *p, const struct pmr_rec *rec)
 		uint64_t lo, hi;
 
 		ni->st_tried = 1;
-		if (pairs_symtab_load(ni->path, ni->start, ni->size,
-		    ni->offset, &ni->st) == PMR_ENOMEM)
+		if (pairs_symtab_load(ni->path, p->o.sysroot, ni->start,
+		    ni->size, ni->offset, &ni->st) == PMR_ENOMEM)
 			return fail(p, PMR_ENOMEM, "out of memory");
 		if (ni->st != NULL &&
 		    pairs_symtab_range(ni->st, p->o.proc, &lo, &hi)) {
@@ -2525,14 +2525,17 @@ proc_rows(struct pairs *p, struct pairs_row **rows, size_t *n,
 		if (im->st_tried)
 			continue;
 		im->st_tried = 1;
-		rc = pairs_symtab_load(im->path, im->start, im->size,
-		    im->offset, &im->st);
+		rc = pairs_symtab_load(im->path, p->o.sysroot, im->start,
+		    im->size, im->offset, &im->st);
 		if (rc == PMR_ENOMEM)
 			return rc;
 		if (rc != 0 && *note == NULL) {
 			snprintf(p->note, sizeof(p->note), "no symbols for "
-			    "'%.200s' (%s): its pcs make one row",
-			    im->path, rc == PMR_EIO ? strerror(errno) :
+			    "'%.200s'%s%.200s (%s): its pcs make one row",
+			    im->path, p->o.sysroot != NULL ? " under " : "",
+			    p->o.sysroot != NULL ? p->o.sysroot : "",
+			    rc == PMR_EIO ? strerror(errno) :
+			    rc == PMR_ENOTREG ? "not a regular file" :
 			    "not a loaded ELF file");
 			*note = p->note;
 		}

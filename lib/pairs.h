@@ -75,6 +75,7 @@ struct pairs_opts {
 	int nominal;		/* use the nominal S, not the effective one */
 	enum pairs_abort_rule aborts;
 	uint64_t pc_lo, pc_hi;	/* keep pcs in [pc_lo, pc_hi] */
+	const char *sysroot;	/* IMAGE paths are looked up under it */
 	const char *proc;	/* keep the pcs of this procedure only: its
 				 * range, found in the symbols of the first
 				 * IMAGE record's file that has it, becomes
@@ -362,14 +363,19 @@ int pairs_rebuild_run(const struct pairs *p, const char *path,
 
 /* Procedure symbols of one mapped ELF file (lib/pairs_sym.c). */
 struct pairs_symtab;
+/* pairs_symtab_load's answer for a path that is no regular file. */
+#define PMR_ENOTREG (-100)
 /*
- * Reads the function symbols of the ELF file path, mapped at start (size
- * bytes from file offset offset), into *out.  Returns 0, PMR_EIO (errno
- * set) or PMR_EFORMAT (not ELF, or offset not in a loaded segment), or
- * PMR_ENOMEM.  Caller frees with pairs_symtab_free().
+ * Reads the function symbols of the ELF file path (under root when root is
+ * not NULL and path is absolute), mapped at start (size bytes from file
+ * offset offset), into *out.  Only a regular file is read.  Returns 0,
+ * PMR_EIO (errno set), PMR_ENOTREG (a FIFO, device or directory),
+ * PMR_EFORMAT (not ELF, or offset not in a loaded segment), or PMR_ENOMEM.
+ * Caller frees with pairs_symtab_free().
  */
-int pairs_symtab_load(const char *path, uint64_t start, uint64_t size,
-    uint64_t offset, struct pairs_symtab **out) PMR_RESULT_USED;
+int pairs_symtab_load(const char *path, const char *root, uint64_t start,
+    uint64_t size, uint64_t offset, struct pairs_symtab **out)
+    PMR_RESULT_USED;
 /* Returns the name of the symbol holding pc and sets *lo, or NULL. */
 /* Finds the procedure called name; sets its run-time range [*lo, *hi). */
 int pairs_symtab_range(const struct pairs_symtab *t, const char *name,

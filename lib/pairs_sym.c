@@ -9,10 +9,13 @@
  * Function and untyped code symbols are kept, sorted by address; a symbol
  * of size 0 (hand-written assembly) runs to the next one.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -118,22 +121,41 @@ pairs_symtab_free(struct pairs_symtab *t)
 }
 
 int
-pairs_symtab_load(const char *path, uint64_t start, uint64_t size,
-    uint64_t offset, struct pairs_symtab **out)
+pairs_symtab_load(const char *path, const char *root, uint64_t start,
+    uint64_t size, uint64_t offset, struct pairs_symtab **out)
 {
 	struct pairs_symtab *t;
 	Elf *e = NULL;
 	Elf_Scn *scn;
 	GElf_Shdr sh;
+	struct stat sb;
 	size_t cap = 0, i, j;
 	uint64_t bias;
 	int fd, ok, rc = PMR_EFORMAT, pass;
+	char buf[4096];
 
 	*out = NULL;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return PMR_EFORMAT;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	/* a recorded absolute path is looked up under root (as perf's and
+	 * gdb's sysroot), so that another machine's binaries can be found */
+	if (root != NULL && path[0] == '/') {
+		if ((size_t)snprintf(buf, sizeof(buf), "%s%s", root, path) >=
+		    sizeof(buf)) {
+			errno = ENAMETOOLONG;
+			return PMR_EIO;
+		}
+		path = buf;
+	}
+	/* The path comes from the stream: a FIFO would block open() and
+	 * read(), a device would be read forever, so only a regular file is
+	 * read (O_NONBLOCK keeps the open of a FIFO from waiting). */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
 		return PMR_EIO;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return PMR_ENOTREG;
+	}
 	if ((t = calloc(1, sizeof(*t))) == NULL) {
 		close(fd);
 		return PMR_ENOMEM;
@@ -155,7 +177,8 @@ pairs_symtab_load(const char *path, uint64_t start, uint64_t size,
 				goto out;
 		}
 	}
-	qsort(t->s, t->n, sizeof(*t->s), cmp_sym);
+	if (t->n > 1)	/* t->s is NULL when there is no symbol */
+		qsort(t->s, t->n, sizeof(*t->s), cmp_sym);
 	/* drop aliases (same start), then close symbols of size 0 */
 	for (i = j = 0; i < t->n; i++) {
 		if (j > 0 && t->s[j - 1].lo == t->s[i].lo) {

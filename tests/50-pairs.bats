@@ -1045,3 +1045,36 @@ CTX1='/0x2000	0x/s/^SAMPLE	0	10	0	4	\([0-9]*\)	0	/SAMPLE	0	10	0	4	\1	1	/'
 	run -1 --separate-stderr "$PAIRS" "$T/single.pmr"
 	[[ $stderr == *"bad SAMPLE record: hist_len 65 is above 64" ]]
 }
+
+@test "pairs --by=proc reads only regular files: a FIFO or a device is refused at once" {
+	mkfifo "$T/fifo"
+	mk proc "s|@CHAIN@|$T/fifo|"
+	run -0 --separate-stderr timeout 20 "$PAIRS" -f tsv -b proc -m execs "$T/proc.pmr"
+	[[ $stderr == "pairs: no symbols for '$T/fifo' (not a regular file): its pcs make one row" ]]
+	mk proc "s|@CHAIN@|/dev/zero|"
+	run -0 --separate-stderr timeout 20 "$PAIRS" -f tsv -b proc -m execs "$T/proc.pmr"
+	[[ $stderr == *"'/dev/zero' (not a regular file)"* ]]
+	# --proc looks the symbols up while reading: the same there
+	mk proc "s|@CHAIN@|$T/fifo|"
+	run -1 --separate-stderr timeout 20 "$PAIRS" -f tsv -m execs --proc=_start "$T/proc.pmr"
+	[[ $stderr == *"no procedure '_start' in the symbols"* ]]
+}
+
+@test "pairs --sysroot finds a recorded path under another root" {
+	mkdir -p "$T/root/opt/bin"
+	cc -nostdlib -static -no-pie -o "$T/root/opt/bin/chain" "$TOP/traces/micro/chain.S"
+	mk proc "s|@CHAIN@|/opt/bin/chain|"
+	run -0 --separate-stderr "$PAIRS" -f tsv -b proc -m execs "$T/proc.pmr"
+	[[ $stderr == *"no symbols for '/opt/bin/chain' (No such file or directory)"* ]]
+	run -0 --separate-stderr "$PAIRS" -f tsv -b proc -m execs --sysroot="$T/root" "$T/proc.pmr"
+	[ -z "$stderr" ]
+	near "$(val '_start (chain)' execs est)" 200
+}
+
+@test "pairs --by=proc on an ELF without any symbol makes one row" {
+	cc -nostdlib -static -no-pie -o "$T/chain" "$TOP/traces/micro/chain.S"
+	strip --strip-all "$T/chain"
+	mk proc "s|@CHAIN@|$T/chain|"
+	run -0 --separate-stderr "$PAIRS" -f tsv -b proc -m execs "$T/proc.pmr"
+	near "$(val "$T/chain" execs est)" 200
+}
