@@ -1008,15 +1008,36 @@ prof_report(FILE *f, const struct opts *o, struct pairs_prow *rows, size_t n)
 static void
 parse_cache(struct opts *o, const char *arg)
 {
+	long long v[3] = { 0, 0, 0 };
+	const long long max[3] = { 1LL << 40, 1024, 1 << 20 };
 	unsigned long long sz, ways, line;
-	int used = -1;
+	const char *e = NULL;
+	char buf[64], *tok = buf, *c;
+	int i;
 
-	if (sscanf(arg, "%llu,%llu,%llu%n", &sz, &ways, &line, &used) != 3 ||
-	    used < 0 || arg[used] != '\0' || sz == 0 || ways == 0 ||
-	    ways > 1024 || line == 0 || line > 1 << 20 ||
-	    (line & (line - 1)) != 0 || sz % (ways * line) != 0) {
-		warnx("--cache '%s': give SIZE,WAYS,LINE with LINE a power "
-		    "of 2 and SIZE a multiple of WAYS x LINE", arg);
+	/* each part strictly, in range: sscanf's %llu took "-1" as 2^64-1 */
+	if (strlen(arg) >= sizeof(buf))
+		e = "too long";
+	else
+		strcpy(buf, arg);
+	for (i = 0; i < 3 && e == NULL; i++) {
+		c = strchr(tok, ',');
+		if ((c == NULL) != (i == 2)) {
+			e = "invalid";
+			break;
+		}
+		if (c != NULL)
+			*c = '\0';
+		v[i] = pmr_strtonum(tok, 1, max[i], &e);
+		tok = c != NULL ? c + 1 : NULL;
+	}
+	sz = (unsigned long long)v[0];
+	ways = (unsigned long long)v[1];
+	line = (unsigned long long)v[2];
+	if (e != NULL || (line & (line - 1)) != 0 || sz % (ways * line) != 0) {
+		warnx("--cache '%s': give SIZE,WAYS,LINE (SIZE 1..2^40, WAYS "
+		    "1..1024, LINE a power of 2 up to 2^20, SIZE a multiple "
+		    "of WAYS x LINE)", arg);
 		usage();
 	}
 	o->geom.size = sz;

@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,11 +46,18 @@ struct pmr_writer {
 
 /*
  * Temporary files not yet renamed into place, removed at exit() so that an
- * err() in a program leaves no debris.  A program has few outputs.
+ * err() in a program leaves no debris, and on SIGINT, SIGTERM, SIGHUP and
+ * SIGXFSZ, after which the process dies by the same signal (its parent
+ * sees the usual status).  The handler is the one place where the library
+ * acts on its own: it is installed with the first temporary file, only for
+ * signals still at their default action (an ignored SIGHUP under nohup
+ * stays ignored), and does only what is async-signal-safe (unlink, signal,
+ * raise).  A program has few outputs.
  */
 #define NTMP 16
-static char *tmpnames[NTMP];
+static char *volatile tmpnames[NTMP];
 static int atexit_done;
+static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGXFSZ };
 
 static void
 cleanup_at_exit(void)
@@ -59,6 +67,35 @@ cleanup_at_exit(void)
 	for (i = 0; i < NTMP; i++)
 		if (tmpnames[i] != NULL)
 			unlink(tmpnames[i]);
+}
+
+static void
+cleanup_on_signal(int sig)
+{
+	int e = errno;
+
+	cleanup_at_exit();
+	signal(sig, SIG_DFL);
+	raise(sig);		/* delivered on return: dies by sig */
+	errno = e;
+}
+
+/* Installs cleanup_on_signal for the signals still at their default. */
+static void
+cleanup_signals(void)
+{
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = cleanup_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(tmp_signals) / sizeof(tmp_signals[0]); i++)
+		sigaddset(&sa.sa_mask, tmp_signals[i]);
+	for (i = 0; i < sizeof(tmp_signals) / sizeof(tmp_signals[0]); i++)
+		if (sigaction(tmp_signals[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_DFL)
+			sigaction(tmp_signals[i], &sa, NULL);
 }
 
 static void
@@ -116,6 +153,7 @@ tmp_create(const char *path, char **tmp)
 	(void)fchmod(fd, 0666 & ~um);
 	if (!atexit_done) {
 		atexit(cleanup_at_exit);
+		cleanup_signals();
 		atexit_done = 1;
 	}
 	for (i = 0; i < NTMP; i++)

@@ -655,3 +655,47 @@ cp() {
 	run -1 --separate-stderr "$PMSIM" -c "$T/bad.cfg" "$TRACE"
 	[[ $stderr == "pmsim: '$T/bad.cfg': bad configuration: fetch_block"* ]]
 }
+
+# Starts "$@" in the background with every signal at its default action (a
+# background job of a script ignores SIGINT), waits for its temporary
+# output file .out.pmr.zst.* in $T, sends signal $SIG and checks that the
+# program died by it, leaving neither the temporary nor out.pmr.zst.
+killed_leaves_nothing() {
+	local pid i st
+	cd "$T"
+	python3 -c 'import os, signal, sys
+for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+    signal.signal(s, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$@" &
+	pid=$!
+	for i in $(seq 200); do
+		compgen -G ".out.pmr.zst.*" >/dev/null && break
+		sleep 0.05
+	done
+	compgen -G ".out.pmr.zst.*" >/dev/null || { echo "no temporary file"; return 1; }
+	kill -"$SIG" "$pid"
+	st=0
+	wait "$pid" || st=$?
+	echo "status $st"
+	[ "$st" = "$STATUS" ]
+	run compgen -G ".out.pmr.zst.*"
+	[ -z "$output" ] || { echo "left: $output"; return 1; }
+	[ ! -e out.pmr.zst ]
+}
+
+@test "pmsim killed by SIGTERM, SIGINT or SIGHUP removes its temporary file" {
+	SIG=TERM STATUS=143 killed_leaves_nothing "$PMSIM" --truth -o out.pmr.zst "$TOP/traces/cc1.pmr.zst"
+	SIG=INT STATUS=130 killed_leaves_nothing "$PMSIM" --truth -o out.pmr.zst "$TOP/traces/cc1.pmr.zst"
+	SIG=HUP STATUS=129 killed_leaves_nothing "$PMSIM" --truth -o out.pmr.zst "$TOP/traces/cc1.pmr.zst"
+}
+
+@test "pairs -f pmr killed by SIGTERM removes its temporary file" {
+	# its output is created first, then it waits to open the FIFO
+	mkfifo "$T/fifo"
+	SIG=TERM STATUS=143 killed_leaves_nothing "$PAIRS" -f pmr -o out.pmr.zst "$T/fifo"
+}
+
+@test "pmtrace killed by SIGTERM removes its temporary file" {
+	SIG=TERM STATUS=143 killed_leaves_nothing "$PMTRACE" -o out.pmr.zst -- \
+	    sh -c 'i=0; while [ $i -lt 30000000 ]; do i=$((i+1)); done'
+}

@@ -1078,3 +1078,15 @@ CTX1='/0x2000	0x/s/^SAMPLE	0	10	0	4	\([0-9]*\)	0	/SAMPLE	0	10	0	4	\1	1	/'
 	run -0 --separate-stderr "$PAIRS" -f tsv -b proc -m execs "$T/proc.pmr"
 	near "$(val "$T/chain" execs est)" 200
 }
+
+@test "pairs --cache: every part strictly in range, or a usage error" {
+	local c
+	mk single
+	for c in -9223372036854775808,2,64 9223372036854775808,2,64 65536,2,64, \
+	    65536,2 65536,0,64 65536,2,48 '' 65536,2,64x 0,2,64 65536,2,-64; do
+		run -2 --separate-stderr "$PAIRS" -b set --cache="$c" "$T/single.pmr"
+		[[ $stderr == "pairs: --cache '$c': give SIZE,WAYS,LINE"* ]] ||
+			{ echo "$c: $stderr"; return 1; }
+	done
+	run -0 --separate-stderr "$PAIRS" -b set --cache=1099511627776,1,1 "$T/single.pmr"
+}
