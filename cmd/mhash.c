@@ -1201,7 +1201,7 @@ main(int argc, char *argv[])
 	static struct prof profs[MAXCFG];
 	struct pmr_mhash_cfg sw[MAXCFG], xc;
 	struct run r;
-	struct pmr_textout tout = { NULL, NULL, NULL };
+	struct pmr_textout tout = { .f = NULL };
 	const char *e, *synth_spec = NULL;
 	char msg[160];
 	int ch, i, rc, status = 0, n;

@@ -1064,9 +1064,13 @@ cmp_rows(const void *x, const void *y)
 	return a->key < b->key ? -1 : a->key > b->key;
 }
 
-/* Reads every record of path into p; with w, passes the others through. */
+/*
+ * Reads every record of path into p; with w (writing to output), passes the
+ * others through.
+ */
 static void
-read_input(struct pairs *p, const char *path, struct pmr_writer *w)
+read_input(struct pairs *p, const char *path, struct pmr_writer *w,
+    const char *output)
 {
 	struct pmr_reader *r;
 	struct pmr_rec rec;
@@ -1083,7 +1087,8 @@ read_input(struct pairs *p, const char *path, struct pmr_writer *w)
 			errx(1, "'%s': %s", name, pairs_errmsg(p));
 		if (e == 0 && w != NULL &&
 		    pmr_write_raw(w, rec.type, rec.p, rec.len) != 0)
-			errx(1, "write: %s", pmr_writer_errmsg(w));
+			errx(1, "%s: %s", pmr_outname(output),
+			    pmr_writer_errmsg(w));
 	}
 	if (rc < 0)
 		errx(1, "'%s': %s", name, pmr_reader_errmsg(r));
@@ -1391,15 +1396,16 @@ main(int argc, char *argv[])
 			    "terminal (use -o or --force)");
 		if ((w = pmr_common_writer(&o.c, "pairs", argc + optind,
 		    argv - optind, &r)) == NULL)
-			errx(1, "cannot write '%s': %s",
-			    o.c.output ? o.c.output : "-", pmr_strerror(r));
+			errx(1, "cannot create %s: %s",
+			    pmr_outname(o.c.output), pmr_strerror(r));
 	}
 	if ((p = pairs_new(&o.po)) == NULL)
 		err(1, NULL);
 	if (argc == 0)
-		read_input(p, NULL, w);
+		read_input(p, NULL, w, o.c.output);
 	for (i = 0; i < argc; i++)
-		read_input(p, strcmp(argv[i], "-") == 0 ? NULL : argv[i], w);
+		read_input(p, strcmp(argv[i], "-") == 0 ? NULL : argv[i], w,
+		    o.c.output);
 	if (pairs_finish(p) != 0)
 		errx(1, "'%s': %s", argc == 1 ? argv[0] : argc == 0 ? "-" :
 		    "input", pairs_errmsg(p));
@@ -1408,10 +1414,11 @@ main(int argc, char *argv[])
 	if (w != NULL) {
 		if (pairs_write(p, w) != 0) {
 			pmr_writer_abort(w);
-			errx(1, "%s", pairs_errmsg(p));
+			errx(1, "%s: %s", pmr_outname(o.c.output),
+			    pairs_errmsg(p));
 		}
 		if (pmr_writer_close(w, ebuf, sizeof(ebuf)) != 0)
-			errx(1, "%s", ebuf);
+			errx(1, "%s: %s", pmr_outname(o.c.output), ebuf);
 		pairs_free(p);
 		goto out;
 	}
@@ -1457,7 +1464,7 @@ main(int argc, char *argv[])
 	sort_m = o.sort >= 0 ? o.sort : 0;
 	qsort(rows, n, sizeof(*rows), cmp_rows);
 	if (pmr_textout_open(&tout, o.c.output) != 0)
-		err(1, "cannot write '%s'", o.c.output);
+		err(1, "cannot create '%s'", o.c.output);
 	if (o.prof >= 0) {
 		if (o.fmt != F_JSON)
 			header(tout.f, &o, pairs_info(p), argc, argv);

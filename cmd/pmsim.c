@@ -119,18 +119,6 @@ display(const char *path)
 	return path == NULL || strcmp(path, "-") == 0 ? "<stdin>" : path;
 }
 
-/* The output's name in messages: the file, or stdout. */
-static const char *
-outname(const char *path)
-{
-	static char buf[4096];
-
-	if (path == NULL || strcmp(path, "-") == 0)
-		return "stdout";
-	snprintf(buf, sizeof(buf), "'%s'", path);
-	return buf;
-}
-
 static uint64_t
 num(const char *opt, const char *arg, long long min, long long max)
 {
@@ -618,7 +606,7 @@ main(int argc, char *argv[])
 	}
 	/* The effective options: the META record states the W and S used. */
 	if (write_meta(w, pmr_sim_config(sim), pmr_sim_opts(sim)) != 0) {
-		warnx("%s: %s", outname(com.output), pmr_writer_errmsg(w));
+		warnx("%s: %s", pmr_outname(com.output), pmr_writer_errmsg(w));
 		pmr_writer_abort(w);
 		return 1;
 	}
@@ -630,7 +618,7 @@ main(int argc, char *argv[])
 		if (pmr_trace_errmsg(t)[0] != '\0')
 			warnx("%s", pmr_trace_errmsg(t));
 		else
-			warnx("%s: %s", outname(com.output),
+			warnx("%s: %s", pmr_outname(com.output),
 			    pmr_sim_errmsg(sim));
 		pmr_writer_abort(w);
 		w = NULL;
@@ -653,7 +641,7 @@ main(int argc, char *argv[])
 		    "ibs" : "profileme", st->cycles, st->retired,
 		    o.sampler != 0 ? o.bs_s : o.pm_s);
 	if (w != NULL && pmr_writer_close(w, msg, sizeof(msg)) != 0) {
-		warnx("%s: %s", outname(com.output), msg);
+		warnx("%s: %s", pmr_outname(com.output), msg);
 		status = 1;
 	}
 	pmr_sim_free(sim);

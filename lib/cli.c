@@ -212,3 +212,14 @@ pmr_common_writer(const struct pmr_common *c, const char *prog, int argc,
 	}
 	return w;
 }
+
+const char *
+pmr_outname(const char *path)
+{
+	static char buf[1024];
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		return "stdout";
+	snprintf(buf, sizeof(buf), "'%s'", path);
+	return buf;
+}

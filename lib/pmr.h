@@ -344,6 +344,8 @@ void pmr_writer_abort(struct pmr_writer *w);
 struct pmr_textout {
 	FILE *f;		/* write here */
 	char *path, *tmp;
+	int fd;			/* under f, for a named output */
+	int werr;		/* errno of the first failed write, or 0 */
 };
 
 /* Opens o for path.  Returns PMR_OK, or PMR_EIO with errno set. */
@@ -431,6 +433,12 @@ int pmr_common_opt(struct pmr_common *c, int opt, const char *arg,
     const char **errstr);
 /* Returns 1 if binary output would go to a terminal without --force. */
 int pmr_common_tty_refused(const struct pmr_common *c);
+/*
+ * Returns the name of output path for messages: "stdout" for NULL or "-",
+ * else the path in single quotes (a static buffer, overwritten by the next
+ * call).
+ */
+const char *pmr_outname(const char *path);
 /* Opens the output writer for the common options; see pmr_writer_open. */
 struct pmr_writer *pmr_common_writer(const struct pmr_common *c,
     const char *prog, int argc, char *const argv[], int *err) PMR_RESULT_USED;
@@ -445,7 +453,11 @@ long long pmr_strtonum(const char *s, long long min, long long max,
 /* Same for the full unsigned 64-bit range (used by --seed). */
 uint64_t pmr_strtou64(const char *s, const char **errstr);
 
-/* Returns a static description of a PMR_E* code. */
+/*
+ * Returns a static description of a PMR_E* code; for PMR_EIO, the system's
+ * text for errno as the failing call left it (call it before anything else
+ * can change errno).
+ */
 const char *pmr_strerror(int code);
 
 #endif /* PMR_H */

@@ -410,7 +410,8 @@ pmr_strerror(int code)
 	case PMR_OK:
 		return "success";
 	case PMR_EIO:
-		return "input/output error";
+		/* the system's reason, as the failing call left errno */
+		return errno != 0 ? strerror(errno) : "input/output error";
 	case PMR_ETRUNC:
 		return "truncated input";
 	case PMR_ECORRUPT:

@@ -582,6 +582,52 @@ pmr_writer_abort(struct pmr_writer *w)
 
 /* --- text outputs ---------------------------------------------------- */
 
+/*
+ * A text output is a stdio stream over the descriptor through our own
+ * write function, which keeps the errno of the first failed write: stdio
+ * forgets it, and by the time the program checks ferror() errno may say
+ * anything (a math function's EDOM was seen).
+ */
+static ssize_t
+tx_write(void *cookie, const char *buf, size_t n)
+{
+	struct pmr_textout *o = cookie;
+	size_t done = 0;
+	ssize_t k;
+
+	while (done < n) {
+		if ((k = write(o->fd, buf + done, n - done)) < 0) {
+			if (errno == EINTR)
+				continue;
+			if (o->werr == 0)
+				o->werr = errno;
+			return -1;
+		}
+		done += (size_t)k;
+	}
+	return (ssize_t)n;
+}
+
+static int
+tx_close(void *cookie)
+{
+	struct pmr_textout *o = cookie;
+
+	if (close(o->fd) != 0 && o->werr == 0)
+		o->werr = errno;
+	return o->werr != 0 ? -1 : 0;
+}
+
+static FILE *
+tx_open(struct pmr_textout *o, int fd)
+{
+	cookie_io_functions_t io = { NULL, tx_write, NULL, tx_close };
+
+	o->fd = fd;
+	o->werr = 0;
+	return fopencookie(o, "w", io);
+}
+
 int
 pmr_textout_open(struct pmr_textout *o, const char *path)
 {
@@ -593,7 +639,7 @@ pmr_textout_open(struct pmr_textout *o, const char *path)
 		return PMR_OK;
 	}
 	if ((fd = open_special(path)) != -2) {
-		if (fd < 0 || (o->f = fdopen(fd, "w")) == NULL) {
+		if (fd < 0 || (o->f = tx_open(o, fd)) == NULL) {
 			if (fd >= 0)
 				close(fd);
 			return PMR_EIO;
@@ -602,7 +648,7 @@ pmr_textout_open(struct pmr_textout *o, const char *path)
 	}
 	if ((fd = tmp_create(path, &o->tmp)) < 0)
 		return PMR_EIO;
-	if ((o->f = fdopen(fd, "w")) == NULL || (o->path = strdup(path)) ==
+	if ((o->f = tx_open(o, fd)) == NULL || (o->path = strdup(path)) ==
 	    NULL) {
 		int e = errno;
 
@@ -627,7 +673,7 @@ pmr_textout_close(struct pmr_textout *o, int ok)
 	if (o->f == stdout || o->f == NULL)
 		return PMR_OK;
 	if (ferror(o->f) | fclose(o->f)) {
-		e = errno;
+		e = o->werr != 0 ? o->werr : errno;
 		ret = PMR_EIO;
 	}
 	if (o->tmp == NULL) {	/* a special file, written in place */

@@ -1090,3 +1090,17 @@ CTX1='/0x2000	0x/s/^SAMPLE	0	10	0	4	\([0-9]*\)	0	/SAMPLE	0	10	0	4	\1	1	/'
 	done
 	run -0 --separate-stderr "$PAIRS" -b set --cache=1099511627776,1,1 "$T/single.pmr"
 }
+
+@test "pairs: output errors name the output and give the system's reason" {
+	mk paired
+	run -1 --separate-stderr "$PAIRS" -q -f pmr -o /nonexistent/dir/x "$T/paired.pmr"
+	[ "$stderr" = "pairs: cannot create '/nonexistent/dir/x': No such file or directory" ]
+	run -1 --separate-stderr "$PAIRS" -q -f pmr -o /dev/full "$T/paired.pmr"
+	[ "$stderr" = "pairs: '/dev/full': write error: No space left on device" ]
+	run -1 --separate-stderr bash -c '"$0" -q -f pmr "$1" >/dev/full' "$PAIRS" "$T/paired.pmr"
+	[ "$stderr" = "pairs: stdout: write error: No space left on device" ]
+	run -1 --separate-stderr "$PAIRS" -q -t -m all -o /dev/full "$T/paired.pmr"
+	[ "$stderr" = "pairs: cannot write '/dev/full': No space left on device" ]
+	run -1 --separate-stderr "$PAIRS" -q -o /nonexistent/x "$T/paired.pmr"
+	[ "$stderr" = "pairs: cannot create '/nonexistent/x': No such file or directory" ]
+}
