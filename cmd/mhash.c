@@ -1045,8 +1045,12 @@ read_trace(struct run *r, const char *path)
 	msg[0] = '\0';
 	if ((t = pmr_trace_open(path, PMR_TF_AUTO, &e, msg, sizeof(msg))) ==
 	    NULL) {
-		warnx("cannot open '%s': %s", display(path),
-		    msg[0] != '\0' ? msg : pmr_strerror(e));
+		/* the trace library's messages name the file */
+		if (msg[0] != '\0')
+			warnx("%s", msg);
+		else
+			warnx("cannot open '%s': %s", display(path),
+			    pmr_strerror(e));
 		return 1;
 	}
 	while ((ret = pmr_trace_next(t, &di)) > 0) {
@@ -1083,7 +1087,7 @@ read_trace(struct run *r, const char *path)
 	feed_batch(r, pc, v, n);
 	tuples += n;
 	if (ret < 0)
-		errx(1, "'%s': %s", display(path), pmr_trace_errmsg(t));
+		errx(1, "%s", pmr_trace_errmsg(t));
 	pmr_trace_close(t);
 	if (k == PMR_EV_VALUE && tuples == 0 && loads > 0 && !r->com.quiet)
 		warnx("'%s': %" PRIu64 " loads but no loaded values; "
@@ -1418,7 +1422,7 @@ main(int argc, char *argv[])
 	    !r.dump && r.pw == NULL) {
 		if (pmr_textout_open(&tout, r.com.output) != PMR_OK ||
 		    (tout.f != stdout &&
-		    dup2(fileno(tout.f), STDOUT_FILENO) < 0))
+		    dup2(tout.fd, STDOUT_FILENO) < 0))
 			err(1, "cannot create '%s'", r.com.output);
 	}
 	if (r.area) {
