@@ -339,7 +339,8 @@ emit_pmr(struct run *r, int k, const struct fld *f, size_t n)
 		/* interval, pc, value, count (fh), exact count (fp) or 0,
 		 * class (enum pmr_mhash_class) or 255 without --eval. */
 		if ((b = pmr_write_reserve(r->pw, PMR_REC_HOT, 41)) == NULL)
-			errx(1, "%s", pmr_writer_errmsg(r->pw));
+			errx(1, "%s: %s", pmr_outname(r->com.output),
+		    pmr_writer_errmsg(r->pw));
 		pmr_put64(b, f[0].u);
 		pmr_put64(b + 8, f[1].u);
 		pmr_put64(b + 16, f[2].u);
@@ -363,7 +364,8 @@ emit_pmr(struct run *r, int k, const struct fld *f, size_t n)
 	meta.key.p = (const unsigned char *)key;
 	meta.key.n = (uint32_t)strlen(key);
 	if (pmr_write(r->pw, PMR_REC_META, &meta) != 0)
-		errx(1, "%s", pmr_writer_errmsg(r->pw));
+		errx(1, "%s: %s", pmr_outname(r->com.output),
+		    pmr_writer_errmsg(r->pw));
 	free(text);
 }
 
@@ -590,7 +592,8 @@ print_block(struct run *r, struct prof *p, const struct pmr_mhash_cand *c,
 				if (r->prevx == NULL)
 					err(1, NULL);
 			}
-			memcpy(r->prevx, xc, nx * sizeof(*xc));
+			if (nx > 0)	/* prevx is NULL until a set is kept */
+				memcpy(r->prevx, xc, nx * sizeof(*xc));
 			r->nprevx = nx;
 		}
 
@@ -698,7 +701,8 @@ dump_event(struct run *r, unsigned kind, uint64_t pc, uint64_t v)
 	unsigned char *b = pmr_write_reserve(r->w, PMR_REC_EVENT, 17);
 
 	if (b == NULL)
-		errx(1, "%s", pmr_writer_errmsg(r->w));
+		errx(1, "%s: %s", pmr_outname(r->com.output),
+		    pmr_writer_errmsg(r->w));
 	b[0] = (unsigned char)kind;
 	pmr_put64(b + 1, pc);
 	pmr_put64(b + 9, v);
@@ -807,6 +811,10 @@ read_text(struct run *r, const char *path)
 		need += r->p[0].c.tables;
 	while ((len = getline(&line, &cap, f)) > 0) {
 		lineno++;
+		if (pmr_is_binary(line, (size_t)len))
+			errx(1, "'%s', line %" PRIu64 ": not text (binary "
+			    "data: a pmr stream or a trace is read without "
+			    "--text)", display(path), lineno);
 		if ((tok = strchr(line, '#')) != NULL)
 			*tok = '\0';
 		nf = 0;
@@ -815,9 +823,13 @@ read_text(struct run *r, const char *path)
 			if (nf >= 2 + PMR_MHASH_MAXTABLES)
 				errx(1, "'%s', line %" PRIu64 ": too many "
 				    "fields", display(path), lineno);
-			if (parse_num(tok, r->hex, &x) != 0)
+			if (parse_num(tok, r->hex, &x) != 0) {
+				char q[64];
+
 				errx(1, "'%s', line %" PRIu64 ": bad value "
-				    "'%.40s'", display(path), lineno, tok);
+				    "'%s'", display(path), lineno, pmr_quote(q,
+				    sizeof(q), tok, strlen(tok)));
+			}
 			if (nf == 0)
 				pc = x;
 			else if (nf == 1)
@@ -1480,9 +1492,13 @@ main(int argc, char *argv[])
 			status |= r.text ? read_text(&r, path) :
 			    read_pmr(&r, path);
 		}
+	/* a profile of nothing is said, not left to be read as "no hot
+	 * tuples" (an EVENT-less stream, a trace without loaded values) */
+	if (r.events == 0 && status == 0 && !r.com.quiet)
+		warnx("warning: no events in the input");
 	if (r.w != NULL) {
 		if (pmr_writer_close(r.w, msg, sizeof(msg)) != 0)
-			errx(1, "'%s': %s", display(r.com.output), msg);
+			errx(1, "%s: %s", pmr_outname(r.com.output), msg);
 		goto out;
 	}
 	/* The final partial interval, if any. */
@@ -1500,17 +1516,18 @@ main(int argc, char *argv[])
 		    "configurations\n", r.events, r.np);
 out:
 	if (r.pw != NULL && pmr_writer_close(r.pw, msg, sizeof(msg)) != 0)
-		errx(1, "'%s': %s", display(r.com.output), msg);
+		errx(1, "%s: %s", pmr_outname(r.com.output), msg);
 	for (j = 0; j < r.np; j++)
 		pmr_mhash_free(r.p[j].m);
 	pmr_mhash_free(r.ex);
 	free(r.rows);
 	free(r.prevx);
+	/* with -o, standard output is the report file (dup2 above) */
 	if (ferror(stdout) | fflush(stdout))
-		err(1, "stdout");
+		err(1, "%s", pmr_outname(tout.f != NULL ? r.com.output : NULL));
 	if (tout.f != NULL && pmr_textout_close(&tout, status == 0) != PMR_OK)
-		err(1, "'%s'", r.com.output);
+		err(1, "%s", pmr_outname(r.com.output));
 	if (fclose(stdout) != 0)
-		err(1, "stdout");
+		err(1, "%s", pmr_outname(tout.f != NULL ? r.com.output : NULL));
 	return status;
 }

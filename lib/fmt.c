@@ -335,6 +335,49 @@ parse_u64(const char *s, size_t n, int hex, uint64_t *v)
 }
 
 int
+pmr_is_binary(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') ||
+		    c == 0x7f)
+			return 1;
+	}
+	return 0;
+}
+
+const char *
+pmr_quote(char *buf, size_t len, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, o = 0;
+
+	if (len == 0)
+		return buf;
+	for (i = 0; i < n && o + 8 < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'') {
+			buf[o++] = (char)c;
+			continue;
+		}
+		buf[o++] = '\\';
+		buf[o++] = 'x';
+		buf[o++] = hex[c >> 4];
+		buf[o++] = hex[c & 15];
+	}
+	if (i < n && o + 3 < len) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+int
 pmr_rec_parse(const char *line, uint32_t *type, unsigned char *buf,
     size_t cap, char *errbuf, size_t errlen)
 {
@@ -353,6 +396,11 @@ pmr_rec_parse(const char *line, uint32_t *type, unsigned char *buf,
 	errbuf[0] = '\0';
 	if (linelen == 0 || line[0] == '#')
 		return PMR_EINVAL;
+	if (pmr_is_binary(line, linelen)) {
+		pmr_msg(errbuf, errlen, "not text (binary data: a pmr stream "
+		    "or a trace is read without -r)");
+		return PMR_EINVAL;
+	}
 	for (p = line; ncol < 64;) {
 		const char *e = memchr(p, '\t', (size_t)(line + linelen - p));
 
@@ -399,7 +447,10 @@ pmr_rec_parse(const char *line, uint32_t *type, unsigned char *buf,
 		tn[n] = '\0';
 		if ((t = pmr_rtype_byname(tn)) == NULL ||
 		    t->size > sizeof(u.b)) {
-			pmr_msg(errbuf, errlen, "unknown record type '%s'", tn);
+			char q[64];
+
+			pmr_msg(errbuf, errlen, "unknown record type '%s'",
+			    pmr_quote(q, sizeof(q), name, clen[0]));
 			return PMR_EINVAL;
 		}
 	}
@@ -528,9 +579,10 @@ pmr_rec_parse(const char *line, uint32_t *type, unsigned char *buf,
 		}
 		}
 		if (bad) {
-			pmr_msg(errbuf, errlen, "%s field %s: bad value "
-			    "'%.*s'", t->name, fd->name,
-			    (int)(sl > 40 ? 40 : sl), s);
+			char q[64];
+
+			pmr_msg(errbuf, errlen, "%s field %s: bad value '%s'",
+			    t->name, fd->name, pmr_quote(q, sizeof(q), s, sl));
 			goto out;
 		}
 	}

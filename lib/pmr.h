@@ -376,6 +376,14 @@ int pmr_rec_print(FILE *f, enum pmr_fmt fmt, const struct pmr_rec *rec,
  */
 int pmr_rec_parse(const char *line, uint32_t *type, unsigned char *buf,
     size_t cap, char *errbuf, size_t errlen);
+/* Returns 1 if the n bytes at s hold a control character (binary data). */
+int pmr_is_binary(const char *s, size_t n);
+/*
+ * Writes the n bytes at s into buf (len bytes) for a message: printable
+ * ASCII as it is, other bytes, quotes and backslashes as \xNN, cut with
+ * "..." where buf is full (64 bytes hold about 40 characters).  Returns buf.
+ */
+const char *pmr_quote(char *buf, size_t len, const char *s, size_t n);
 
 /* --- common options -------------------------------------------------- */
 

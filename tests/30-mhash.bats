@@ -113,7 +113,8 @@ enet() {
 }
 
 @test "mhash: the header records the full configuration and seed" {
-	run -0 "$MHASH" --text --seed=7 "$G/empty.txt"
+	run -0 --separate-stderr "$MHASH" --text --seed=7 "$G/empty.txt"
+	[ "$stderr" = "mhash: warning: no events in the input" ]
 	[[ ${lines[0]} == "# mhash "* ]]
 	for k in algo=mh N=4 H=2048 S=512 cbits=24 cu=1 reset=0 retain=1 \
 	    A=100 L=10000 theta=1% T=100 hash=paper seed=7; do
@@ -424,4 +425,35 @@ enet() {
 	[ "$stderr" = "mhash: '$DATA/bad/truncated-record.pmr': record 6: truncated record header" ]
 	run ls -A "$BATS_TEST_TMPDIR"
 	[[ $output != *"r.txt"* ]]
+}
+
+# audit (issue 12)
+
+@test "mhash --stats -E on an input with no candidates (no memcpy to NULL)" {
+	run -0 --separate-stderr "$MHASH" --text --stats -E "$G/empty.txt"
+	[[ $output == *"mh-n4-c1r0p1"* ]]
+}
+
+@test "mhash: output errors name the output" {
+	run -1 --separate-stderr "$MHASH" $G3 -o /dev/full "$G/g3.txt"
+	[ "$stderr" = "mhash: '/dev/full': No space left on device" ]
+	run -1 --separate-stderr "$MHASH" $G3 --dump-events -o /dev/full "$G/g3.txt"
+	[ "$stderr" = "mhash: '/dev/full': write error: No space left on device" ]
+	run -1 --separate-stderr "$MHASH" $G3 -f pmr -o /dev/full "$G/g3.txt"
+	[ "$stderr" = "mhash: '/dev/full': write error: No space left on device" ]
+	run -1 --separate-stderr bash -c '"$0" $1 "$2" >/dev/full' "$MHASH" "$G3" "$G/g3.txt"
+	[ "$stderr" = "mhash: stdout: No space left on device" ]
+}
+
+@test "mhash --text and pmview -r on binary input say so, and echo no raw bytes" {
+	run -1 --separate-stderr "$MHASH" --text "$G/value-20k.pmr.zst"
+	[ "$stderr" = "mhash: '$G/value-20k.pmr.zst', line 1: not text (binary data: a pmr stream or a trace is read without --text)" ]
+	run -1 --separate-stderr "$PMVIEW" -r -o /dev/null "$G/value-20k.pmr.zst"
+	[ "$stderr" = "pmview: '$G/value-20k.pmr.zst', line 1: not text (binary data: a pmr stream or a trace is read without -r)" ]
+	printf '0x10 zz\xc3\n' > "$BATS_TEST_TMPDIR/t.txt"
+	run -1 --separate-stderr "$MHASH" --text "$BATS_TEST_TMPDIR/t.txt"
+	[ "$stderr" = "mhash: '$BATS_TEST_TMPDIR/t.txt', line 1: bad value 'zz\\xc3'" ]
+	printf 'FOO\xc3\xa9\n' > "$BATS_TEST_TMPDIR/t.tsv"
+	run -1 --separate-stderr "$PMVIEW" -r -o /dev/null "$BATS_TEST_TMPDIR/t.tsv"
+	[ "$stderr" = "pmview: '$BATS_TEST_TMPDIR/t.tsv', line 1: unknown record type 'FOO\\xc3\\xa9'" ]
 }
