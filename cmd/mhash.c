@@ -881,14 +881,20 @@ read_pmr(struct run *r, const char *path)
 		return 1;
 	}
 	while ((ret = pmr_reader_next(rd, &rec)) > 0) {
-		if (rec.type != PMR_REC_EVENT)
-			continue;	/* not ours: other records pass by */
-		if (rec.len < 17)
+		if (rec.type == PMR_REC_EVENT && rec.len < 17)
 			errx(1, "'%s': record %" PRIu64 ": EVENT payload of "
 			    "%" PRIu32 " bytes, expected 17", display(path),
 			    rec.index, rec.len);
-		if (r->kind != 0 && rec.p[0] != r->kind)
+		if (rec.type != PMR_REC_EVENT ||
+		    (r->kind != 0 && rec.p[0] != r->kind)) {
+			/* not ours: with -f pmr, passed through in order (the
+			 * input's PROV chain, IMAGE, tool records) */
+			if (r->pw != NULL && pmr_write_raw(r->pw, rec.type,
+			    rec.p, rec.len) != 0)
+				errx(1, "%s: %s", pmr_outname(r->com.output),
+				    pmr_writer_errmsg(r->pw));
 			continue;
+		}
 		r->cur_kind = rec.p[0];
 		feed(r, pmr_le64(rec.p + 1), pmr_le64(rec.p + 9), NULL);
 	}
@@ -1483,7 +1489,7 @@ main(int argc, char *argv[])
 	} else if (r.trace)
 		for (i = 0; i < (argc > 0 ? argc : 1); i++)
 			status |= read_trace(&r, argc > 0 ? argv[i] : "-");
-	else if (!r.text && r.w == NULL)
+	else if (!r.text && r.w == NULL && r.pw == NULL)
 		status = read_pmr_all(&r, argc, argv);
 	else
 		for (i = 0; i < (argc > 0 ? argc : 1); i++) {

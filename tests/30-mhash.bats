@@ -457,3 +457,14 @@ enet() {
 	run -1 --separate-stderr "$PMVIEW" -r -o /dev/null "$BATS_TEST_TMPDIR/t.tsv"
 	[ "$stderr" = "pmview: '$BATS_TEST_TMPDIR/t.tsv', line 1: unknown record type 'FOO\\xc3\\xa9'" ]
 }
+
+@test "mhash -f pmr passes the input's PROV chain and unknown records through" {
+	printf 'PROV\t7\t1\tpmsim\t0.1.0\tpmsim x\n100\t0a0b0c\nEVENT\t1\t0x10\t0x20\n' |
+	    "$PMVIEW" -r --no-pg -o "$BATS_TEST_TMPDIR/in.pmr"
+	run -0 --separate-stderr "$MHASH" -f pmr -o "$BATS_TEST_TMPDIR/out.pmr" "$BATS_TEST_TMPDIR/in.pmr"
+	run -0 "$PMVIEW" -f tsv "$BATS_TEST_TMPDIR/out.pmr"
+	[[ $output == *$'\tmhash\t0.1.0\t'* ]]
+	[[ $output == *$'PROV\t7\t1\tpmsim\t0.1.0\tpmsim x'* ]]
+	[[ $output == *$'\n100\t0a0b0c\n'* ]]
+	[ "$(grep -c '^EVENT' <<<"$output")" = 0 ]
+}
