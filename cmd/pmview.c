@@ -89,9 +89,13 @@ parse_types(struct opts *o, const char *arg)
 		if (t != NULL)
 			ty = t->type;
 		else {
-			ty = (uint32_t)pmr_strtonum(tok, 0, UINT32_MAX, &e);
+			/* type 0 is invalid: no record has it */
+			ty = (uint32_t)pmr_strtonum(tok, 1, UINT32_MAX, &e);
 			if (e != NULL) {
-				warnx("unknown record type '%s'", tok);
+				char q[64];
+
+				warnx("unknown record type '%s'", pmr_quote(q,
+				    sizeof(q), tok, strlen(tok)));
 				usage();
 			}
 		}

@@ -76,3 +76,9 @@ check_all() {
 		assert_one_line_stderr
 	done
 }
+
+# audit (issue 12)
+@test "pmview -t 0 is refused: no record has type 0" {
+	run -2 --separate-stderr "$PMVIEW" -t 0 "$DATA/mhash/value-20k.pmr.zst"
+	[[ $stderr == "pmview: unknown record type '0'"* ]]
+}
