@@ -67,6 +67,7 @@ struct run {
 	size_t rowcap;
 	unsigned char seen[16];	/* TSV headers printed, by line kind */
 	struct pmr_writer *w;	/* --dump-events */
+	struct pmr_progress progress;	/* on a terminal */
 	struct pmr_writer *pw;	/* -f pmr */
 	unsigned cur_kind;	/* EVENT kind of the tuple being fed */
 	struct pmr_mhash_cand *prevx;	/* exact candidates of the previous
@@ -714,7 +715,7 @@ feed(struct run *r, uint64_t pc, uint64_t v, const uint32_t *idx)
 	size_t i;
 	int done = 0;
 
-	r->events++;
+	pmr_progress_tick(&r->progress, ++r->events);
 	if (r->w != NULL) {
 		dump_event(r, r->cur_kind, pc, v);
 		return;
@@ -751,6 +752,7 @@ feed_batch(struct run *r, const uint64_t *pc, const uint64_t *v, size_t n)
 		if (closed)
 			interval_end(r, 0);
 	}
+	pmr_progress_tick(&r->progress, r->events);
 }
 
 static const char *
@@ -1091,7 +1093,7 @@ read_trace(struct run *r, const char *path)
 			continue;
 		if (r->w != NULL) {
 			dump_event(r, kind, pc[0], v[0]);
-			r->events++;
+			pmr_progress_tick(&r->progress, ++r->events);
 			tuples++;
 			n = 0;
 			continue;
@@ -1471,6 +1473,7 @@ main(int argc, char *argv[])
 	}
 
 	/* The events. */
+	pmr_progress_start(&r.progress, "mhash", " events", 0, r.com.quiet);
 	if (r.synth && r.w != NULL) {
 		uint64_t pc, v;
 
@@ -1498,6 +1501,7 @@ main(int argc, char *argv[])
 			status |= r.text ? read_text(&r, path) :
 			    read_pmr(&r, path);
 		}
+	pmr_progress_end(&r.progress);
 	/* a profile of nothing is said, not left to be read as "no hot
 	 * tuples" (an EVENT-less stream, a trace without loaded values) */
 	if (r.events == 0 && status == 0 && !r.com.quiet)

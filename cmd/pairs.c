@@ -1064,6 +1064,9 @@ cmp_rows(const void *x, const void *y)
 	return a->key < b->key ? -1 : a->key > b->key;
 }
 
+static struct pmr_progress progress;	/* records read, on a terminal */
+static uint64_t nrec;
+
 /*
  * Reads every record of path into p; with w (writing to output), passes the
  * others through.
@@ -1083,6 +1086,7 @@ read_input(struct pairs *p, const char *path, struct pmr_writer *w,
 		errx(1, "cannot open '%s': %s", name, pmr_strerror(e));
 	}
 	while ((rc = pmr_reader_next(r, &rec)) == 1) {
+		pmr_progress_tick(&progress, ++nrec);
 		if ((e = pairs_add(p, &rec)) < 0)
 			errx(1, "'%s': %s", name, pairs_errmsg(p));
 		if (e == 0 && w != NULL &&
@@ -1401,11 +1405,13 @@ main(int argc, char *argv[])
 	}
 	if ((p = pairs_new(&o.po)) == NULL)
 		err(1, NULL);
+	pmr_progress_start(&progress, "pairs", " records", 0, o.c.quiet);
 	if (argc == 0)
 		read_input(p, NULL, w, o.c.output);
 	for (i = 0; i < argc; i++)
 		read_input(p, strcmp(argv[i], "-") == 0 ? NULL : argv[i], w,
 		    o.c.output);
+	pmr_progress_end(&progress);
 	if (pairs_finish(p) != 0)
 		errx(1, "'%s': %s", argc == 1 ? argv[0] : argc == 0 ? "-" :
 		    "input", pairs_errmsg(p));

@@ -337,9 +337,13 @@ pass_image(void *ctx, const struct pmr_rec *rec)
 		(void)!pmr_write_raw(ctx, rec->type, rec->p, rec->len);
 }
 
+static struct pmr_progress progress;
+static uint64_t nread;
+
 static int
 trace_src(void *arg, struct pmr_dinsn *di)
 {
+	pmr_progress_tick(&progress, ++nread);
 	return pmr_trace_next(arg, di);
 }
 
@@ -613,7 +617,11 @@ main(int argc, char *argv[])
 	pmr_sim_set_writer(sim, w);
 	/* IMAGE records go on, so that pairs --by=proc finds the binaries. */
 	pmr_trace_set_side(t, pass_image, w);
+	/* --max bounds the instructions read, less the window's lead */
+	pmr_progress_start(&progress, "pmsim", " instructions",
+	    o.max > 0 ? o.warmup + o.max : 0, com.quiet);
 	rc = pmr_sim_run(sim, trace_src, t);
+	pmr_progress_end(&progress);
 	if (rc != PMR_OK) {
 		if (pmr_trace_errmsg(t)[0] != '\0')
 			warnx("%s", pmr_trace_errmsg(t));

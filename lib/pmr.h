@@ -468,4 +468,33 @@ uint64_t pmr_strtou64(const char *s, const char **errstr);
  */
 const char *pmr_strerror(int code);
 
+/* --- progress on a terminal (lib/progress.c) --------------------------- */
+
+/*
+ * A progress line on standard error, such as "pmsim: 12.30 M instructions,
+ * 8.10 M/s, 45%, 0:07 left", redrawn about four times a second, only when
+ * standard error is a terminal and quiet is 0; cleared by
+ * pmr_progress_end().  The percentage and time left need total (0: not
+ * known).  pmr_progress_tick() is one compare: call it on the hot path.
+ */
+struct pmr_progress {
+	uint64_t next;		/* count at which to look at the clock */
+	uint64_t step, total, at_last;
+	double t0, last;
+	const char *prog, *unit;
+	int on, shown;
+};
+
+void pmr_progress_start(struct pmr_progress *p, const char *prog,
+    const char *unit, uint64_t total, int quiet);
+void pmr_progress_show(struct pmr_progress *p, uint64_t done);
+void pmr_progress_end(struct pmr_progress *p);
+
+static inline void
+pmr_progress_tick(struct pmr_progress *p, uint64_t done)
+{
+	if (__builtin_expect(done >= p->next, 0))
+		pmr_progress_show(p, done);
+}
+
 #endif /* PMR_H */
