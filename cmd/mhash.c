@@ -715,7 +715,7 @@ feed(struct run *r, uint64_t pc, uint64_t v, const uint32_t *idx)
 	size_t i;
 	int done = 0;
 
-	pmr_progress_tick(&r->progress, ++r->events);
+	r->events++;
 	if (r->w != NULL) {
 		dump_event(r, r->cur_kind, pc, v);
 		return;
@@ -752,7 +752,6 @@ feed_batch(struct run *r, const uint64_t *pc, const uint64_t *v, size_t n)
 		if (closed)
 			interval_end(r, 0);
 	}
-	pmr_progress_tick(&r->progress, r->events);
 }
 
 static const char *
@@ -1093,7 +1092,7 @@ read_trace(struct run *r, const char *path)
 			continue;
 		if (r->w != NULL) {
 			dump_event(r, kind, pc[0], v[0]);
-			pmr_progress_tick(&r->progress, ++r->events);
+			r->events++;
 			tuples++;
 			n = 0;
 			continue;
@@ -1473,7 +1472,8 @@ main(int argc, char *argv[])
 	}
 
 	/* The events. */
-	pmr_progress_start(&r.progress, "mhash", " events", 0, r.com.quiet);
+	pmr_progress_start(&r.progress, "mhash", " events", &r.events, 0,
+	    r.com.quiet);
 	if (r.synth && r.w != NULL) {
 		uint64_t pc, v;
 

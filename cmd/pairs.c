@@ -1086,7 +1086,7 @@ read_input(struct pairs *p, const char *path, struct pmr_writer *w,
 		errx(1, "cannot open '%s': %s", name, pmr_strerror(e));
 	}
 	while ((rc = pmr_reader_next(r, &rec)) == 1) {
-		pmr_progress_tick(&progress, ++nrec);
+		nrec++;
 		if ((e = pairs_add(p, &rec)) < 0)
 			errx(1, "'%s': %s", name, pairs_errmsg(p));
 		if (e == 0 && w != NULL &&
@@ -1405,7 +1405,8 @@ main(int argc, char *argv[])
 	}
 	if ((p = pairs_new(&o.po)) == NULL)
 		err(1, NULL);
-	pmr_progress_start(&progress, "pairs", " records", 0, o.c.quiet);
+	pmr_progress_start(&progress, "pairs", " records", &nrec, 0,
+	    o.c.quiet);
 	if (argc == 0)
 		read_input(p, NULL, w, o.c.output);
 	for (i = 0; i < argc; i++)

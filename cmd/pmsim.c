@@ -337,13 +337,9 @@ pass_image(void *ctx, const struct pmr_rec *rec)
 		(void)!pmr_write_raw(ctx, rec->type, rec->p, rec->len);
 }
 
-static struct pmr_progress progress;
-static uint64_t nread;
-
 static int
 trace_src(void *arg, struct pmr_dinsn *di)
 {
-	pmr_progress_tick(&progress, ++nread);
 	return pmr_trace_next(arg, di);
 }
 
@@ -428,6 +424,7 @@ main(int argc, char *argv[])
 	struct pmr_sim_opts o;
 	struct pmr_sim *sim = NULL;
 	struct pmr_trace *t = NULL;
+	struct pmr_progress progress;
 	struct pmr_writer *w = NULL;
 	const struct pmr_sim_stats *st;
 	const char *errstr = NULL, *path, *cfgfile = NULL;
@@ -619,6 +616,7 @@ main(int argc, char *argv[])
 	pmr_trace_set_side(t, pass_image, w);
 	/* --max bounds the instructions read, less the window's lead */
 	pmr_progress_start(&progress, "pmsim", " instructions",
+	    pmr_trace_counter(t),
 	    o.max > 0 ? o.warmup + o.max : 0, com.quiet);
 	rc = pmr_sim_run(sim, trace_src, t);
 	pmr_progress_end(&progress);

@@ -15,6 +15,7 @@
 #ifndef PMR_H
 #define PMR_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -472,29 +473,25 @@ const char *pmr_strerror(int code);
 
 /*
  * A progress line on standard error, such as "pmsim: 12.30 M instructions,
- * 8.10 M/s, 45%, 0:07 left", redrawn about four times a second, only when
- * standard error is a terminal and quiet is 0; cleared by
- * pmr_progress_end().  The percentage and time left need total (0: not
- * known).  pmr_progress_tick() is one compare: call it on the hot path.
+ * 8.10 M/s, 45%, 0:07 left", redrawn four times a second by a thread that
+ * reads *counter (a count the program keeps and only increases), shown only
+ * when standard error is a terminal and quiet is 0.  The percentage and the
+ * time left need total (0: not known).  The hot path pays nothing.
+ * pmr_progress_end() stops the thread and clears the line.
  */
 struct pmr_progress {
-	uint64_t next;		/* count at which to look at the clock */
-	uint64_t step, total, at_last;
-	double t0, last;
+	const uint64_t *counter;
+	uint64_t total;
+	double t0;
 	const char *prog, *unit;
-	int on, shown;
+	int on, shown, stop;
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
 };
 
 void pmr_progress_start(struct pmr_progress *p, const char *prog,
-    const char *unit, uint64_t total, int quiet);
-void pmr_progress_show(struct pmr_progress *p, uint64_t done);
+    const char *unit, const uint64_t *counter, uint64_t total, int quiet);
 void pmr_progress_end(struct pmr_progress *p);
-
-static inline void
-pmr_progress_tick(struct pmr_progress *p, uint64_t done)
-{
-	if (__builtin_expect(done >= p->next, 0))
-		pmr_progress_show(p, done);
-}
 
 #endif /* PMR_H */

@@ -382,6 +382,12 @@ pmr_trace_errmsg(const struct pmr_trace *t)
 	return t->errmsg;
 }
 
+const uint64_t *
+pmr_trace_counter(const struct pmr_trace *t)
+{
+	return &t->seq;
+}
+
 int
 pmr_trace_format(const struct pmr_trace *t)
 {

@@ -247,6 +247,8 @@ struct pmr_trace *pmr_trace_open_qemu(int fd, int *err, char *errbuf,
 const struct pmr_image *pmr_trace_image_of(struct pmr_trace *t, uint64_t pc);
 /* Returns the message of the last error ("" if none). */
 const char *pmr_trace_errmsg(const struct pmr_trace *t);
+/* Returns the count of instructions read so far, for pmr_progress_start(). */
+const uint64_t *pmr_trace_counter(const struct pmr_trace *t);
 /*
  * Makes pmr_trace_next() call fn(ctx, rec) for each record of a native
  * trace that is neither SINSN nor DINSN (IMAGE, META, ...), in stream
