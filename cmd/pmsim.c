@@ -244,7 +244,7 @@ static void
 parse_sampler(struct pmr_sim_opts *o, const char *arg)
 {
 	char *s = strdup(arg), *tok, *save = NULL;
-	int first = 1, ev = -1;
+	int first = 1, ev = -1, skid = 0;
 	uint64_t S = 4096;
 
 	if (s == NULL)
@@ -256,9 +256,11 @@ parse_sampler(struct pmr_sim_opts *o, const char *arg)
 			o->sampler = pick("--sampler", tok, sampler_names);
 		else if (strncmp(tok, "S=", 2) == 0)
 			S = num("--sampler S", tok + 2, 1, 1LL << 40);
-		else if (strncmp(tok, "skid=", 5) == 0)
+		else if (strncmp(tok, "skid=", 5) == 0) {
 			o->bs_skid = (unsigned)num("--sampler skid", tok + 5,
 			    0, 1000000);
+			skid = 1;
+		}
 		else if (strncmp(tok, "event=", 6) == 0)
 			ev = pick("--sampler event", tok + 6, bsev_names);
 		else {
@@ -269,6 +271,12 @@ parse_sampler(struct pmr_sim_opts *o, const char *arg)
 	free(s);
 	if (o->sampler == PMR_SIM_SAMPLER_PROFILEME) {
 		warnx("--sampler: use --profileme for ProfileMe");
+		usage();
+	}
+	/* only the counter's interrupt is delivered late */
+	if (skid && o->sampler != PMR_SIM_SAMPLER_COUNTER) {
+		warnx("--sampler: skid= applies to counter only (%s samples "
+		    "the instruction it tags)", sampler_names[o->sampler]);
 		usage();
 	}
 	/* ibs counts mapped instructions and tip counts cycles: an event

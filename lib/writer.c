@@ -135,6 +135,7 @@ tmp_create(const char *path, char **tmp)
 	const char *slash = strrchr(path, '/');
 	const char *base = slash ? slash + 1 : path;
 	size_t dirlen = (size_t)(base - path);
+	sigset_t block, old;
 	mode_t um;
 	char *name;
 	int fd, i;
@@ -144,8 +145,18 @@ tmp_create(const char *path, char **tmp)
 		return -1;
 	}
 	sprintf(name, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
+	/* no signal between the file's creation and its registration */
+	sigemptyset(&block);
+	for (i = 0; i < (int)(sizeof(tmp_signals) / sizeof(tmp_signals[0]));
+	    i++)
+		sigaddset(&block, tmp_signals[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	if ((fd = mkstemp(name)) < 0) {
+		int e = errno;
+
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		free(name);
+		errno = e;
 		return -1;
 	}
 	um = umask(0);
@@ -161,6 +172,7 @@ tmp_create(const char *path, char **tmp)
 			tmpnames[i] = name;
 			break;
 		}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	*tmp = name;
 	return fd;
 }

@@ -623,6 +623,13 @@ cp() {
 	done
 }
 
+@test "pmsim --sampler: skid= is refused but for the counter" {
+	run -2 --separate-stderr "$PMSIM" --sampler=tip,skid=3 "$TRACE"
+	[[ $stderr == "pmsim: --sampler: skid= applies to counter only"* ]]
+	run -2 --separate-stderr "$PMSIM" --sampler=pebs,skid=3 "$TRACE"
+	run -0 --separate-stderr "$PMSIM" --no-pg --max=1000 --sampler=counter,skid=3,S=64 -o /dev/null "$TRACE"
+}
+
 @test "pmsim warns when a sampler writes no samples" {
 	run -0 --separate-stderr "$PMSIM" --no-pg --max=1000 \
 	    --sampler=pebs,S=1000000,event=cycles -o /dev/null "$TOP/traces/gzip.pmr.zst"
