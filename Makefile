@@ -199,4 +199,4 @@ clean:
 	rm -f lib/*.o lib/sim/*.o lib/*.a $(addprefix cmd/,$(PROGS)) cmd/*.so \
 		$(UNIT_SRCS:.c=) tests/.prove.log $(BENCH_SRCS:.c=)
 	rm -rf cmd/san tests/unit/san tests/bench/san
-	rm -rf tests/fuzz/fuzz_reader tests/fuzz/corpus
+	rm -rf $(FUZZ_SRCS:.c=) tests/fuzz/corpus
