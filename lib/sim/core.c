@@ -2959,6 +2959,40 @@ ras_pop(struct pmr_sim *s)
 }
 
 /*
+ * predict() for bp champsim, as ChampSim's O3_CPU::do_predict_branch()
+ * and decode_instruction() (src/ooo_cpu.cc): the BTB and bimodal
+ * predict, then train at once with the outcome.  A miss whose target
+ * decode computes (a direct jump or call, or a conditional branch with
+ * the right direction but no target) is a mispredict resolved at decode:
+ * returned as the correct target with *bubble set (btb_penalty), the
+ * event JMP_MISP and BTB_MISS.  Any other miss is resolved at execute.
+ */
+static uint64_t __attribute__((noinline))
+predict_cs(struct pmr_sim *s, struct ent *e, int correct, int taken,
+    uint64_t target, int *bubble, int *ptaken)
+{
+	unsigned cls = e->cls;
+	uint64_t ft = fallthru(s, e->pc, ent_si(s, e)), pt;
+	int pd;
+
+	pt = pmr_sim_cs_predict(&s->bp, e->pc, cls, &pd);
+	if (cls == PMR_OP_BR_COND)
+		s->ghist = (s->ghist << 1) | (uint64_t)pd;
+	*ptaken = pd;
+	if (!correct)
+		return pd ? pt : ft;
+	pmr_sim_cs_update(&s->bp, e->pc, cls, taken, taken ? target : 0);
+	if ((pd == taken && (!taken || pt == target)) ||
+	    !(cls == PMR_OP_JMP || cls == PMR_OP_CALL ||
+	    (cls == PMR_OP_BR_COND && pd == taken)))
+		return pd ? pt : ft;
+	*bubble = 1;
+	*ptaken = taken;
+	e->events |= PMR_SIM_EV_JMP_MISP | PMR_SIM_EV_BTB_MISS;
+	return taken ? target : ft;
+}
+
+/*
  * Predicts the transfer of e (whose si is set) and returns the predicted
  * next pc; trains the predictor on the correct path.  *bubble is set when
  * a taken direct transfer missed in the BTB (decode redirect).
@@ -2973,6 +3007,9 @@ predict(struct pmr_sim *s, struct ent *e, int correct, int taken,
 	int pd = 1, perfect = s->c.bp == PMR_SIM_BP_PERFECT;
 
 	*bubble = 0;
+	if (s->c.bp == PMR_SIM_BP_CHAMPSIM)
+		return predict_cs(s, e, correct, taken, target, bubble,
+		    ptaken);
 	if (cls == PMR_OP_BR_COND) {
 		if (perfect && correct)
 			pd = taken;
