@@ -287,6 +287,12 @@ struct pmr_sim {
 	uint64_t ras_fix_val;
 	uint32_t ras_fix_pcx;
 	uint64_t cur_line;	/* last I-cache line fetched + 1 */
+	/* wrong_path 0 (ChampSim's IFETCH buffer, src/ooo_cpu.cc): fetch
+	 * reads on past an I-cache or ITLB miss; by slot, the cycle from
+	 * which the entry's line (and every older one) is there; NULL with
+	 * wrong_path 1, whose fetch waits for the line */
+	uint64_t *fready;
+	uint64_t fready_last;	/* the latest line arrival so far */
 	uint32_t pend_ev;	/* I-side events for the next fetch */
 	unsigned pend_dd;	/* I-side stall cycles for the next fetch */
 	unsigned pend_itlb;	/* their ITLB / first-touch part */
@@ -787,36 +793,80 @@ emit_stats(struct pmr_sim *s, int final)
 
 /* --- memory ------------------------------------------------------------ */
 
-/* first_touch() with fault_lat set: looks addr's page up, adding it. */
-static unsigned __attribute__((noinline))
-page_touch(struct pmr_sim *s, uint64_t addr)
+/*
+ * Finds key in the first-touch set, adding it (*fresh set) if it was not
+ * there; returns its cycle field (when its walk is done), or NULL when
+ * out of memory.  The set holds (key, cycle) pairs.
+ */
+static uint64_t *
+touch_key(struct pmr_sim *s, uint64_t pg, int *fresh)
 {
-	uint64_t pg = (addr >> s->pshift) + 1, m, i;
+	uint64_t m, i;
 
+	*fresh = 0;
 	if ((s->npages + 1) * 2 > s->pagecap) {
 		uint64_t cap = s->pagecap ? s->pagecap * 2 : 4096, j;
-		uint64_t *h = calloc(cap, sizeof(*h));
+		uint64_t *h = calloc(cap, 2 * sizeof(*h));
 
 		if (h == NULL)
-			return 0;
+			return NULL;
 		for (j = 0; j < s->pagecap; j++)
-			if (s->pages[j] != 0) {
-				i = pc_hash(s->pages[j]) & (cap - 1);
-				while (h[i] != 0)
+			if (s->pages[2 * j] != 0) {
+				i = pc_hash(s->pages[2 * j]) & (cap - 1);
+				while (h[2 * i] != 0)
 					i = (i + 1) & (cap - 1);
-				h[i] = s->pages[j];
+				h[2 * i] = s->pages[2 * j];
+				h[2 * i + 1] = s->pages[2 * j + 1];
 			}
 		free(s->pages);
 		s->pages = h;
 		s->pagecap = cap;
 	}
 	m = s->pagecap - 1;
-	for (i = pc_hash(pg) & m; s->pages[i] != 0; i = (i + 1) & m)
-		if (s->pages[i] == pg)
-			return 0;
-	s->pages[i] = pg;
+	for (i = pc_hash(pg) & m; s->pages[2 * i] != 0; i = (i + 1) & m)
+		if (s->pages[2 * i] == pg)
+			return &s->pages[2 * i + 1];
+	s->pages[2 * i] = pg;
+	s->pages[2 * i + 1] = 0;
 	s->npages++;
-	return s->c.fault_lat;
+	*fresh = 1;
+	return &s->pages[2 * i + 1];
+}
+
+/*
+ * first_touch() with fault_lat set: looks addr's page up, adding it.
+ * A first touch costs fault_lat, ChampSim's minor fault of the data page
+ * and of the new leaf table page (src/vmem.cc makes one per 4 KiB
+ * page), plus the walk's read of that table page, a line no cache holds
+ * (mem_lat).  A new 2 MiB, 1 GiB or 512 GiB region adds a table page of
+ * its own: half fault_lat and another read from memory.  An access to
+ * the page while its walk runs waits for it, as ChampSim merges
+ * same-page translations in the TLB's queue (src/ptw.cc).
+ */
+static unsigned __attribute__((noinline))
+page_touch(struct pmr_sim *s, uint64_t addr)
+{
+	unsigned lat, k;
+	int fresh;
+	uint64_t *done = touch_key(s, (addr >> s->pshift) + 1, &fresh), *d2;
+
+	if (done == NULL)
+		return 0;
+	if (!fresh)
+		return *done > s->now ? (unsigned)(*done - s->now) : 0;
+	lat = s->c.fault_lat + s->c.mem_lat;
+	for (k = 1; k <= 3; k++) {	/* 2 MiB, 1 GiB, 512 GiB regions */
+		int f;
+
+		d2 = touch_key(s, ((uint64_t)k << 61) |
+		    (addr >> (12 + 9 * k)), &f);
+		if (d2 != NULL && f)
+			lat += s->c.fault_lat / 2 + s->c.mem_lat;
+	}
+	/* the region keys may have moved the set */
+	if ((done = touch_key(s, (addr >> s->pshift) + 1, &fresh)) != NULL)
+		*done = s->now + lat;
+	return lat;
 }
 
 /*
@@ -2799,6 +2849,9 @@ map(struct pmr_sim *s)
 
 		if (e->F + s->c.frontend > s->now)
 			break;
+		if (s->fready != NULL &&
+		    s->fready[slot] + s->c.frontend > s->now)
+			break;
 		nd = e->ndst;	/* set at fetch (ent_setup) */
 		if (s->map - s->head >= s->c.rob) {
 			why = PMR_SIM_ST_ROB;
@@ -3204,7 +3257,14 @@ fetch_body(struct pmr_sim *s)
 		line = (pc >> s->lshift) + 1;
 		if (line != s->cur_line) {
 			s->cur_line = line;
-			if ((lat = ifetch(s, pc, &s->pend_ev)) > 0) {
+			if ((lat = ifetch(s, pc, &s->pend_ev)) > 0 &&
+			    s->fready != NULL) {
+				/* read on: the line's entries wait at map */
+				s->pend_dd += lat;
+				s->pend_itlb += s->last_itl;
+				if (s->now + lat > s->fready_last)
+					s->fready_last = s->now + lat;
+			} else if (lat > 0) {
 				s->pend_dd += lat;
 				s->pend_itlb += s->last_itl;
 				s->fetch_at = s->now + lat;
@@ -3215,6 +3275,9 @@ fetch_body(struct pmr_sim *s)
 		slot = (uint32_t)(s->tail & s->wmask);
 		e = &s->e[slot];
 		e->flags = E_LIVE;
+		if (s->fready != NULL)
+			s->fready[slot] = s->fready_last > s->now ?
+			    s->fready_last : s->now;
 		e->events = s->pend_ev;
 		s->pend_ev = 0;
 		if (s->gn)
@@ -3512,6 +3575,7 @@ pmr_sim_free(struct pmr_sim *s)
 		return;
 	free(s->e);
 	free(s->ew);
+	free(s->fready);
 	free(s->ec);
 	free(s->eu);
 	free(s->eg);
@@ -3606,6 +3670,9 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	s->ec = zalloc64((size_t)ws * sizeof(*s->ec));
 	s->eu = calloc(ws, sizeof(*s->eu));
 	s->eg = calloc(ws, sizeof(*s->eg));
+	if (!s->c.wrong_path &&
+	    (s->fready = calloc(ws, sizeof(*s->fready))) == NULL)
+		goto bad;
 	/* replay deque: a trap moves at most the window, plus the next
 	 * instruction, in front of what an earlier trap left there; the
 	 * window and the deque together never hold more than wsize + 1 */
@@ -3785,6 +3852,9 @@ next_event(struct pmr_sim *s)
 		return s->now + 1;
 	if (s->map != s->tail) {
 		c = s->e[s->map & s->wmask].F + s->c.frontend;
+		if (s->fready != NULL &&
+		    s->fready[s->map & s->wmask] + s->c.frontend > c)
+			c = s->fready[s->map & s->wmask] + s->c.frontend;
 		if (c > s->now)
 			SOON(c);
 		else if (s->map_why < 0)
