@@ -60,6 +60,19 @@
 #define E_NPC 0x2000u		/* ecold next_pc set, else fall-through */
 #define E_NZVAL 0x4000u		/* ecold value set (else 0) */
 #define E_TID 0x8000u		/* ecold tid set (else 0) */
+#define E_DIBMISS 0x10000u	/* missed the DIB (wrong_path 0) */
+
+/*
+ * wrong_path 0, ChampSim's front end (src/ooo_cpu.cc): a decoded-
+ * instruction buffer of 32 sets x 8 ways of 16-byte windows, checked
+ * when an instruction is read and filled at its decode; a miss goes
+ * through the L1-I and the decoder, 7 cycles from read to dispatch
+ * instead of 4 (champsim-core.md 4): DIB_MISS more cycles to map.
+ */
+#define DIB_BYTES 4096u
+#define DIB_WAYS 8u
+#define DIB_SHIFT 4u
+#define DIB_MISS 3u
 
 enum pool { P_ALU, P_IMUL, P_FADD, P_FMUL, P_MEM, P_N };
 
@@ -293,6 +306,7 @@ struct pmr_sim {
 	 * wrong_path 1, whose fetch waits for the line */
 	uint64_t *fready;
 	uint64_t fready_last;	/* the latest line arrival so far */
+	struct pmr_sim_cache dib;	/* with fready */
 	uint32_t pend_ev;	/* I-side events for the next fetch */
 	unsigned pend_dd;	/* I-side stall cycles for the next fetch */
 	unsigned pend_itlb;	/* their ITLB / first-touch part */
@@ -2849,8 +2863,8 @@ map(struct pmr_sim *s)
 
 		if (e->F + s->c.frontend > s->now)
 			break;
-		if (s->fready != NULL &&
-		    s->fready[slot] + s->c.frontend > s->now)
+		if (s->fready != NULL && s->fready[slot] + s->c.frontend +
+		    ((e->flags & E_DIBMISS) ? DIB_MISS : 0) > s->now)
 			break;
 		nd = e->ndst;	/* set at fetch (ent_setup) */
 		if (s->map - s->head >= s->c.rob) {
@@ -2872,6 +2886,8 @@ map(struct pmr_sim *s)
 			e->events |= ev;
 			break;
 		}
+		if (e->flags & E_DIBMISS)	/* decoded: fill the DIB */
+			pmr_sim_cache_access(&s->dib, e->pc, 1);
 		map_one(s, e, slot);
 		s->map++;
 		n++;
@@ -3016,9 +3032,10 @@ ras_pop(struct pmr_sim *s)
  * and decode_instruction() (src/ooo_cpu.cc): the BTB and bimodal
  * predict, then train at once with the outcome.  A miss whose target
  * decode computes (a direct jump or call, or a conditional branch with
- * the right direction but no target) is a mispredict resolved at decode:
- * returned as the correct target with *bubble set (btb_penalty), the
- * event JMP_MISP and BTB_MISS.  Any other miss is resolved at execute.
+ * the right direction but no target) is a mispredict resolved at decode
+ * when the instruction missed the DIB: returned as the correct target
+ * with *bubble set (btb_penalty), the event JMP_MISP and BTB_MISS.  Any
+ * other miss is resolved at execute.
  */
 static uint64_t __attribute__((noinline))
 predict_cs(struct pmr_sim *s, struct ent *e, int correct, int taken,
@@ -3037,7 +3054,8 @@ predict_cs(struct pmr_sim *s, struct ent *e, int correct, int taken,
 	pmr_sim_cs_update(&s->bp, e->pc, cls, taken, taken ? target : 0);
 	if ((pd == taken && (!taken || pt == target)) ||
 	    !(cls == PMR_OP_JMP || cls == PMR_OP_CALL ||
-	    (cls == PMR_OP_BR_COND && pd == taken)))
+	    (cls == PMR_OP_BR_COND && pd == taken)) ||
+	    (s->fready != NULL && !(e->flags & E_DIBMISS)))
 		return pd ? pt : ft;
 	*bubble = 1;
 	*ptaken = taken;
@@ -3275,9 +3293,12 @@ fetch_body(struct pmr_sim *s)
 		slot = (uint32_t)(s->tail & s->wmask);
 		e = &s->e[slot];
 		e->flags = E_LIVE;
-		if (s->fready != NULL)
+		if (s->fready != NULL) {
 			s->fready[slot] = s->fready_last > s->now ?
 			    s->fready_last : s->now;
+			if (!pmr_sim_cache_access(&s->dib, pc, 0))
+				e->flags |= E_DIBMISS;
+		}
 		e->events = s->pend_ev;
 		s->pend_ev = 0;
 		if (s->gn)
@@ -3423,7 +3444,8 @@ fetch_body(struct pmr_sim *s)
 		}
 		if (bubble) {
 			s->pend_brk = 1 + s->c.btb_penalty;
-			s->fetch_at = s->now + 1 + s->c.btb_penalty;
+			s->fetch_at = (s->fready != NULL ? s->fready[slot] :
+			    s->now) + 1 + s->c.btb_penalty;
 			s->fetch_why = PMR_SIM_ST_REDIRECT;
 			s->cur_line = 0;
 			break;
@@ -3576,6 +3598,7 @@ pmr_sim_free(struct pmr_sim *s)
 	free(s->e);
 	free(s->ew);
 	free(s->fready);
+	pmr_sim_cache_fini(&s->dib);
 	free(s->ec);
 	free(s->eu);
 	free(s->eg);
@@ -3671,7 +3694,9 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	s->eu = calloc(ws, sizeof(*s->eu));
 	s->eg = calloc(ws, sizeof(*s->eg));
 	if (!s->c.wrong_path &&
-	    (s->fready = calloc(ws, sizeof(*s->fready))) == NULL)
+	    ((s->fready = calloc(ws, sizeof(*s->fready))) == NULL ||
+	    pmr_sim_cache_init(&s->dib, DIB_BYTES >> DIB_SHIFT, DIB_WAYS,
+	    DIB_SHIFT) != PMR_OK))
 		goto bad;
 	/* replay deque: a trap moves at most the window, plus the next
 	 * instruction, in front of what an earlier trap left there; the
@@ -3852,9 +3877,15 @@ next_event(struct pmr_sim *s)
 		return s->now + 1;
 	if (s->map != s->tail) {
 		c = s->e[s->map & s->wmask].F + s->c.frontend;
-		if (s->fready != NULL &&
-		    s->fready[s->map & s->wmask] + s->c.frontend > c)
-			c = s->fready[s->map & s->wmask] + s->c.frontend;
+		if (s->fready != NULL) {
+			const struct ent *m = &s->e[s->map & s->wmask];
+			uint64_t r = s->fready[s->map & s->wmask] +
+			    s->c.frontend +
+			    ((m->flags & E_DIBMISS) ? DIB_MISS : 0);
+
+			if (r > c)
+				c = r;
+		}
 		if (c > s->now)
 			SOON(c);
 		else if (s->map_why < 0)
