@@ -307,6 +307,11 @@ struct pmr_sim {
 	uint64_t *fready;
 	uint64_t fready_last;	/* the latest line arrival so far */
 	struct pmr_sim_cache dib;	/* with fready */
+	/* bp champsim: transfers write the instruction pointer and
+	 * conditional branches and calls read it, renamed like any
+	 * register, as ChampSim renames register 26 (its traces list it;
+	 * src/ooo_cpu.cc drops only the stack pointer) */
+	int ip_reg;
 	uint32_t pend_ev;	/* I-side events for the next fetch */
 	unsigned pend_dd;	/* I-side stall cycles for the next fetch */
 	unsigned pend_itlb;	/* their ITLB / first-touch part */
@@ -2771,6 +2776,11 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 	e->waiters = -1;
 	e->flags |= E_MAPPED;
 	if (si != NULL) {
+		if (s->ip_reg && (e->flags & E_BRANCH) &&
+		    (e->cls == PMR_OP_BR_COND || e->cls == PMR_OP_CALL ||
+		    e->cls == PMR_OP_CALL_IND) && s->rat[PMR_X86_RIP] != 0)
+			depend(s, e, slot, s->rat[PMR_X86_RIP] - 1,
+			    s->ratseq[PMR_X86_RIP]);
 		for (i = 0; i < si->nsrc; i++) {
 			uint16_t r = si->src[i] % NREG;
 
@@ -2824,6 +2834,19 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 			s->rat[r] = slot + 1;
 			s->ratseq[r] = e->seq;
 		}
+		if (s->ip_reg && (e->flags & E_BRANCH) && e->ndst < MAXD) {
+			struct undo *u = e->ndst == 0 ? &e->u0 :
+			    &s->eu[slot].u[e->ndst - 1];
+
+			u->dreg = PMR_X86_RIP;
+			u->prev = s->rat[PMR_X86_RIP];
+			u->prevd = e->seq - s->ratseq[PMR_X86_RIP] < 0xffffffffu ?
+			    (uint32_t)(e->seq - s->ratseq[PMR_X86_RIP]) :
+			    0xffffffffu;
+			e->ndst++;
+			s->rat[PMR_X86_RIP] = slot + 1;
+			s->ratseq[PMR_X86_RIP] = e->seq;
+		}
 		if (e->nstore > 0 && !(e->flags & E_WP)) {
 			uint64_t a = e->addr >> 3;
 			uint32_t k = (uint32_t)(a & (STAB - 1));
@@ -2867,6 +2890,7 @@ map(struct pmr_sim *s)
 		    ((e->flags & E_DIBMISS) ? DIB_MISS : 0) > s->now)
 			break;
 		nd = e->ndst;	/* set at fetch (ent_setup) */
+		nd += s->ip_reg && (e->flags & E_BRANCH);
 		if (s->map - s->head >= s->c.rob) {
 			why = PMR_SIM_ST_ROB;
 			ev = PMR_SIM_EV_MAP_ROB;
@@ -3795,6 +3819,7 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	    s, &e)) == NULL)
 		goto bad;
 	s->gn = s->gpos != NULL;
+	s->ip_reg = s->c.bp == PMR_SIM_BP_CHAMPSIM;
 	s->rshift = log2u(s->c.dram_row);
 	if (s->c.dram_banks != 0 && (s->dram_open = calloc(s->c.dram_banks,
 	    sizeof(*s->dram_open))) == NULL)
