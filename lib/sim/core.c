@@ -61,6 +61,7 @@
 #define E_NZVAL 0x4000u		/* ecold value set (else 0) */
 #define E_TID 0x8000u		/* ecold tid set (else 0) */
 #define E_DIBMISS 0x10000u	/* missed the DIB (wrong_path 0) */
+#define E_IPREG 0x20000u	/* a transfer renaming the pc (ip_reg) */
 
 /*
  * wrong_path 0, ChampSim's front end (src/ooo_cpu.cc): a decoded-
@@ -2764,6 +2765,31 @@ gn_preg(struct pmr_sim *s, const struct ent *e, uint32_t slot, uint16_t r)
 		g->preg[k] = (uint32_t)dist;
 }
 
+/*
+ * ip_reg: a conditional branch or call reads the instruction pointer,
+ * and every transfer writes it (after its other destinations).
+ */
+static void __attribute__((noinline))
+ip_map(struct pmr_sim *s, struct ent *e, uint32_t slot)
+{
+	struct undo *u;
+
+	if ((e->cls == PMR_OP_BR_COND || e->cls == PMR_OP_CALL ||
+	    e->cls == PMR_OP_CALL_IND) && s->rat[PMR_X86_RIP] != 0)
+		depend(s, e, slot, s->rat[PMR_X86_RIP] - 1,
+		    s->ratseq[PMR_X86_RIP]);
+	if (e->ndst >= MAXD)
+		return;
+	u = e->ndst == 0 ? &e->u0 : &s->eu[slot].u[e->ndst - 1];
+	u->dreg = PMR_X86_RIP;
+	u->prev = s->rat[PMR_X86_RIP];
+	u->prevd = e->seq - s->ratseq[PMR_X86_RIP] < 0xffffffffu ?
+	    (uint32_t)(e->seq - s->ratseq[PMR_X86_RIP]) : 0xffffffffu;
+	e->ndst++;
+	s->rat[PMR_X86_RIP] = slot + 1;
+	s->ratseq[PMR_X86_RIP] = e->seq;
+}
+
 static void
 map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 {
@@ -2776,11 +2802,6 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 	e->waiters = -1;
 	e->flags |= E_MAPPED;
 	if (si != NULL) {
-		if (s->ip_reg && (e->flags & E_BRANCH) &&
-		    (e->cls == PMR_OP_BR_COND || e->cls == PMR_OP_CALL ||
-		    e->cls == PMR_OP_CALL_IND) && s->rat[PMR_X86_RIP] != 0)
-			depend(s, e, slot, s->rat[PMR_X86_RIP] - 1,
-			    s->ratseq[PMR_X86_RIP]);
 		for (i = 0; i < si->nsrc; i++) {
 			uint16_t r = si->src[i] % NREG;
 
@@ -2834,19 +2855,8 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 			s->rat[r] = slot + 1;
 			s->ratseq[r] = e->seq;
 		}
-		if (s->ip_reg && (e->flags & E_BRANCH) && e->ndst < MAXD) {
-			struct undo *u = e->ndst == 0 ? &e->u0 :
-			    &s->eu[slot].u[e->ndst - 1];
-
-			u->dreg = PMR_X86_RIP;
-			u->prev = s->rat[PMR_X86_RIP];
-			u->prevd = e->seq - s->ratseq[PMR_X86_RIP] < 0xffffffffu ?
-			    (uint32_t)(e->seq - s->ratseq[PMR_X86_RIP]) :
-			    0xffffffffu;
-			e->ndst++;
-			s->rat[PMR_X86_RIP] = slot + 1;
-			s->ratseq[PMR_X86_RIP] = e->seq;
-		}
+		if (e->flags & E_IPREG)
+			ip_map(s, e, slot);
 		if (e->nstore > 0 && !(e->flags & E_WP)) {
 			uint64_t a = e->addr >> 3;
 			uint32_t k = (uint32_t)(a & (STAB - 1));
@@ -2872,6 +2882,20 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 		pm_fetch(s, e);	/* ibs: counting dispatched ops */
 }
 
+/* wrong_path 0: 1 if e must wait for its line or the DIB-miss decode. */
+static int __attribute__((noinline))
+fe_wait(const struct pmr_sim *s, const struct ent *e, uint32_t slot)
+{
+	return s->fready[slot] + s->c.frontend +
+	    ((e->flags & E_DIBMISS) ? DIB_MISS : 0) > s->now;
+}
+
+static void __attribute__((noinline))
+dib_fill(struct pmr_sim *s, const struct ent *e)
+{
+	pmr_sim_cache_access(&s->dib, e->pc, 1);
+}
+
 static void
 map(struct pmr_sim *s)
 {
@@ -2886,11 +2910,9 @@ map(struct pmr_sim *s)
 
 		if (e->F + s->c.frontend > s->now)
 			break;
-		if (s->fready != NULL && s->fready[slot] + s->c.frontend +
-		    ((e->flags & E_DIBMISS) ? DIB_MISS : 0) > s->now)
+		if (s->fready != NULL && fe_wait(s, e, slot))
 			break;
 		nd = e->ndst;	/* set at fetch (ent_setup) */
-		nd += s->ip_reg && (e->flags & E_BRANCH);
 		if (s->map - s->head >= s->c.rob) {
 			why = PMR_SIM_ST_ROB;
 			ev = PMR_SIM_EV_MAP_ROB;
@@ -2911,7 +2933,7 @@ map(struct pmr_sim *s)
 			break;
 		}
 		if (e->flags & E_DIBMISS)	/* decoded: fill the DIB */
-			pmr_sim_cache_access(&s->dib, e->pc, 1);
+			dib_fill(s, e);
 		map_one(s, e, slot);
 		s->map++;
 		n++;
@@ -2952,7 +2974,7 @@ ent_derive(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si,
 	    is_fp_reg(si->dst[0]))
 		e->flags |= E_FP;
 	if (pmr_insn_class_is_branch(cls))
-		e->flags |= E_BRANCH;
+		e->flags |= E_BRANCH | (s->ip_reg ? E_IPREG : 0);
 	e->nload = si != NULL ? si->nload : 0;
 	e->nstore = si != NULL ? (uint8_t)(si->nmem - si->nload) : 0;
 	if (cls == PMR_OP_LOAD || cls == PMR_OP_LDST) {
@@ -2974,6 +2996,8 @@ ent_derive(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si,
 	d->set = 1;
 	e->ndst = d->nd = (uint8_t)(si == NULL ? 0 : si->ndst < MAXD ?
 	    si->ndst : MAXD);
+	if ((e->flags & E_IPREG) && d->nd < MAXD)
+		e->ndst = ++d->nd;	/* the pc's rename register */
 	d->cls = e->cls;
 	d->pool = e->pool;
 	d->lat = e->lat;
@@ -3227,9 +3251,10 @@ ent_mem(struct pmr_sim *s, struct ent *e, const struct pmr_dinsn *d)
 /*
  * Keeps what correct-path entry e needs beyond the hot fields: the rare
  * ones (thread, value, a next pc that is not the fall-through) and, for
- * a load, the return stack a replay trap restores.
+ * a load, the return stack a replay trap restores.  Out of line: the
+ * run loop keeps retire() inline within the compiler's growth limits.
  */
-static void
+static void __attribute__((noinline))
 ent_cold(struct pmr_sim *s, struct ent *e, const struct pmr_dinsn *d)
 {
 	struct ecold *c = ecold(s, e);
@@ -3251,6 +3276,38 @@ ent_cold(struct pmr_sim *s, struct ent *e, const struct pmr_dinsn *d)
 		c->ras_val = s->ras[s->ras_top];
 		c->ras_pcx = s->ras_pcx[s->ras_top];
 	}
+}
+
+/* wrong_path 0: the cycle the entry at map may map, or c if later. */
+static uint64_t __attribute__((noinline))
+fe_map_at(const struct pmr_sim *s, uint64_t c)
+{
+	const struct ent *m = &s->e[s->map & s->wmask];
+	uint64_t r = s->fready[s->map & s->wmask] + s->c.frontend +
+	    ((m->flags & E_DIBMISS) ? DIB_MISS : 0);
+
+	return r > c ? r : c;
+}
+
+/*
+ * wrong_path 0: fetch reads on past a line that is not there yet (set
+ * in fetch_at); the line's entries and those after wait at map.
+ */
+static void __attribute__((noinline))
+fe_miss(struct pmr_sim *s)
+{
+	if (s->fetch_at > s->fready_last)
+		s->fready_last = s->fetch_at;
+	s->fetch_at = s->now;
+}
+
+/* wrong_path 0: when e's line is there; its DIB look-up. */
+static void __attribute__((noinline))
+fe_read(struct pmr_sim *s, struct ent *e, uint32_t slot, uint64_t pc)
+{
+	s->fready[slot] = s->fready_last > s->now ? s->fready_last : s->now;
+	if (!pmr_sim_cache_access(&s->dib, pc, 0))
+		e->flags |= E_DIBMISS;
 }
 
 static void
@@ -3299,30 +3356,21 @@ fetch_body(struct pmr_sim *s)
 		line = (pc >> s->lshift) + 1;
 		if (line != s->cur_line) {
 			s->cur_line = line;
-			if ((lat = ifetch(s, pc, &s->pend_ev)) > 0 &&
-			    s->fready != NULL) {
-				/* read on: the line's entries wait at map */
-				s->pend_dd += lat;
-				s->pend_itlb += s->last_itl;
-				if (s->now + lat > s->fready_last)
-					s->fready_last = s->now + lat;
-			} else if (lat > 0) {
+			if ((lat = ifetch(s, pc, &s->pend_ev)) > 0) {
 				s->pend_dd += lat;
 				s->pend_itlb += s->last_itl;
 				s->fetch_at = s->now + lat;
 				s->fetch_why = PMR_SIM_ST_ICACHE;
-				break;
+				if (s->fready == NULL)
+					break;
+				fe_miss(s);
 			}
 		}
 		slot = (uint32_t)(s->tail & s->wmask);
 		e = &s->e[slot];
 		e->flags = E_LIVE;
-		if (s->fready != NULL) {
-			s->fready[slot] = s->fready_last > s->now ?
-			    s->fready_last : s->now;
-			if (!pmr_sim_cache_access(&s->dib, pc, 0))
-				e->flags |= E_DIBMISS;
-		}
+		if (s->fready != NULL)
+			fe_read(s, e, slot, pc);
 		e->events = s->pend_ev;
 		s->pend_ev = 0;
 		if (s->gn)
@@ -3902,15 +3950,8 @@ next_event(struct pmr_sim *s)
 		return s->now + 1;
 	if (s->map != s->tail) {
 		c = s->e[s->map & s->wmask].F + s->c.frontend;
-		if (s->fready != NULL) {
-			const struct ent *m = &s->e[s->map & s->wmask];
-			uint64_t r = s->fready[s->map & s->wmask] +
-			    s->c.frontend +
-			    ((m->flags & E_DIBMISS) ? DIB_MISS : 0);
-
-			if (r > c)
-				c = r;
-		}
+		if (s->fready != NULL)
+			c = fe_map_at(s, c);
 		if (c > s->now)
 			SOON(c);
 		else if (s->map_why < 0)
