@@ -191,9 +191,14 @@ static const struct pmr_sim_config fields03 = {
  * SQ 72, scheduler 128, execute 4, 2 load ports, retire 5, bimodal 16K,
  * BTB 1024x8, RAS 64; every op 1 cycle; load-to-use L1D 5, L2C 14, LLC 30,
  * DRAM about 187 (measured chases); 48 KB 12-way L1D, 32 KB 8-way L1I,
- * 512 KB 8-way L2, 2 MB 16-way LLC; 16 L1D MSHRs; 64-entry TLBs.  The
- * 128 physical registers become 96 rename registers, the STLB and page
- * walk a 10-cycle TLB miss, and first-touch faults 400 cycles [X].
+ * 512 KB 8-way L2, 2 MB 16-way LLC; 16 L1D MSHRs; 64-entry TLBs.
+ * bp champsim is branch/bimodal and btb/basic_btb (bpred.c); a direct
+ * mispredict resolved at decode lets fetch resume 7 cycles after the
+ * read (a DIB miss decodes 6 cycles after it, then 1 of penalty):
+ * btb_penalty 6.  wrong_path 0 gives ChampSim's front end (core.c).
+ * First touches cost 2 minor faults of 200 cycles (src/vmem.cc).  The
+ * 128 physical registers become 96 rename registers and the STLB and
+ * page walk of a touched page a 10-cycle TLB miss [X].
  */
 static const struct pmr_sim_config champsim = {
 	.name = "champsim",
