@@ -146,7 +146,7 @@ col() {
 	[[ $output == *"issue_width  = 6 "* ]]
 	run -0 "$PMSIM" -m champsim --print-config
 	[[ $output == *"rob          = 352 "* ]]
-	[[ $output == *"bp           = bimodal "* ]]
+	[[ $output == *"bp           = champsim "* ]]
 }
 
 @test "pmsim --print-config round-trips through -c and keeps the digest" {
@@ -652,7 +652,7 @@ cp() {
 
 @test "pmsim -O: a bad value is a usage error that says what is valid" {
 	run -2 --separate-stderr "$PMSIM" -O bp=nonsense "$TRACE"
-	[[ $stderr == *"bp: value 'nonsense' is not a predictor (bimodal, gshare, tournament, perfect, combined)"* ]]
+	[[ $stderr == *"bp: value 'nonsense' is not a predictor (bimodal, gshare, tournament, perfect, combined, champsim)"* ]]
 	run -2 --separate-stderr "$PMSIM" -O page=100000000 "$TRACE"
 	[[ $stderr == "pmsim: -O: page must be a power of 2"* ]]
 	run -2 --separate-stderr "$PMSIM" -O fetch_block=3 "$TRACE"
@@ -727,4 +727,53 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$@" <&0 &
 	[[ $output == *$'\r'"mhash: "*" M events, "*" M/s"$'\e[K\r'* ]]
 	run -0 script -qfec "'$MHASH' -q --synth=n=30000000 >/dev/null" /dev/null
 	[ -z "$output" ]
+}
+
+# champsim preset
+
+# cs_agree FILE WARMUP MAX IPC ACCURACY: pmsim -m champsim retires MAX
+# instructions after WARMUP with an IPC within 5% of ChampSim's, and a
+# branch-prediction accuracy, (branches - mispredicts) / branches as
+# ChampSim counts it, within 1 point of ChampSim's (its figures for its
+# default configuration: ext-traces/README)
+cs_agree() {
+	"$PMSIM" -m champsim --warmup "$2" --max "$3" -o "$T/cs.pmr" "$1"
+	"$PMVIEW" -t STATS -f text "$T/cs.pmr" | tr -s ' ' '\n' |
+	    awk -F= -v n="$3" -v ipc="$4" -v acc="$5" '
+		{ v[$1] = $2 }
+		END {
+			a = 100 * (v["branches"] - v["mispredicts"]) / v["branches"]
+			printf "IPC %.4f, ChampSim %s (x%.3f); accuracy %.2f%%, ChampSim %s%%\n",
+			    v["ipc"], ipc, v["ipc"] / ipc, a, acc
+			exit !(v["retired"] == n && v["ipc"] >= 0.95 * ipc &&
+			    v["ipc"] <= 1.05 * ipc && a >= acc - 1 && a <= acc + 1)
+		}'
+}
+
+@test "pmsim -m champsim agrees with ChampSim on simple_app (20,000 + 100,000)" {
+	cs_agree "$EXT/simple_app.champsim.xz" 20000 100000 0.2585 88.0
+}
+
+@test "pmsim -m champsim agrees with ChampSim on simple_app to the end" {
+	cs_agree "$EXT/simple_app.champsim.xz" 13605 121446 0.2571 87.63
+}
+
+@test "pmsim -m champsim agrees with ChampSim on core.000003 to the end" {
+	cs_agree "$EXT/core.000003.champsim.xz" 12340 110066 0.6888 89.01
+}
+
+@test "pmsim -m champsim counts a taken transfer the BTB misses as a mispredict" {
+	# ChampSim's basic_btb: a miss predicts target 0, so every taken
+	# transfer it has not seen mispredicts; bimodal would count them apart
+	"$PMSIM" -m champsim -o "$T/c.pmr" "$EXT/simple_app.champsim.xz"
+	"$PMSIM" -m champsim -O bp=bimodal -o "$T/b.pmr" \
+	    "$EXT/simple_app.champsim.xz"
+	run -0 "$PMVIEW" -t STATS -f text "$T/c.pmr"
+	[[ $output =~ \ mispredicts=([0-9]+).*\ btb_miss=([0-9]+) ]]
+	c=${BASH_REMATCH[1]} cb=${BASH_REMATCH[2]}
+	run -0 "$PMVIEW" -t STATS -f text "$T/b.pmr"
+	[[ $output =~ \ mispredicts=([0-9]+).*\ btb_miss=([0-9]+) ]]
+	b=${BASH_REMATCH[1]}
+	echo "champsim: $c mispredicts ($cb BTB misses); bimodal: $b"
+	[ "$cb" -gt 0 ] && [ "$c" -gt "$cb" ] && [ "$c" -gt "$b" ]
 }

@@ -35,8 +35,8 @@ static const struct key keys[] = {
 	K(fetchq, 1, 1024, "fetch queue entries (fetch to map)"),
 	K(frontend, 1, 100, "cycles from fetch to map"),
 	K(wrong_path, 0, 1, "fetch down a mispredicted path (0: stall)"),
-	K(bp, 0, PMR_SIM_BP_COMBINED, "predictor: bimodal gshare tournament "
-	    "perfect combined"),
+	K(bp, 0, PMR_SIM_BP_CHAMPSIM, "predictor: bimodal gshare tournament "
+	    "perfect combined champsim"),
 	K(bp_bimodal, 16, 1u << 24, "bimodal / meta 2-bit counters"),
 	K(bp_gshare, 16, 1u << 24, "gshare / global 2-bit counters"),
 	K(bp_ghist, 1, 32, "global history bits"),
@@ -109,7 +109,7 @@ static const struct key keys[] = {
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 
 static const char *bp_names[] = { "bimodal", "gshare", "tournament",
-	"perfect", "combined" };
+	"perfect", "combined", "champsim" };
 
 /*
  * Alpha 21264 (ProfileMe's machine).  Public 21264 facts as listed in the
@@ -191,17 +191,22 @@ static const struct pmr_sim_config fields03 = {
  * SQ 72, scheduler 128, execute 4, 2 load ports, retire 5, bimodal 16K,
  * BTB 1024x8, RAS 64; every op 1 cycle; load-to-use L1D 5, L2C 14, LLC 30,
  * DRAM about 187 (measured chases); 48 KB 12-way L1D, 32 KB 8-way L1I,
- * 512 KB 8-way L2, 2 MB 16-way LLC; 16 L1D MSHRs; 64-entry TLBs.  The
- * 128 physical registers become 96 rename registers, the STLB and page
- * walk a 10-cycle TLB miss, and first-touch faults 400 cycles [X].
+ * 512 KB 8-way L2, 2 MB 16-way LLC; 16 L1D MSHRs; 64-entry TLBs.
+ * bp champsim is branch/bimodal and btb/basic_btb (bpred.c); a direct
+ * mispredict resolved at decode lets fetch resume 7 cycles after the
+ * read (a DIB miss decodes 6 cycles after it, then 1 of penalty):
+ * btb_penalty 6.  wrong_path 0 gives ChampSim's front end (core.c).
+ * First touches cost 2 minor faults of 200 cycles (src/vmem.cc).  The
+ * 128 physical registers become 96 rename registers and the STLB and
+ * page walk of a touched page a 10-cycle TLB miss [X].
  */
 static const struct pmr_sim_config champsim = {
 	.name = "champsim",
 	.fetch_width = 6, .fetch_block = 0, .fetch_taken = 1, .fetchq = 64,
 	.frontend = 5, .wrong_path = 0,
-	.bp = PMR_SIM_BP_BIMODAL, .bp_bimodal = 16384, .bp_gshare = 4096,
+	.bp = PMR_SIM_BP_CHAMPSIM, .bp_bimodal = 16384, .bp_gshare = 4096,
 	.bp_ghist = 12, .bp_local = 1024, .bp_lhist = 10, .bp_choice = 4096,
-	.btb = 8192, .btb_assoc = 8, .btb_penalty = 4, .ras = 64,
+	.btb = 8192, .btb_assoc = 8, .btb_penalty = 6, .ras = 64,
 	.redirect = 1,
 	.map_width = 6, .rob = 352, .iq_int = 128, .iq_fp = 128,
 	.regs_int = 96, .regs_fp = 96, .lq = 128, .sq = 72,

@@ -60,6 +60,20 @@
 #define E_NPC 0x2000u		/* ecold next_pc set, else fall-through */
 #define E_NZVAL 0x4000u		/* ecold value set (else 0) */
 #define E_TID 0x8000u		/* ecold tid set (else 0) */
+#define E_DIBMISS 0x10000u	/* missed the DIB (wrong_path 0) */
+#define E_IPREG 0x20000u	/* a transfer renaming the pc (ip_reg) */
+
+/*
+ * wrong_path 0, ChampSim's front end (src/ooo_cpu.cc): a decoded-
+ * instruction buffer of 32 sets x 8 ways of 16-byte windows, checked
+ * when an instruction is read and filled at its decode; a miss goes
+ * through the L1-I and the decoder, 7 cycles from read to dispatch
+ * instead of 4 (champsim-core.md 4): DIB_MISS more cycles to map.
+ */
+#define DIB_BYTES 4096u
+#define DIB_WAYS 8u
+#define DIB_SHIFT 4u
+#define DIB_MISS 3u
 
 enum pool { P_ALU, P_IMUL, P_FADD, P_FMUL, P_MEM, P_N };
 
@@ -287,6 +301,18 @@ struct pmr_sim {
 	uint64_t ras_fix_val;
 	uint32_t ras_fix_pcx;
 	uint64_t cur_line;	/* last I-cache line fetched + 1 */
+	/* wrong_path 0 (ChampSim's IFETCH buffer, src/ooo_cpu.cc): fetch
+	 * reads on past an I-cache or ITLB miss; by slot, the cycle from
+	 * which the entry's line (and every older one) is there; NULL with
+	 * wrong_path 1, whose fetch waits for the line */
+	uint64_t *fready;
+	uint64_t fready_last;	/* the latest line arrival so far */
+	struct pmr_sim_cache dib;	/* with fready */
+	/* bp champsim: transfers write the instruction pointer and
+	 * conditional branches and calls read it, renamed like any
+	 * register, as ChampSim renames register 26 (its traces list it;
+	 * src/ooo_cpu.cc drops only the stack pointer) */
+	int ip_reg;
 	uint32_t pend_ev;	/* I-side events for the next fetch */
 	unsigned pend_dd;	/* I-side stall cycles for the next fetch */
 	unsigned pend_itlb;	/* their ITLB / first-touch part */
@@ -787,36 +813,80 @@ emit_stats(struct pmr_sim *s, int final)
 
 /* --- memory ------------------------------------------------------------ */
 
-/* first_touch() with fault_lat set: looks addr's page up, adding it. */
-static unsigned __attribute__((noinline))
-page_touch(struct pmr_sim *s, uint64_t addr)
+/*
+ * Finds key in the first-touch set, adding it (*fresh set) if it was not
+ * there; returns its cycle field (when its walk is done), or NULL when
+ * out of memory.  The set holds (key, cycle) pairs.
+ */
+static uint64_t *
+touch_key(struct pmr_sim *s, uint64_t pg, int *fresh)
 {
-	uint64_t pg = (addr >> s->pshift) + 1, m, i;
+	uint64_t m, i;
 
+	*fresh = 0;
 	if ((s->npages + 1) * 2 > s->pagecap) {
 		uint64_t cap = s->pagecap ? s->pagecap * 2 : 4096, j;
-		uint64_t *h = calloc(cap, sizeof(*h));
+		uint64_t *h = calloc(cap, 2 * sizeof(*h));
 
 		if (h == NULL)
-			return 0;
+			return NULL;
 		for (j = 0; j < s->pagecap; j++)
-			if (s->pages[j] != 0) {
-				i = pc_hash(s->pages[j]) & (cap - 1);
-				while (h[i] != 0)
+			if (s->pages[2 * j] != 0) {
+				i = pc_hash(s->pages[2 * j]) & (cap - 1);
+				while (h[2 * i] != 0)
 					i = (i + 1) & (cap - 1);
-				h[i] = s->pages[j];
+				h[2 * i] = s->pages[2 * j];
+				h[2 * i + 1] = s->pages[2 * j + 1];
 			}
 		free(s->pages);
 		s->pages = h;
 		s->pagecap = cap;
 	}
 	m = s->pagecap - 1;
-	for (i = pc_hash(pg) & m; s->pages[i] != 0; i = (i + 1) & m)
-		if (s->pages[i] == pg)
-			return 0;
-	s->pages[i] = pg;
+	for (i = pc_hash(pg) & m; s->pages[2 * i] != 0; i = (i + 1) & m)
+		if (s->pages[2 * i] == pg)
+			return &s->pages[2 * i + 1];
+	s->pages[2 * i] = pg;
+	s->pages[2 * i + 1] = 0;
 	s->npages++;
-	return s->c.fault_lat;
+	*fresh = 1;
+	return &s->pages[2 * i + 1];
+}
+
+/*
+ * first_touch() with fault_lat set: looks addr's page up, adding it.
+ * A first touch costs fault_lat, ChampSim's minor fault of the data page
+ * and of the new leaf table page (src/vmem.cc makes one per 4 KiB
+ * page), plus the walk's read of that table page, a line no cache holds
+ * (mem_lat).  A new 2 MiB, 1 GiB or 512 GiB region adds a table page of
+ * its own: half fault_lat and another read from memory.  An access to
+ * the page while its walk runs waits for it, as ChampSim merges
+ * same-page translations in the TLB's queue (src/ptw.cc).
+ */
+static unsigned __attribute__((noinline))
+page_touch(struct pmr_sim *s, uint64_t addr)
+{
+	unsigned lat, k;
+	int fresh;
+	uint64_t *done = touch_key(s, (addr >> s->pshift) + 1, &fresh), *d2;
+
+	if (done == NULL)
+		return 0;
+	if (!fresh)
+		return *done > s->now ? (unsigned)(*done - s->now) : 0;
+	lat = s->c.fault_lat + s->c.mem_lat;
+	for (k = 1; k <= 3; k++) {	/* 2 MiB, 1 GiB, 512 GiB regions */
+		int f;
+
+		d2 = touch_key(s, ((uint64_t)k << 61) |
+		    (addr >> (12 + 9 * k)), &f);
+		if (d2 != NULL && f)
+			lat += s->c.fault_lat / 2 + s->c.mem_lat;
+	}
+	/* the region keys may have moved the set */
+	if ((done = touch_key(s, (addr >> s->pshift) + 1, &fresh)) != NULL)
+		*done = s->now + lat;
+	return lat;
 }
 
 /*
@@ -2715,6 +2785,31 @@ gn_preg(struct pmr_sim *s, const struct ent *e, uint32_t slot, uint16_t r)
 		g->preg[k] = (uint32_t)dist;
 }
 
+/*
+ * ip_reg: a conditional branch or call reads the instruction pointer,
+ * and every transfer writes it (after its other destinations).
+ */
+static void __attribute__((noinline))
+ip_map(struct pmr_sim *s, struct ent *e, uint32_t slot)
+{
+	struct undo *u;
+
+	if ((e->cls == PMR_OP_BR_COND || e->cls == PMR_OP_CALL ||
+	    e->cls == PMR_OP_CALL_IND) && s->rat[PMR_X86_RIP] != 0)
+		depend(s, e, slot, s->rat[PMR_X86_RIP] - 1,
+		    s->ratseq[PMR_X86_RIP]);
+	if (e->ndst >= MAXD)
+		return;
+	u = e->ndst == 0 ? &e->u0 : &s->eu[slot].u[e->ndst - 1];
+	u->dreg = PMR_X86_RIP;
+	u->prev = s->rat[PMR_X86_RIP];
+	u->prevd = e->seq - s->ratseq[PMR_X86_RIP] < 0xffffffffu ?
+	    (uint32_t)(e->seq - s->ratseq[PMR_X86_RIP]) : 0xffffffffu;
+	e->ndst++;
+	s->rat[PMR_X86_RIP] = slot + 1;
+	s->ratseq[PMR_X86_RIP] = e->seq;
+}
+
 static void
 map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 {
@@ -2780,6 +2875,8 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 			s->rat[r] = slot + 1;
 			s->ratseq[r] = e->seq;
 		}
+		if (e->flags & E_IPREG)
+			ip_map(s, e, slot);
 		if (e->nstore > 0 && !(e->flags & E_WP)) {
 			uint64_t a = e->addr >> 3;
 			uint32_t k = (uint32_t)(a & (STAB - 1));
@@ -2805,6 +2902,20 @@ map_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 		pm_fetch(s, e);	/* ibs: counting dispatched ops */
 }
 
+/* wrong_path 0: 1 if e must wait for its line or the DIB-miss decode. */
+static int __attribute__((noinline))
+fe_wait(const struct pmr_sim *s, const struct ent *e, uint32_t slot)
+{
+	return s->fready[slot] + s->c.frontend +
+	    ((e->flags & E_DIBMISS) ? DIB_MISS : 0) > s->now;
+}
+
+static void __attribute__((noinline))
+dib_fill(struct pmr_sim *s, const struct ent *e)
+{
+	pmr_sim_cache_access(&s->dib, e->pc, 1);
+}
+
 static void
 map(struct pmr_sim *s)
 {
@@ -2818,6 +2929,8 @@ map(struct pmr_sim *s)
 		uint32_t ev = 0;
 
 		if (e->F + s->c.frontend > s->now)
+			break;
+		if (s->fready != NULL && fe_wait(s, e, slot))
 			break;
 		nd = e->ndst;	/* set at fetch (ent_setup) */
 		if (s->map - s->head >= s->c.rob) {
@@ -2839,6 +2952,8 @@ map(struct pmr_sim *s)
 			e->events |= ev;
 			break;
 		}
+		if (e->flags & E_DIBMISS)	/* decoded: fill the DIB */
+			dib_fill(s, e);
 		map_one(s, e, slot);
 		s->map++;
 		n++;
@@ -2879,7 +2994,7 @@ ent_derive(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si,
 	    is_fp_reg(si->dst[0]))
 		e->flags |= E_FP;
 	if (pmr_insn_class_is_branch(cls))
-		e->flags |= E_BRANCH;
+		e->flags |= E_BRANCH | (s->ip_reg ? E_IPREG : 0);
 	e->nload = si != NULL ? si->nload : 0;
 	e->nstore = si != NULL ? (uint8_t)(si->nmem - si->nload) : 0;
 	if (cls == PMR_OP_LOAD || cls == PMR_OP_LDST) {
@@ -2901,6 +3016,8 @@ ent_derive(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si,
 	d->set = 1;
 	e->ndst = d->nd = (uint8_t)(si == NULL ? 0 : si->ndst < MAXD ?
 	    si->ndst : MAXD);
+	if ((e->flags & E_IPREG) && d->nd < MAXD)
+		e->ndst = ++d->nd;	/* the pc's rename register */
 	d->cls = e->cls;
 	d->pool = e->pool;
 	d->lat = e->lat;
@@ -2979,6 +3096,42 @@ ras_pop(struct pmr_sim *s)
 }
 
 /*
+ * predict() for bp champsim, as ChampSim's O3_CPU::do_predict_branch()
+ * and decode_instruction() (src/ooo_cpu.cc): the BTB and bimodal
+ * predict, then train at once with the outcome.  A miss whose target
+ * decode computes (a direct jump or call, or a conditional branch with
+ * the right direction but no target) is a mispredict resolved at decode
+ * when the instruction missed the DIB: returned as the correct target
+ * with *bubble set (btb_penalty), the event JMP_MISP and BTB_MISS.  Any
+ * other miss is resolved at execute.
+ */
+static uint64_t __attribute__((noinline))
+predict_cs(struct pmr_sim *s, struct ent *e, int correct, int taken,
+    uint64_t target, int *bubble, int *ptaken)
+{
+	unsigned cls = e->cls;
+	uint64_t ft = fallthru(s, e->pc, ent_si(s, e)), pt;
+	int pd;
+
+	pt = pmr_sim_cs_predict(&s->bp, e->pc, cls, &pd);
+	if (cls == PMR_OP_BR_COND)
+		s->ghist = (s->ghist << 1) | (uint64_t)pd;
+	*ptaken = pd;
+	if (!correct)
+		return pd ? pt : ft;
+	pmr_sim_cs_update(&s->bp, e->pc, cls, taken, taken ? target : 0);
+	if ((pd == taken && (!taken || pt == target)) ||
+	    !(cls == PMR_OP_JMP || cls == PMR_OP_CALL ||
+	    (cls == PMR_OP_BR_COND && pd == taken)) ||
+	    (s->fready != NULL && !(e->flags & E_DIBMISS)))
+		return pd ? pt : ft;
+	*bubble = 1;
+	*ptaken = taken;
+	e->events |= PMR_SIM_EV_JMP_MISP | PMR_SIM_EV_BTB_MISS;
+	return taken ? target : ft;
+}
+
+/*
  * Predicts the transfer of e (whose si is set) and returns the predicted
  * next pc; trains the predictor on the correct path.  *bubble is set when
  * a taken direct transfer missed in the BTB (decode redirect).
@@ -2993,6 +3146,9 @@ predict(struct pmr_sim *s, struct ent *e, int correct, int taken,
 	int pd = 1, perfect = s->c.bp == PMR_SIM_BP_PERFECT;
 
 	*bubble = 0;
+	if (s->c.bp == PMR_SIM_BP_CHAMPSIM)
+		return predict_cs(s, e, correct, taken, target, bubble,
+		    ptaken);
 	if (cls == PMR_OP_BR_COND) {
 		if (perfect && correct)
 			pd = taken;
@@ -3115,9 +3271,10 @@ ent_mem(struct pmr_sim *s, struct ent *e, const struct pmr_dinsn *d)
 /*
  * Keeps what correct-path entry e needs beyond the hot fields: the rare
  * ones (thread, value, a next pc that is not the fall-through) and, for
- * a load, the return stack a replay trap restores.
+ * a load, the return stack a replay trap restores.  Out of line: the
+ * run loop keeps retire() inline within the compiler's growth limits.
  */
-static void
+static void __attribute__((noinline))
 ent_cold(struct pmr_sim *s, struct ent *e, const struct pmr_dinsn *d)
 {
 	struct ecold *c = ecold(s, e);
@@ -3139,6 +3296,38 @@ ent_cold(struct pmr_sim *s, struct ent *e, const struct pmr_dinsn *d)
 		c->ras_val = s->ras[s->ras_top];
 		c->ras_pcx = s->ras_pcx[s->ras_top];
 	}
+}
+
+/* wrong_path 0: the cycle the entry at map may map, or c if later. */
+static uint64_t __attribute__((noinline))
+fe_map_at(const struct pmr_sim *s, uint64_t c)
+{
+	const struct ent *m = &s->e[s->map & s->wmask];
+	uint64_t r = s->fready[s->map & s->wmask] + s->c.frontend +
+	    ((m->flags & E_DIBMISS) ? DIB_MISS : 0);
+
+	return r > c ? r : c;
+}
+
+/*
+ * wrong_path 0: fetch reads on past a line that is not there yet (set
+ * in fetch_at); the line's entries and those after wait at map.
+ */
+static void __attribute__((noinline))
+fe_miss(struct pmr_sim *s)
+{
+	if (s->fetch_at > s->fready_last)
+		s->fready_last = s->fetch_at;
+	s->fetch_at = s->now;
+}
+
+/* wrong_path 0: when e's line is there; its DIB look-up. */
+static void __attribute__((noinline))
+fe_read(struct pmr_sim *s, struct ent *e, uint32_t slot, uint64_t pc)
+{
+	s->fready[slot] = s->fready_last > s->now ? s->fready_last : s->now;
+	if (!pmr_sim_cache_access(&s->dib, pc, 0))
+		e->flags |= E_DIBMISS;
 }
 
 static void
@@ -3192,12 +3381,16 @@ fetch_body(struct pmr_sim *s)
 				s->pend_itlb += s->last_itl;
 				s->fetch_at = s->now + lat;
 				s->fetch_why = PMR_SIM_ST_ICACHE;
-				break;
+				if (s->fready == NULL)
+					break;
+				fe_miss(s);
 			}
 		}
 		slot = (uint32_t)(s->tail & s->wmask);
 		e = &s->e[slot];
 		e->flags = E_LIVE;
+		if (s->fready != NULL)
+			fe_read(s, e, slot, pc);
 		e->events = s->pend_ev;
 		s->pend_ev = 0;
 		if (s->gn)
@@ -3343,7 +3536,8 @@ fetch_body(struct pmr_sim *s)
 		}
 		if (bubble) {
 			s->pend_brk = 1 + s->c.btb_penalty;
-			s->fetch_at = s->now + 1 + s->c.btb_penalty;
+			s->fetch_at = (s->fready != NULL ? s->fready[slot] :
+			    s->now) + 1 + s->c.btb_penalty;
 			s->fetch_why = PMR_SIM_ST_REDIRECT;
 			s->cur_line = 0;
 			break;
@@ -3495,6 +3689,8 @@ pmr_sim_free(struct pmr_sim *s)
 		return;
 	free(s->e);
 	free(s->ew);
+	free(s->fready);
+	pmr_sim_cache_fini(&s->dib);
 	free(s->ec);
 	free(s->eu);
 	free(s->eg);
@@ -3589,6 +3785,11 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	s->ec = zalloc64((size_t)ws * sizeof(*s->ec));
 	s->eu = calloc(ws, sizeof(*s->eu));
 	s->eg = calloc(ws, sizeof(*s->eg));
+	if (!s->c.wrong_path &&
+	    ((s->fready = calloc(ws, sizeof(*s->fready))) == NULL ||
+	    pmr_sim_cache_init(&s->dib, DIB_BYTES >> DIB_SHIFT, DIB_WAYS,
+	    DIB_SHIFT) != PMR_OK))
+		goto bad;
 	/* replay deque: a trap moves at most the window, plus the next
 	 * instruction, in front of what an earlier trap left there; the
 	 * window and the deque together never hold more than wsize + 1 */
@@ -3686,6 +3887,7 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	    s, &e)) == NULL)
 		goto bad;
 	s->gn = s->gpos != NULL;
+	s->ip_reg = s->c.bp == PMR_SIM_BP_CHAMPSIM;
 	s->rshift = log2u(s->c.dram_row);
 	if (s->c.dram_banks != 0 && (s->dram_open = calloc(s->c.dram_banks,
 	    sizeof(*s->dram_open))) == NULL)
@@ -3768,6 +3970,8 @@ next_event(struct pmr_sim *s)
 		return s->now + 1;
 	if (s->map != s->tail) {
 		c = s->e[s->map & s->wmask].F + s->c.frontend;
+		if (s->fready != NULL)
+			c = fe_map_at(s, c);
 		if (c > s->now)
 			SOON(c);
 		else if (s->map_why < 0)

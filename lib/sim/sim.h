@@ -82,7 +82,8 @@ enum pmr_sim_bp {
 	PMR_SIM_BP_GSHARE,
 	PMR_SIM_BP_TOURNAMENT,
 	PMR_SIM_BP_PERFECT,
-	PMR_SIM_BP_COMBINED	/* bimodal + gshare + meta (McFarling) */
+	PMR_SIM_BP_COMBINED,	/* bimodal + gshare + meta (McFarling) */
+	PMR_SIM_BP_CHAMPSIM	/* ChampSim's bimodal and basic_btb */
 };
 
 /* Idealizations (icost Table 1), bits of struct pmr_sim_opts.ideal. */
@@ -591,6 +592,20 @@ struct pmr_sim_bpred {
 	uint64_t *btb_pc, *btb_tgt;
 	uint32_t *btb_use, btb_clock;
 	unsigned btb_sets, btb_ways;
+	/*
+	 * bp champsim (ChampSim's branch/bimodal and btb/basic_btb): the
+	 * bimodal index is pc mod cs_prime; BTB entries carry a kind
+	 * (enum pmr_sim_cs_kind); indirect targets by (pc >> 2) XOR the
+	 * conditional-outcome history; a return stack of call pcs plus
+	 * learned call sizes
+	 */
+	uint32_t cs_prime;
+	uint8_t *btb_kind;
+	uint64_t *cs_ind;
+	uint32_t cs_ind_mask, cs_hist;
+	uint64_t *cs_ras;	/* ring of call pcs */
+	unsigned cs_ras_max, cs_ras_n, cs_ras_top;
+	uint64_t cs_csize[1024];
 };
 
 int pmr_sim_bpred_init(struct pmr_sim_bpred *b,
@@ -606,6 +621,17 @@ int pmr_sim_bpred_cond(struct pmr_sim_bpred *b, uint64_t pc, uint64_t ghist,
 uint64_t pmr_sim_btb_lookup(struct pmr_sim_bpred *b, uint64_t pc);
 void pmr_sim_btb_update(struct pmr_sim_bpred *b, uint64_t pc,
     uint64_t target);
+/*
+ * bp champsim: predicts the transfer of class cls (PMR_OP_*) at pc as
+ * ChampSim does when it reads the instruction: *taken is the bimodal
+ * direction or an always-taken BTB kind; returns the predicted target,
+ * 0 when predicted not taken or unknown.
+ */
+uint64_t pmr_sim_cs_predict(struct pmr_sim_bpred *b, uint64_t pc,
+    unsigned cls, int *taken);
+/* bp champsim: trains with the outcome (target 0 when not taken). */
+void pmr_sim_cs_update(struct pmr_sim_bpred *b, uint64_t pc, unsigned cls,
+    int taken, uint64_t target);
 
 /*
  * The shotgun sampler (shotgun.c): state made by pmr_sim_new when
