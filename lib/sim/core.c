@@ -422,6 +422,7 @@ struct pmr_sim {
 	uint64_t bs_left;	/* events (or cycles) to the next overflow */
 	uint64_t bs_fire_at;	/* counter: delivery cycle */
 	int bs_pending;		/* counter: overflowed, not delivered */
+	int bs_cycles;		/* the interval is counted in cycles */
 	int pebs_next;		/* pebs: sample the next retiring one */
 
 	/* GNODE (--graph): commit index of each retired fetch index, by
@@ -1897,6 +1898,13 @@ measure_start(struct pmr_sim *s)
 		if (s->o.bs_s == 0)
 			s->o.bs_s = 1;
 		s->bs_left = bs_interval(s);
+		/* counted in cycles: tip always, the counter and pebs with
+		 * event=cycles (pebs on cycles is the TIP paper's time-based,
+		 * next-committing PEBS); one flag for the run loop */
+		s->bs_cycles = s->o.sampler == PMR_SIM_SAMPLER_TIP ||
+		    ((s->o.sampler == PMR_SIM_SAMPLER_COUNTER ||
+		    s->o.sampler == PMR_SIM_SAMPLER_PEBS) &&
+		    s->o.bs_event == PMR_SIM_BSEV_CYCLES);
 	}
 	if (s->o.interval)
 		s->next_interval = s->o.interval;
@@ -2162,18 +2170,6 @@ local_step(struct pmr_sim *s, unsigned m)
 }
 
 /* --- baseline samplers ------------------------------------------------- */
-
-/* Whether the baseline sampler's interval is counted in cycles: tip always,
- * the counter and pebs with event=cycles (pebs on cycles is the TIP paper's
- * time-based, next-committing PEBS). */
-static inline int
-bs_on_cycles(const struct pmr_sim *s)
-{
-	return s->o.sampler == PMR_SIM_SAMPLER_TIP ||
-	    ((s->o.sampler == PMR_SIM_SAMPLER_COUNTER ||
-	    s->o.sampler == PMR_SIM_SAMPLER_PEBS) &&
-	    s->o.bs_event == PMR_SIM_BSEV_CYCLES);
-}
 
 static uint64_t
 bs_interval(struct pmr_sim *s)
@@ -3983,7 +3979,7 @@ next_event(struct pmr_sim *s)
 		SOON(s->res_at);
 	for (k = s->pswait; k >= 0; k = s->ps[k].next)
 		SOON(s->ps[k].done_at);
-	if (s->measuring && bs_on_cycles(s))
+	if (s->measuring && s->bs_cycles)
 		SOON(s->now + s->bs_left);
 	if (s->bs_pending)
 		SOON(s->bs_fire_at);
@@ -4037,7 +4033,7 @@ skip_to(struct pmr_sim *s, uint64_t to)
 			s->st.st_lsq += k;
 			break;
 		}
-		if (bs_on_cycles(s))
+		if (s->bs_cycles)
 			s->bs_left -= k;
 		if (s->o.truth) {
 			if (s->head != s->tail)
