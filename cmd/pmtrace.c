@@ -45,6 +45,9 @@ usage(void)
 	    "       pmtrace import [-qvz] [-F format] [--level=n] [--max=n] "
 	    "[--no-pg]\n"
 	    "               [--skip=n] [-o file] [file]\n"
+	    "       pmtrace export [-qvz] [-F format] [-T champsim] "
+	    "[--level=n] [--max=n]\n"
+	    "               [--skip=n] [-o file] [file]\n"
 	    "       pmtrace stats [-F format] [file ...]\n"
 	    "       pmtrace dump [-F format] [-n count] [file]\n"
 	    "Try 'pmtrace --help'.\n");
@@ -56,19 +59,24 @@ help(void)
 {
 	printf("usage: pmtrace [options] -o file [--] program [arg ...]\n"
 	    "       pmtrace import [options] [file]\n"
+	    "       pmtrace export [options] [file]\n"
 	    "       pmtrace stats [-F format] [file ...]\n"
 	    "       pmtrace dump [-F format] [-n count] [file]\n"
 	    "Trace a program under qemu-x86_64, convert a ChampSim or "
 	    "DynamoRIO drmemtrace\ntrace into a pmr instruction trace "
-	    "(import), count the instructions of any\ntrace by class "
-	    "(stats), or print them one a line (dump).\n\n"
-	    "  -F, --from=FORMAT  import/stats input format: auto, pmr, "
-	    "champsim or\n"
-	    "                     drmemtrace [auto]\n"
-	    "      --max=N        trace, import: at most N instructions [all]\n"
+	    "(import), write any trace as a ChampSim\ntrace (export; "
+	    "xz, gzip or zstd by the output's suffix), count the\n"
+	    "instructions of any trace by class (stats), or print them one "
+	    "a line (dump).\n\n"
+	    "  -F, --from=FORMAT  input format: auto, pmr, champsim or "
+	    "drmemtrace [auto]\n"
+	    "      --max=N        trace, import, export: at most N "
+	    "instructions [all]\n"
 	    "  -n, --head=N       dump: stop after N instructions [all]\n"
-	    "      --skip=N       trace, import: leave out the first N "
-	    "instructions [0]\n\n"
+	    "      --skip=N       trace, import, export: leave out the first "
+	    "N instructions [0]\n"
+	    "  -T, --to=FORMAT    export output format: champsim "
+	    "[champsim]\n\n"
 	    "Environment: PMTRACE_QEMU (the emulator) [qemu-x86_64], "
 	    "PMTRACE_PLUGIN\n(the plugin) [" PLUGIN_NAME " beside pmtrace, "
 	    "else in " PMTRACE_PLUGIN_DIR "]\n\n%s", pmr_common_help);
@@ -169,6 +177,82 @@ out:
 		status = 1;	/* already failing: the first message stands */
 	if (w != NULL)
 		pmr_writer_abort(w);
+	pmr_trace_close(t);
+	return status;
+}
+
+/*
+ * Writes one input as a ChampSim trace to the output of c, leaving out its
+ * first skip instructions and stopping after max.  Returns 0 or 1.
+ */
+static int
+export(const struct pmr_common *c, int fmt, const char *path, uint64_t skip,
+    uint64_t max)
+{
+	struct pmr_champsim_writer *w = NULL;
+	struct pmr_trace *t;
+	struct pmr_dinsn di;
+	struct pmr_champsim_counts k;
+	char eb[512];
+	uint64_t n = 0, bytes;
+	int e = 0, r, comp, status = 1;
+
+	comp = c->compress == 1 ? PMR_CS_ZSTD :
+	    pmr_champsim_comp_byname(c->output);
+	if (c->level > 9 && comp != PMR_CS_ZSTD) {
+		warnx("--level %d is beyond 9, the most xz and gzip have",
+		    c->level);
+		usage();
+	}
+	if ((t = open_trace(path, fmt)) == NULL)
+		return 1;
+	if ((w = pmr_champsim_writer_open(c->output, comp, c->level, &e, eb,
+	    sizeof(eb))) == NULL) {
+		warnx("%s", eb);
+		goto out;
+	}
+	while (n < max && (r = pmr_trace_next(t, &di)) == 1) {
+		if (skip > 0) {
+			skip--;
+			continue;
+		}
+		if (pmr_champsim_write(w, &di) < 0) {
+			warnx("'%s': %s", display(c->output),
+			    pmr_champsim_writer_errmsg(w));
+			goto out;
+		}
+		n++;
+	}
+	if (r < 0) {
+		warnx("%s", pmr_trace_errmsg(t));
+		goto out;
+	}
+	k = *pmr_champsim_writer_counts(w);
+	bytes = pmr_champsim_writer_bytes(w);
+	r = pmr_champsim_writer_close(w, eb, sizeof(eb));
+	w = NULL;
+	if (r < 0) {
+		warnx("'%s': %s", display(c->output), eb);
+		goto out;
+	}
+	status = 0;
+	if (k.memlost > 0)
+		warnx("'%s': %" PRIu64 " instructions had more memory accesses "
+		    "than a ChampSim record holds (4 loads, 2 stores): %" PRIu64
+		    " loads and %" PRIu64 " stores left out", display(c->output),
+		    k.memlost, k.loads, k.stores);
+	if (k.zero > 0)
+		warnx("'%s': %" PRIu64 " accesses at address 0 left out "
+		    "(ChampSim reads 0 as no access)", display(c->output),
+		    k.zero);
+	if (!c->quiet && (c->verbose || (c->output != NULL &&
+	    strcmp(c->output, "-") != 0)))
+		fprintf(stderr, "pmtrace: '%s': %" PRIu64 " instructions, %"
+		    PRIu64 " with registers left out, %" PRIu64 " bytes\n",
+		    display(path), n, k.reglost, bytes);
+out:
+	if (w != NULL)
+		pmr_champsim_writer_abort(w);
 	pmr_trace_close(t);
 	return status;
 }
@@ -509,6 +593,7 @@ main(int argc, char *argv[])
 		{ "head", required_argument, NULL, 'n' },
 		{ "max", required_argument, NULL, OPT_MAX },
 		{ "skip", required_argument, NULL, OPT_SKIP },
+		{ "to", required_argument, NULL, 'T' },
 		PMR_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -528,8 +613,8 @@ main(int argc, char *argv[])
 		usage();
 	}
 	cmd = argv[1];
-	if (strcmp(cmd, "import") != 0 && strcmp(cmd, "stats") != 0 &&
-	    strcmp(cmd, "dump") != 0) {
+	if (strcmp(cmd, "import") != 0 && strcmp(cmd, "export") != 0 &&
+	    strcmp(cmd, "stats") != 0 && strcmp(cmd, "dump") != 0) {
 		if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
 			help();
 			goto out;
@@ -544,7 +629,7 @@ main(int argc, char *argv[])
 	argc--;
 	argv++;
 	argv[0] = progname;	/* getopt's messages name the program */
-	while ((ch = getopt_long(argc, argv, "F:n:" PMR_COMMON_SHORTOPTS,
+	while ((ch = getopt_long(argc, argv, "F:n:T:" PMR_COMMON_SHORTOPTS,
 	    long_opts, NULL)) != -1) {
 		switch (ch) {
 		case 'n':
@@ -558,13 +643,26 @@ main(int argc, char *argv[])
 		case OPT_SKIP:
 		case OPT_MAX:
 			v = (uint64_t)pmr_strtonum(optarg, 0, LLONG_MAX, &e);
-			if (e != NULL || strcmp(cmd, "import") != 0) {
+			if (e != NULL || (strcmp(cmd, "import") != 0 &&
+			    strcmp(cmd, "export") != 0)) {
 				warnx(e != NULL ? "--%s '%s' is invalid" :
-				    "--%s is for tracing and import only",
+				    "--%s is for tracing, import and export "
+				    "only",
 				    ch == OPT_SKIP ? "skip" : "max", optarg);
 				usage();
 			}
 			*(ch == OPT_SKIP ? &skip : &max) = v;
+			break;
+		case 'T':
+			if (strcmp(optarg, "champsim") != 0) {
+				warnx("unknown output format '%s' (champsim)",
+				    optarg);
+				usage();
+			}
+			if (strcmp(cmd, "export") != 0) {
+				warnx("--to is for export only");
+				usage();
+			}
 			break;
 		case 'F':
 			if ((fmt = pmr_trace_format_byname(optarg)) < 0) {
@@ -606,12 +704,16 @@ main(int argc, char *argv[])
 		goto out;
 	}
 	if (argc > 1) {
-		warnx("import takes one input");
+		warnx("%s takes one input", cmd);
 		usage();
 	}
 	if (pmr_common_tty_refused(&c))
 		errx(1, "not writing a binary stream to a terminal (use -o "
 		    "or --force)");
+	if (strcmp(cmd, "export") == 0) {
+		status = export(&c, fmt, argc ? argv[0] : "-", skip, max);
+		goto out;
+	}
 	status = import(&c, fmt, argc ? argv[0] : "-", skip, max, ac, av);
 out:
 	if (ferror(stdout) | fclose(stdout))
