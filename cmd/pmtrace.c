@@ -257,7 +257,10 @@ out:
 	return status;
 }
 
-/* Prints the instruction counts of one input.  Returns 0 or 1. */
+/*
+ * Prints the instruction counts of one input, once it has been read
+ * without error.  Returns 0 or 1.
+ */
 static int
 stats(int fmt, const char *path)
 {
@@ -278,6 +281,11 @@ stats(int fmt, const char *path)
 		stores += (uint64_t)(di.nmem - di.nload);
 		values += (di.flags & PMR_DI_VALUE) != 0;
 	}
+	if (r < 0) {	/* a bad input prints nothing but its message */
+		warnx("%s", pmr_trace_errmsg(t));
+		pmr_trace_close(t);
+		return 1;
+	}
 	printf("file\t%s\nformat\t%s\n", display(path),
 	    pmr_trace_format_name(pmr_trace_format(t)));
 	printf("instructions\t%" PRIu64 "\nstatic\t%" PRIu32 "\n"
@@ -287,12 +295,8 @@ stats(int fmt, const char *path)
 		if (cls[i] > 0)
 			printf("class\t%s\t%" PRIu64 "\t%" PRIu64 "\n",
 			    pmr_insn_class_name(i), cls[i], taken[i]);
-	if (r < 0) {
-		fflush(stdout);
-		warnx("%s", pmr_trace_errmsg(t));
-	}
 	pmr_trace_close(t);
-	return r < 0;
+	return 0;
 }
 
 /* Returns the path of the plugin, or NULL. */

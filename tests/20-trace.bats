@@ -456,3 +456,12 @@ cs_view() {
 	run --separate-stderr -2 "$PMTRACE" import --to=champsim "$T/simple_app.head48.champsim"
 	[[ $stderr == *"--to is for export only"* ]]
 }
+
+# --- pmtrace's own messages ----------------------------------------------
+
+@test "stats of a bad trace prints nothing on stdout" {
+	run --separate-stderr -1 "$PMTRACE" stats "$T/truncated.champsim.xz"
+	[ -z "$output" ]
+	assert_one_line_stderr
+	[[ $stderr == "pmtrace: '$T/truncated.champsim.xz': truncated xz data"* ]]
+}
