@@ -11,6 +11,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -334,27 +335,70 @@ now(void)
 }
 
 /*
- * Returns prog as a path: qemu-user does not search PATH itself.  The
- * result is prog, or a static buffer.
+ * Returns 0 if path is a program qemu-x86_64 can start (an executable
+ * regular file that is an x86-64 ELF file), else an errno value as
+ * execve(2) would give it.
+ */
+static int
+check_program(const char *path)
+{
+	unsigned char h[20];	/* ELF e_ident and e_type, e_machine */
+	struct stat st;
+	ssize_t n;
+	int fd, e;
+
+	if (stat(path, &st) != 0)
+		return errno;
+	if (!S_ISREG(st.st_mode) || access(path, X_OK) != 0)
+		return EACCES;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno;
+	n = read(fd, h, sizeof(h));
+	e = errno;
+	close(fd);
+	if (n < 0)
+		return e;
+	if (n < (ssize_t)sizeof(h) || memcmp(h, "\177ELF", 4) != 0 ||
+	    h[4] != 2 || h[5] != 1 || pmr_le16(h + 18) != 62)
+		return ENOEXEC;	/* not ELFCLASS64, ELFDATA2LSB, EM_X86_64 */
+	return 0;
+}
+
+/*
+ * Returns prog as a path that qemu-user can run, looking for a name
+ * without '/' in PATH as execvp(3) does (qemu-user does not search PATH,
+ * and says nothing when it cannot run a program).  The result is prog or a
+ * static buffer; NULL with *why set to an errno value when prog cannot be
+ * run.
  */
 static const char *
-find_program(const char *prog)
+find_program(const char *prog, int *why)
 {
 	static char buf[PATH_MAX];
 	const char *path = getenv("PATH"), *p, *end;
+	int e;
 
-	if (strchr(prog, '/') != NULL || path == NULL)
+	if (strchr(prog, '/') != NULL) {
+		if ((*why = check_program(prog)) != 0)
+			return NULL;
 		return prog;
+	}
+	if (path == NULL)
+		path = "/bin:/usr/bin";	/* execvp's default */
+	*why = ENOENT;
 	for (p = path; *p != '\0'; p = *end ? end + 1 : end) {
 		end = strchr(p, ':');
 		if (end == NULL)
 			end = p + strlen(p);
 		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)(end - p),
-		    end == p ? "." : p, prog) < (int)sizeof(buf) &&
-		    access(buf, X_OK) == 0)
+		    end == p ? "." : p, prog) >= (int)sizeof(buf))
+			continue;
+		if ((e = check_program(buf)) == 0)
 			return buf;
+		if (e != ENOENT && e != ENOTDIR)
+			*why = e;	/* as execvp: the last other reason */
 	}
-	return prog;
+	return NULL;
 }
 
 /*
@@ -365,7 +409,7 @@ static int
 run(const struct pmr_common *c, uint64_t skip, uint64_t max, char **prog,
     int argc, char *argv[])
 {
-	const char *qemu = getenv("PMTRACE_QEMU"), *plugin;
+	const char *qemu = getenv("PMTRACE_QEMU"), *plugin, *target;
 	struct pmr_trace_writer *tw = NULL;
 	struct pmr_writer *w = NULL;
 	struct pmr_trace *t = NULL;
@@ -377,11 +421,15 @@ run(const struct pmr_common *c, uint64_t skip, uint64_t max, char **prog,
 	uint64_t n = 0;
 	double t0 = now();
 	pid_t pid;
-	int fds[2], e = 0, r = 0, st, failed = 1, i, nprog;
+	int fds[2], e = 0, r = 0, st, failed = 1, i, nprog, why;
 	struct stat sb;
 
 	if (qemu == NULL || *qemu == '\0')
 		qemu = "qemu-x86_64";
+	if ((target = find_program(prog[0], &why)) == NULL) {
+		warnx("cannot run '%s': %s", prog[0], strerror(why));
+		return why == ENOENT ? 127 : 126;
+	}
 	if ((plugin = find_plugin()) == NULL)
 		errx(1, "cannot find the plugin %s (set PMTRACE_PLUGIN)",
 		    PLUGIN_NAME);
@@ -398,7 +446,7 @@ run(const struct pmr_common *c, uint64_t skip, uint64_t max, char **prog,
 	av[2] = plugarg;
 	for (i = 0; i < nprog; i++)
 		av[3 + i] = prog[i];
-	av[3] = (char *)find_program(prog[0]);
+	av[3] = (char *)target;
 	fflush(NULL);
 	if ((pid = fork()) < 0)
 		err(1, "fork");

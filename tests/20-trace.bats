@@ -465,3 +465,22 @@ cs_view() {
 	assert_one_line_stderr
 	[[ $stderr == "pmtrace: '$T/truncated.champsim.xz': truncated xz data"* ]]
 }
+
+@test "tracing a missing program names it: status 127" {
+	run --separate-stderr -127 "$PMTRACE" -o "$BATS_TEST_TMPDIR/n.pmr" -- ./no-such-prog
+	[ "$stderr" = "pmtrace: cannot run './no-such-prog': No such file or directory" ]
+	run --separate-stderr -127 "$PMTRACE" -o "$BATS_TEST_TMPDIR/n.pmr" -- no-such-prog-in-path
+	[ "$stderr" = "pmtrace: cannot run 'no-such-prog-in-path': No such file or directory" ]
+	[ ! -e "$BATS_TEST_TMPDIR/n.pmr" ]
+}
+
+@test "tracing what is not an x86-64 program says why: status 126" {
+	local s=$BATS_TEST_TMPDIR/script.sh
+	printf '#!/bin/sh\necho hi\n' > "$s"
+	chmod +x "$s"
+	run --separate-stderr -126 "$PMTRACE" -o "$BATS_TEST_TMPDIR/n.pmr" -- "$s"
+	[ "$stderr" = "pmtrace: cannot run '$s': Exec format error" ]
+	chmod -x "$s"
+	run --separate-stderr -126 "$PMTRACE" -o "$BATS_TEST_TMPDIR/n.pmr" -- "$s"
+	[ "$stderr" = "pmtrace: cannot run '$s': Permission denied" ]
+}
