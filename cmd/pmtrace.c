@@ -402,6 +402,78 @@ find_program(const char *prog, int *why)
 }
 
 /*
+ * Signals while tracing.  SIGTERM and SIGHUP end pmtrace: the program
+ * gets the same signal (then SIGKILL after KILL_DELAY seconds, or as
+ * soon as pmtrace stops reading), the unfinished trace is removed, and
+ * pmtrace dies by the signal.  SIGINT and SIGQUIT are the program's, as
+ * a shell leaves them to its job: from the terminal they reach it
+ * directly; sent to pmtrace alone (kill -INT), they are passed on.
+ */
+#define KILL_DELAY 2
+static volatile sig_atomic_t caught;	/* SIGTERM or SIGHUP, 0 if none */
+static volatile pid_t child;
+
+static void
+on_signal(int sig, siginfo_t *si, void *uc)
+{
+	int e = errno;
+
+	(void)uc;
+	if (sig == SIGINT || sig == SIGQUIT) {
+		if (si != NULL && si->si_code <= 0)	/* kill(2), not a tty */
+			kill(child, sig);
+	} else if (caught == 0) {
+		caught = sig;
+		kill(child, sig);
+		alarm(KILL_DELAY);
+	}
+	errno = e;
+}
+
+static void
+on_alarm(int sig)
+{
+	(void)sig;
+	kill(child, SIGKILL);
+}
+
+/* Installs the handlers above for the child pid. */
+static void
+catch_signals(pid_t pid)
+{
+	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	unsigned i;
+
+	child = pid;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	sa.sa_flags = SA_RESTART | SA_SIGINFO;
+	sa.sa_sigaction = on_signal;
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	sa.sa_flags = SA_RESTART;
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+}
+
+/* Ends the process by the signal it caught, after the cleanup. */
+static void PMR_NORETURN
+die_by_signal(int sig)
+{
+	sigset_t set;
+
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);	/* not reached */
+}
+
+/*
  * Runs prog under qemu with the plugin and writes its trace.  Returns the
  * program's exit status, or 1 after a pmtrace error.
  */
@@ -461,8 +533,7 @@ run(const struct pmr_common *c, uint64_t skip, uint64_t max, char **prog,
 	}
 	/* Like a shell waiting for its job: ^C goes to the program, and the
 	 * trace of what ran is still written. */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
+	catch_signals(pid);
 	close(fds[1]);
 	free(av);
 	if ((t = pmr_trace_open_qemu(fds[0], &e, eb, sizeof(eb))) == NULL) {
@@ -481,7 +552,7 @@ run(const struct pmr_common *c, uint64_t skip, uint64_t max, char **prog,
 		warnx("%s", pmr_strerror(e));
 		goto out;
 	}
-	while ((r = pmr_trace_next(t, &di)) == 1) {
+	while (!caught && (r = pmr_trace_next(t, &di)) == 1) {
 		if (di.si->id >= nseen) {
 			nseen = di.si->id + 1;
 			if ((im = pmr_trace_image_of(t, di.pc)) != NULL &&
@@ -491,19 +562,24 @@ run(const struct pmr_common *c, uint64_t skip, uint64_t max, char **prog,
 		if (pmr_trace_write(tw, &di) < 0)
 			break;
 	}
-	if (r < 0)
+	if (caught)
+		;	/* the trace is dropped below, without a message */
+	else if (r < 0)
 		warnx("%s", pmr_trace_errmsg(t));
 	else if (r == 1)
 		warnx("'%s': %s", c->output, pmr_trace_writer_errmsg(tw));
 	else
 		failed = 0;
 out:
-	if (failed)
+	if (failed && !caught)
 		kill(pid, SIGKILL);
-	close(fds[0]);
+	close(fds[0]);	/* the plugin's next write ends the program */
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			err(1, "waitpid");
+	alarm(0);
+	if (caught)
+		failed = 1;
 	if (tw != NULL) {
 		n = pmr_trace_writer_count(tw);
 		if (pmr_trace_writer_finish(tw, eb, sizeof(eb)) < 0 &&
@@ -524,6 +600,10 @@ out:
 			warnx("'%s': %s", c->output, eb);
 			failed = 1;
 		}
+	}
+	if (caught) {
+		pmr_trace_close(t);
+		die_by_signal(caught);
 	}
 	if (!failed && !c->quiet && stat(c->output, &sb) == 0)
 		fprintf(stderr, "pmtrace: %" PRIu64 " instructions, %" PRIu32

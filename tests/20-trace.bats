@@ -484,3 +484,52 @@ cs_view() {
 	run --separate-stderr -126 "$PMTRACE" -o "$BATS_TEST_TMPDIR/n.pmr" -- "$s"
 	[ "$stderr" = "pmtrace: cannot run '$s': Permission denied" ]
 }
+
+# Starts tracing a long loop into $BATS_TEST_TMPDIR/out.pmr.zst in the
+# background (pid in $pid) and waits until its temporary file exists.
+start_long_trace() {
+	cd "$BATS_TEST_TMPDIR"
+	"$PMTRACE" -q -o out.pmr.zst -- sh -c 'i=0; while [ $i -lt 3000000 ]; do i=$((i+1)); done' 3>&- &
+	pid=$!
+	local i
+	for i in $(seq 200); do
+		compgen -G '.out.pmr.zst.*' > /dev/null && return 0
+		sleep 0.05
+	done
+	echo "no temporary file appeared" >&2
+	return 1
+}
+
+@test "SIGTERM while tracing: no trace, no temporary, status 143" {
+	local status=0
+	start_long_trace
+	sleep 0.2
+	kill -TERM "$pid"
+	wait "$pid" || status=$?
+	[ "$status" -eq 143 ]
+	run -0 find . -name '*out.pmr.zst*'
+	[ -z "$output" ]
+}
+
+@test "SIGHUP while tracing: no trace, no temporary, status 129" {
+	local status=0
+	start_long_trace
+	sleep 0.2
+	kill -HUP "$pid"
+	wait "$pid" || status=$?
+	[ "$status" -eq 129 ]
+	run -0 find . -name '*out.pmr.zst*'
+	[ -z "$output" ]
+}
+
+@test "SIGINT sent to pmtrace goes to the program: the trace of what ran is written" {
+	local status=0
+	start_long_trace
+	sleep 0.2
+	kill -INT "$pid"
+	wait "$pid" || status=$?
+	[ "$status" -eq 130 ]
+	run -0 find . -name '.out.pmr.zst.*'
+	[ -z "$output" ]
+	run -0 "$PMVIEW" --check out.pmr.zst
+}
