@@ -11,6 +11,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -45,6 +46,9 @@ usage(void)
 	    "       pmtrace import [-qvz] [-F format] [--level=n] [--max=n] "
 	    "[--no-pg]\n"
 	    "               [--skip=n] [-o file] [file]\n"
+	    "       pmtrace export [-qvz] [-F format] [-T champsim] "
+	    "[--level=n] [--max=n]\n"
+	    "               [--skip=n] [-o file] [file]\n"
 	    "       pmtrace stats [-F format] [file ...]\n"
 	    "       pmtrace dump [-F format] [-n count] [file]\n"
 	    "Try 'pmtrace --help'.\n");
@@ -56,19 +60,24 @@ help(void)
 {
 	printf("usage: pmtrace [options] -o file [--] program [arg ...]\n"
 	    "       pmtrace import [options] [file]\n"
+	    "       pmtrace export [options] [file]\n"
 	    "       pmtrace stats [-F format] [file ...]\n"
 	    "       pmtrace dump [-F format] [-n count] [file]\n"
 	    "Trace a program under qemu-x86_64, convert a ChampSim or "
 	    "DynamoRIO drmemtrace\ntrace into a pmr instruction trace "
-	    "(import), count the instructions of any\ntrace by class "
-	    "(stats), or print them one a line (dump).\n\n"
-	    "  -F, --from=FORMAT  import/stats input format: auto, pmr, "
-	    "champsim or\n"
-	    "                     drmemtrace [auto]\n"
-	    "      --max=N        trace, import: at most N instructions [all]\n"
+	    "(import), write any trace as a ChampSim\ntrace (export; "
+	    "xz, gzip or zstd by the output's suffix), count the\n"
+	    "instructions of any trace by class (stats), or print them one "
+	    "a line (dump).\n\n"
+	    "  -F, --from=FORMAT  input format: auto, pmr, champsim or "
+	    "drmemtrace [auto]\n"
+	    "      --max=N        trace, import, export: at most N "
+	    "instructions [all]\n"
 	    "  -n, --head=N       dump: stop after N instructions [all]\n"
-	    "      --skip=N       trace, import: leave out the first N "
-	    "instructions [0]\n\n"
+	    "      --skip=N       trace, import, export: leave out the first "
+	    "N instructions [0]\n"
+	    "  -T, --to=FORMAT    export output format: champsim "
+	    "[champsim]\n\n"
 	    "Environment: PMTRACE_QEMU (the emulator) [qemu-x86_64], "
 	    "PMTRACE_PLUGIN\n(the plugin) [" PLUGIN_NAME " beside pmtrace, "
 	    "else in " PMTRACE_PLUGIN_DIR "]\n\n%s", pmr_common_help);
@@ -173,7 +182,86 @@ out:
 	return status;
 }
 
-/* Prints the instruction counts of one input.  Returns 0 or 1. */
+/*
+ * Writes one input as a ChampSim trace to the output of c, leaving out its
+ * first skip instructions and stopping after max.  Returns 0 or 1.
+ */
+static int
+export(const struct pmr_common *c, int fmt, const char *path, uint64_t skip,
+    uint64_t max)
+{
+	struct pmr_champsim_writer *w = NULL;
+	struct pmr_trace *t;
+	struct pmr_dinsn di;
+	struct pmr_champsim_counts k;
+	char eb[512];
+	uint64_t n = 0, bytes;
+	int e = 0, r, comp, status = 1;
+
+	comp = c->compress == 1 ? PMR_CS_ZSTD :
+	    pmr_champsim_comp_byname(c->output);
+	if (c->level > 9 && comp != PMR_CS_ZSTD) {
+		warnx("--level %d is beyond 9, the most xz and gzip have",
+		    c->level);
+		usage();
+	}
+	if ((t = open_trace(path, fmt)) == NULL)
+		return 1;
+	if ((w = pmr_champsim_writer_open(c->output, comp, c->level, &e, eb,
+	    sizeof(eb))) == NULL) {
+		warnx("%s", eb);
+		goto out;
+	}
+	while (n < max && (r = pmr_trace_next(t, &di)) == 1) {
+		if (skip > 0) {
+			skip--;
+			continue;
+		}
+		if (pmr_champsim_write(w, &di) < 0) {
+			warnx("'%s': %s", display(c->output),
+			    pmr_champsim_writer_errmsg(w));
+			goto out;
+		}
+		n++;
+	}
+	if (r < 0) {
+		warnx("%s", pmr_trace_errmsg(t));
+		goto out;
+	}
+	k = *pmr_champsim_writer_counts(w);
+	bytes = pmr_champsim_writer_bytes(w);
+	r = pmr_champsim_writer_close(w, eb, sizeof(eb));
+	w = NULL;
+	if (r < 0) {
+		warnx("'%s': %s", display(c->output), eb);
+		goto out;
+	}
+	status = 0;
+	if (k.memlost > 0)
+		warnx("'%s': %" PRIu64 " instructions had more memory accesses "
+		    "than a ChampSim record holds (4 loads, 2 stores): %" PRIu64
+		    " loads and %" PRIu64 " stores left out", display(c->output),
+		    k.memlost, k.loads, k.stores);
+	if (k.zero > 0)
+		warnx("'%s': %" PRIu64 " accesses at address 0 left out "
+		    "(ChampSim reads 0 as no access)", display(c->output),
+		    k.zero);
+	if (!c->quiet && (c->verbose || (c->output != NULL &&
+	    strcmp(c->output, "-") != 0)))
+		fprintf(stderr, "pmtrace: '%s': %" PRIu64 " instructions, %"
+		    PRIu64 " with registers left out, %" PRIu64 " bytes\n",
+		    display(path), n, k.reglost, bytes);
+out:
+	if (w != NULL)
+		pmr_champsim_writer_abort(w);
+	pmr_trace_close(t);
+	return status;
+}
+
+/*
+ * Prints the instruction counts of one input, once it has been read
+ * without error.  Returns 0 or 1.
+ */
 static int
 stats(int fmt, const char *path)
 {
@@ -194,6 +282,11 @@ stats(int fmt, const char *path)
 		stores += (uint64_t)(di.nmem - di.nload);
 		values += (di.flags & PMR_DI_VALUE) != 0;
 	}
+	if (r < 0) {	/* a bad input prints nothing but its message */
+		warnx("%s", pmr_trace_errmsg(t));
+		pmr_trace_close(t);
+		return 1;
+	}
 	printf("file\t%s\nformat\t%s\n", display(path),
 	    pmr_trace_format_name(pmr_trace_format(t)));
 	printf("instructions\t%" PRIu64 "\nstatic\t%" PRIu32 "\n"
@@ -203,12 +296,8 @@ stats(int fmt, const char *path)
 		if (cls[i] > 0)
 			printf("class\t%s\t%" PRIu64 "\t%" PRIu64 "\n",
 			    pmr_insn_class_name(i), cls[i], taken[i]);
-	if (r < 0) {
-		fflush(stdout);
-		warnx("%s", pmr_trace_errmsg(t));
-	}
 	pmr_trace_close(t);
-	return r < 0;
+	return 0;
 }
 
 /* Returns the path of the plugin, or NULL. */
@@ -246,27 +335,142 @@ now(void)
 }
 
 /*
- * Returns prog as a path: qemu-user does not search PATH itself.  The
- * result is prog, or a static buffer.
+ * Returns 0 if path is a program qemu-x86_64 can start (an executable
+ * regular file that is an x86-64 ELF file), else an errno value as
+ * execve(2) would give it.
+ */
+static int
+check_program(const char *path)
+{
+	unsigned char h[20];	/* ELF e_ident and e_type, e_machine */
+	struct stat st;
+	ssize_t n;
+	int fd, e;
+
+	if (stat(path, &st) != 0)
+		return errno;
+	if (!S_ISREG(st.st_mode) || access(path, X_OK) != 0)
+		return EACCES;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno;
+	n = read(fd, h, sizeof(h));
+	e = errno;
+	close(fd);
+	if (n < 0)
+		return e;
+	if (n < (ssize_t)sizeof(h) || memcmp(h, "\177ELF", 4) != 0 ||
+	    h[4] != 2 || h[5] != 1 || pmr_le16(h + 18) != 62)
+		return ENOEXEC;	/* not ELFCLASS64, ELFDATA2LSB, EM_X86_64 */
+	return 0;
+}
+
+/*
+ * Returns prog as a path that qemu-user can run, looking for a name
+ * without '/' in PATH as execvp(3) does (qemu-user does not search PATH,
+ * and says nothing when it cannot run a program).  The result is prog or a
+ * static buffer; NULL with *why set to an errno value when prog cannot be
+ * run.
  */
 static const char *
-find_program(const char *prog)
+find_program(const char *prog, int *why)
 {
 	static char buf[PATH_MAX];
 	const char *path = getenv("PATH"), *p, *end;
+	int e;
 
-	if (strchr(prog, '/') != NULL || path == NULL)
+	if (strchr(prog, '/') != NULL) {
+		if ((*why = check_program(prog)) != 0)
+			return NULL;
 		return prog;
+	}
+	if (path == NULL)
+		path = "/bin:/usr/bin";	/* execvp's default */
+	*why = ENOENT;
 	for (p = path; *p != '\0'; p = *end ? end + 1 : end) {
 		end = strchr(p, ':');
 		if (end == NULL)
 			end = p + strlen(p);
 		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)(end - p),
-		    end == p ? "." : p, prog) < (int)sizeof(buf) &&
-		    access(buf, X_OK) == 0)
+		    end == p ? "." : p, prog) >= (int)sizeof(buf))
+			continue;
+		if ((e = check_program(buf)) == 0)
 			return buf;
+		if (e != ENOENT && e != ENOTDIR)
+			*why = e;	/* as execvp: the last other reason */
 	}
-	return prog;
+	return NULL;
+}
+
+/*
+ * Signals while tracing.  SIGTERM and SIGHUP end pmtrace: the program
+ * gets the same signal (then SIGKILL after KILL_DELAY seconds, or as
+ * soon as pmtrace stops reading), the unfinished trace is removed, and
+ * pmtrace dies by the signal.  SIGINT and SIGQUIT are the program's, as
+ * a shell leaves them to its job: from the terminal they reach it
+ * directly; sent to pmtrace alone (kill -INT), they are passed on.
+ */
+#define KILL_DELAY 2
+static volatile sig_atomic_t caught;	/* SIGTERM or SIGHUP, 0 if none */
+static volatile pid_t child;
+
+static void
+on_signal(int sig, siginfo_t *si, void *uc)
+{
+	int e = errno;
+
+	(void)uc;
+	if (sig == SIGINT || sig == SIGQUIT) {
+		if (si != NULL && si->si_code <= 0)	/* kill(2), not a tty */
+			kill(child, sig);
+	} else if (caught == 0) {
+		caught = sig;
+		kill(child, sig);
+		alarm(KILL_DELAY);
+	}
+	errno = e;
+}
+
+static void
+on_alarm(int sig)
+{
+	(void)sig;
+	kill(child, SIGKILL);
+}
+
+/* Installs the handlers above for the child pid. */
+static void
+catch_signals(pid_t pid)
+{
+	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	unsigned i;
+
+	child = pid;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	sa.sa_flags = SA_RESTART | SA_SIGINFO;
+	sa.sa_sigaction = on_signal;
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	sa.sa_flags = SA_RESTART;
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+}
+
+/* Ends the process by the signal it caught, after the cleanup. */
+static void PMR_NORETURN
+die_by_signal(int sig)
+{
+	sigset_t set;
+
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);	/* not reached */
 }
 
 /*
@@ -277,7 +481,7 @@ static int
 run(const struct pmr_common *c, uint64_t skip, uint64_t max, char **prog,
     int argc, char *argv[])
 {
-	const char *qemu = getenv("PMTRACE_QEMU"), *plugin;
+	const char *qemu = getenv("PMTRACE_QEMU"), *plugin, *target;
 	struct pmr_trace_writer *tw = NULL;
 	struct pmr_writer *w = NULL;
 	struct pmr_trace *t = NULL;
@@ -289,11 +493,15 @@ run(const struct pmr_common *c, uint64_t skip, uint64_t max, char **prog,
 	uint64_t n = 0;
 	double t0 = now();
 	pid_t pid;
-	int fds[2], e = 0, r = 0, st, failed = 1, i, nprog;
+	int fds[2], e = 0, r = 0, st, failed = 1, i, nprog, why;
 	struct stat sb;
 
 	if (qemu == NULL || *qemu == '\0')
 		qemu = "qemu-x86_64";
+	if ((target = find_program(prog[0], &why)) == NULL) {
+		warnx("cannot run '%s': %s", prog[0], strerror(why));
+		return why == ENOENT ? 127 : 126;
+	}
 	if ((plugin = find_plugin()) == NULL)
 		errx(1, "cannot find the plugin %s (set PMTRACE_PLUGIN)",
 		    PLUGIN_NAME);
@@ -310,7 +518,7 @@ run(const struct pmr_common *c, uint64_t skip, uint64_t max, char **prog,
 	av[2] = plugarg;
 	for (i = 0; i < nprog; i++)
 		av[3 + i] = prog[i];
-	av[3] = (char *)find_program(prog[0]);
+	av[3] = (char *)target;
 	fflush(NULL);
 	if ((pid = fork()) < 0)
 		err(1, "fork");
@@ -325,8 +533,7 @@ run(const struct pmr_common *c, uint64_t skip, uint64_t max, char **prog,
 	}
 	/* Like a shell waiting for its job: ^C goes to the program, and the
 	 * trace of what ran is still written. */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
+	catch_signals(pid);
 	close(fds[1]);
 	free(av);
 	if ((t = pmr_trace_open_qemu(fds[0], &e, eb, sizeof(eb))) == NULL) {
@@ -345,7 +552,7 @@ run(const struct pmr_common *c, uint64_t skip, uint64_t max, char **prog,
 		warnx("%s", pmr_strerror(e));
 		goto out;
 	}
-	while ((r = pmr_trace_next(t, &di)) == 1) {
+	while (!caught && (r = pmr_trace_next(t, &di)) == 1) {
 		if (di.si->id >= nseen) {
 			nseen = di.si->id + 1;
 			if ((im = pmr_trace_image_of(t, di.pc)) != NULL &&
@@ -355,19 +562,24 @@ run(const struct pmr_common *c, uint64_t skip, uint64_t max, char **prog,
 		if (pmr_trace_write(tw, &di) < 0)
 			break;
 	}
-	if (r < 0)
+	if (caught)
+		;	/* the trace is dropped below, without a message */
+	else if (r < 0)
 		warnx("%s", pmr_trace_errmsg(t));
 	else if (r == 1)
 		warnx("'%s': %s", c->output, pmr_trace_writer_errmsg(tw));
 	else
 		failed = 0;
 out:
-	if (failed)
+	if (failed && !caught)
 		kill(pid, SIGKILL);
-	close(fds[0]);
+	close(fds[0]);	/* the plugin's next write ends the program */
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			err(1, "waitpid");
+	alarm(0);
+	if (caught)
+		failed = 1;
 	if (tw != NULL) {
 		n = pmr_trace_writer_count(tw);
 		if (pmr_trace_writer_finish(tw, eb, sizeof(eb)) < 0 &&
@@ -388,6 +600,10 @@ out:
 			warnx("'%s': %s", c->output, eb);
 			failed = 1;
 		}
+	}
+	if (caught) {
+		pmr_trace_close(t);
+		die_by_signal(caught);
 	}
 	if (!failed && !c->quiet && stat(c->output, &sb) == 0)
 		fprintf(stderr, "pmtrace: %" PRIu64 " instructions, %" PRIu32
@@ -509,6 +725,7 @@ main(int argc, char *argv[])
 		{ "head", required_argument, NULL, 'n' },
 		{ "max", required_argument, NULL, OPT_MAX },
 		{ "skip", required_argument, NULL, OPT_SKIP },
+		{ "to", required_argument, NULL, 'T' },
 		PMR_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -528,8 +745,8 @@ main(int argc, char *argv[])
 		usage();
 	}
 	cmd = argv[1];
-	if (strcmp(cmd, "import") != 0 && strcmp(cmd, "stats") != 0 &&
-	    strcmp(cmd, "dump") != 0) {
+	if (strcmp(cmd, "import") != 0 && strcmp(cmd, "export") != 0 &&
+	    strcmp(cmd, "stats") != 0 && strcmp(cmd, "dump") != 0) {
 		if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
 			help();
 			goto out;
@@ -544,7 +761,7 @@ main(int argc, char *argv[])
 	argc--;
 	argv++;
 	argv[0] = progname;	/* getopt's messages name the program */
-	while ((ch = getopt_long(argc, argv, "F:n:" PMR_COMMON_SHORTOPTS,
+	while ((ch = getopt_long(argc, argv, "F:n:T:" PMR_COMMON_SHORTOPTS,
 	    long_opts, NULL)) != -1) {
 		switch (ch) {
 		case 'n':
@@ -558,13 +775,26 @@ main(int argc, char *argv[])
 		case OPT_SKIP:
 		case OPT_MAX:
 			v = (uint64_t)pmr_strtonum(optarg, 0, LLONG_MAX, &e);
-			if (e != NULL || strcmp(cmd, "import") != 0) {
+			if (e != NULL || (strcmp(cmd, "import") != 0 &&
+			    strcmp(cmd, "export") != 0)) {
 				warnx(e != NULL ? "--%s '%s' is invalid" :
-				    "--%s is for tracing and import only",
+				    "--%s is for tracing, import and export "
+				    "only",
 				    ch == OPT_SKIP ? "skip" : "max", optarg);
 				usage();
 			}
 			*(ch == OPT_SKIP ? &skip : &max) = v;
+			break;
+		case 'T':
+			if (strcmp(optarg, "champsim") != 0) {
+				warnx("unknown output format '%s' (champsim)",
+				    optarg);
+				usage();
+			}
+			if (strcmp(cmd, "export") != 0) {
+				warnx("--to is for export only");
+				usage();
+			}
 			break;
 		case 'F':
 			if ((fmt = pmr_trace_format_byname(optarg)) < 0) {
@@ -606,12 +836,16 @@ main(int argc, char *argv[])
 		goto out;
 	}
 	if (argc > 1) {
-		warnx("import takes one input");
+		warnx("%s takes one input", cmd);
 		usage();
 	}
 	if (pmr_common_tty_refused(&c))
 		errx(1, "not writing a binary stream to a terminal (use -o "
 		    "or --force)");
+	if (strcmp(cmd, "export") == 0) {
+		status = export(&c, fmt, argc ? argv[0] : "-", skip, max);
+		goto out;
+	}
 	status = import(&c, fmt, argc ? argv[0] : "-", skip, max, ac, av);
 out:
 	if (ferror(stdout) | fclose(stdout))

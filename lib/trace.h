@@ -364,6 +364,71 @@ int pmr_trace_writer_finish(struct pmr_trace_writer *tw, char *errbuf,
 extern const struct pmr_rtype pmr_rtypes_trace[PMR_RTYPES_TRACE_N];
 extern const unsigned pmr_rtypes_trace_n;
 
+/* --- ChampSim traces out (lib/trace_export.c) ------------------------ */
+
+/* Compression of a ChampSim output. */
+enum pmr_champsim_comp {
+	PMR_CS_RAW = 0,
+	PMR_CS_XZ,
+	PMR_CS_GZIP,
+	PMR_CS_ZSTD
+};
+
+/* What the ChampSim records could not hold, counted by the encoder. */
+struct pmr_champsim_counts {
+	uint64_t n;		/* records written */
+	uint64_t memlost;	/* records that lost memory accesses */
+	uint64_t loads;		/* loads beyond the 4 a record holds */
+	uint64_t stores;	/* stores beyond its 2 */
+	uint64_t zero;		/* accesses at address 0 (ChampSim's "none") */
+	uint64_t reglost;	/* records that lost registers */
+};
+
+/*
+ * Encodes di as one 64-byte ChampSim input_instr record into rec, with
+ * ChampSim's register convention (6 stack pointer, 25 flags, 26
+ * instruction pointer; see lib/trace_export.c and pmtrace(1)), and adds
+ * what did not fit to *cnt.  Returns PMR_OK.
+ */
+int pmr_champsim_encode(const struct pmr_dinsn *di, unsigned char rec[64],
+    struct pmr_champsim_counts *cnt);
+/* Returns the compression that path's suffix asks for (.xz .gz .zst). */
+int pmr_champsim_comp_byname(const char *path);
+
+struct pmr_champsim_writer;
+
+/*
+ * Opens a ChampSim trace for writing to path (NULL or "-": stdout),
+ * compressed with comp (enum pmr_champsim_comp) at level (0: the
+ * compressor's default), under a temporary name until
+ * pmr_champsim_writer_close().  Returns the writer, or NULL with *err set
+ * and a message in errbuf.
+ */
+struct pmr_champsim_writer *pmr_champsim_writer_open(const char *path,
+    int comp, int level, int *err, char *errbuf,
+    size_t errlen) PMR_RESULT_USED;
+/*
+ * Appends one dynamic instruction.  Returns PMR_OK or a negative code
+ * with a message in pmr_champsim_writer_errmsg(); errors are sticky.
+ */
+int pmr_champsim_write(struct pmr_champsim_writer *w,
+    const struct pmr_dinsn *di) PMR_RESULT_USED;
+/* Returns the counts so far. */
+const struct pmr_champsim_counts *pmr_champsim_writer_counts(
+    const struct pmr_champsim_writer *w);
+/* Returns the bytes written so far (compressed). */
+uint64_t pmr_champsim_writer_bytes(const struct pmr_champsim_writer *w);
+const char *pmr_champsim_writer_errmsg(const struct pmr_champsim_writer *w);
+/*
+ * Ends the stream, and renames the file into place.  Frees w (always).
+ * Returns PMR_OK, or a negative code with the message in errbuf (if not
+ * NULL); the file is then removed.
+ */
+int pmr_champsim_writer_close(struct pmr_champsim_writer *w, char *errbuf,
+    size_t errlen) PMR_RESULT_USED;
+/* Discards the output (removes the temporary file) and frees w. */
+void pmr_champsim_writer_abort(struct pmr_champsim_writer *w);
+
 #ifdef PMR_TRACE_INTERNAL
 /*
  * Internal to lib/trace*.c: the reader object and the static-instruction

@@ -269,7 +269,7 @@ stat_of() {
 	run -0 "$PMTRACE" stats "$BATS_TEST_TMPDIR/e.pmr"
 	[ "$(stat_of instructions)" = 0 ]
 	run -2 --separate-stderr "$PMTRACE" stats --max=3 "$T/simple_app.head48.champsim"
-	[[ $stderr == *"--max is for tracing and import only"* ]]
+	[[ $stderr == *"--max is for tracing, import and export only"* ]]
 	run -2 --separate-stderr "$PMTRACE" import --skip=-1 "$T/simple_app.head48.champsim"
 	[[ $stderr == *"--skip '-1' is invalid"* ]]
 }
@@ -545,6 +545,7 @@ PY
 		run --separate-stderr -1 "$PMTRACE" stats "$BATS_TEST_TMPDIR/$f"
 		assert_one_line_stderr
 		[[ $stderr == "pmtrace: '$BATS_TEST_TMPDIR/$f': empty ChampSim trace (no records)" ]]
+		[ -z "$output" ]
 		run --separate-stderr -1 "$PMSIM" --no-pg -o /dev/null "$BATS_TEST_TMPDIR/$f"
 		[[ $stderr == *"empty ChampSim trace"* ]]
 	done
@@ -576,4 +577,206 @@ PY
 	run --separate-stderr -1 "$PMVIEW" --check "$BATS_TEST_TMPDIR/f.zip"
 	assert_one_line_stderr
 	[ "$stderr" = "pmview: '$BATS_TEST_TMPDIR/f.zip': member 'chunk.0006': CRC error" ]
+}
+
+# --- pmtrace export: ChampSim traces out ----------------------------------
+
+# Prints the dump of trace $1 as pc, branch class ("-" for the other
+# classes, which ChampSim derives from the memory accesses), taken and the
+# access addresses (sizes left out: ChampSim has none), one a line.
+cs_view() {
+	"$PMTRACE" dump "${@:2}" "$1" | awk -F '\t' 'NR > 1 {
+		a = $8; gsub(/:[0-9]+/, "", a)
+		c = $3
+		if (c !~ /^(br_cond|jmp|jmp_ind|call|call_ind|ret)$/) c = "-"
+		print $2, c, $6, a }'
+}
+
+@test "pmtrace --help lists export and --to" {
+	run --separate-stderr -0 "$PMTRACE" --help
+	[[ $output == *"pmtrace export [options] [file]"* ]]
+	[[ $output == *"--to=FORMAT"* ]]
+}
+
+@test "export of ChampSim: the same stats and instructions come back" {
+	local x=$BATS_TEST_TMPDIR/a.champsim.xz
+	run --separate-stderr -0 "$PMTRACE" export -o "$x" "$EXT/simple_app.champsim.xz"
+	assert_one_line_stderr
+	[[ $stderr == *": 136051 instructions, 0 with registers left out, "* ]]
+	xz -t "$x"
+	diff <("$PMTRACE" stats "$EXT/simple_app.champsim.xz" | tail -n +3) \
+	    <("$PMTRACE" stats "$x" | tail -n +3)
+	diff <("$PMTRACE" dump "$EXT/simple_app.champsim.xz" | cut -f 2-) \
+	    <("$PMTRACE" dump "$x" | cut -f 2-)
+}
+
+@test "export of ChampSim: records differ only by the ip that non-branches and jumps read" {
+	local o=$BATS_TEST_TMPDIR/b.champsim
+	"$PMTRACE" export -q -o "$o" "$EXT/simple_app.champsim.xz"
+	# 26 (the instruction pointer) taken out of the sources of records
+	# that do not write it, and of jumps: then every record is the
+	# original's
+	xz -dc "$EXT/simple_app.champsim.xz" | od -An -v -tx1 -w64 |
+	    awk '{ o = 0
+		for (i = 13; i <= 16; i++)
+			o += $i != "00" && $i != "1a"
+		if (($11 != "1a" && $12 != "1a") || o == 0) {
+			k = 13
+			for (i = 13; i <= 16; i++)
+				if ($i != "1a") $(k++) = $i
+			for (; k <= 16; k++) $k = "00"
+		}
+		$1 = $1; print }' > "$BATS_TEST_TMPDIR/want"
+	od -An -v -tx1 -w64 "$o" | awk '{ $1 = $1; print }' > "$BATS_TEST_TMPDIR/got"
+	cmp "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
+	# and the export of the export is the same bytes
+	"$PMTRACE" export -q -o "$BATS_TEST_TMPDIR/c.champsim" "$o"
+	cmp "$o" "$BATS_TEST_TMPDIR/c.champsim"
+}
+
+@test "export of a pmr trace: pcs, outcomes, branch classes and addresses come back in order" {
+	local x=$BATS_TEST_TMPDIR/gzip.champsim.gz
+	run --separate-stderr -0 "$PMTRACE" export --max 30000 -o "$x" "$TOP/traces/gzip.pmr.zst"
+	gzip -t "$x"
+	cs_view "$TOP/traces/gzip.pmr.zst" -n 30000 > "$BATS_TEST_TMPDIR/want"
+	cs_view "$x" > "$BATS_TEST_TMPDIR/got"
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/got")" -eq 30000 ]
+	cmp "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
+}
+
+@test "export of drmemtrace: accesses beyond 4 loads and 2 stores are counted once" {
+	local o=$BATS_TEST_TMPDIR/dr.champsim
+	run --separate-stderr -0 "$PMTRACE" export -q -o "$o" "$EXT/drmemtrace.simple_app.trace.zip"
+	assert_one_line_stderr
+	[ "$stderr" = "pmtrace: '$o': 2 instructions had more memory accesses than a ChampSim record holds (4 loads, 2 stores): 0 loads and 12 stores left out" ]
+	[ "$(stat -c %s "$o")" -eq $((136051 * 64)) ]
+	# everything else comes back: the two rep stos keep their first 2 stores
+	cs_view "$EXT/drmemtrace.simple_app.trace.zip" |
+	    awk '{ n = split($4, a, ","); if (n > 2) $4 = a[1] "," a[2]; print }' > "$BATS_TEST_TMPDIR/want"
+	cs_view "$o" > "$BATS_TEST_TMPDIR/got"
+	cmp "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
+}
+
+@test "export compresses by the output's name: raw, .xz, .gz, .zst" {
+	local d=$BATS_TEST_TMPDIR f
+	"$PMTRACE" export -q -o "$d/h.champsim" "$T/simple_app.head48.champsim.gz"
+	[ "$(stat -c %s "$d/h.champsim")" -eq 3072 ]
+	"$PMTRACE" export -q -o "$d/h.champsim.xz" "$T/simple_app.head48.champsim"
+	xz -dc "$d/h.champsim.xz" | cmp - "$d/h.champsim"
+	"$PMTRACE" export -q -o "$d/h.champsim.gz" "$T/simple_app.head48.champsim"
+	gzip -dc "$d/h.champsim.gz" | cmp - "$d/h.champsim"
+	"$PMTRACE" export -q -o "$d/h.champsim.zst" "$T/simple_app.head48.champsim"
+	zstd -qdc "$d/h.champsim.zst" | cmp - "$d/h.champsim"
+}
+
+@test "export to standard output and from standard input" {
+	run -0 bash -c "'$PMTRACE' import -q '$T/simple_app.head48.champsim' |
+	    '$PMTRACE' export | '$PMTRACE' dump -F champsim - | cut -f 2-"
+	diff <(printf '%s\n' "$output") <("$PMTRACE" dump "$T/simple_app.head48.champsim" | cut -f 2-)
+}
+
+@test "export --skip/--max cut a window" {
+	"$PMTRACE" export -q --skip 10 --max 20 -o "$BATS_TEST_TMPDIR/w.champsim" "$T/simple_app.head48.champsim"
+	[ "$(stat -c %s "$BATS_TEST_TMPDIR/w.champsim")" -eq $((20 * 64)) ]
+	dd if="$T/simple_app.head48.champsim" bs=64 skip=10 count=20 status=none |
+	    "$PMTRACE" dump -F champsim - | cut -f 2,3,6,8 > "$BATS_TEST_TMPDIR/want"
+	"$PMTRACE" dump "$BATS_TEST_TMPDIR/w.champsim" | cut -f 2,3,6,8 > "$BATS_TEST_TMPDIR/got"
+	cmp "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
+}
+
+@test "export of a bad trace: one line, status 1, no file and no temporary" {
+	run --separate-stderr -1 "$PMTRACE" export -o "$BATS_TEST_TMPDIR/t.champsim.xz" "$T/truncated.champsim.xz"
+	assert_one_line_stderr
+	[[ $stderr == "pmtrace: '$T/truncated.champsim.xz': truncated xz data"* ]]
+	run -0 find "$BATS_TEST_TMPDIR" -name '*t.champsim*'
+	[ -z "$output" ]
+}
+
+@test "export usage errors: unknown --to, --level beyond xz's, two inputs" {
+	run --separate-stderr -2 "$PMTRACE" export --to=pmr "$T/simple_app.head48.champsim"
+	[[ $stderr == *"unknown output format 'pmr' (champsim)"* ]]
+	[[ $stderr == *"usage: pmtrace"* ]]
+	run --separate-stderr -2 "$PMTRACE" export --level 12 -o "$BATS_TEST_TMPDIR/l.champsim.xz" "$T/simple_app.head48.champsim"
+	[[ $stderr == *"--level 12 is beyond 9"* ]]
+	run --separate-stderr -2 "$PMTRACE" export "$T/simple_app.head48.champsim" "$T/simple_app.head48.champsim"
+	[[ $stderr == *"export takes one input"* ]]
+	run --separate-stderr -2 "$PMTRACE" import --to=champsim "$T/simple_app.head48.champsim"
+	[[ $stderr == *"--to is for export only"* ]]
+}
+
+# --- pmtrace's own messages ----------------------------------------------
+
+@test "stats of a bad trace prints nothing on stdout" {
+	run --separate-stderr -1 "$PMTRACE" stats "$T/truncated.champsim.xz"
+	[ -z "$output" ]
+	assert_one_line_stderr
+	[[ $stderr == "pmtrace: '$T/truncated.champsim.xz': truncated xz data"* ]]
+}
+
+@test "tracing a missing program names it: status 127" {
+	run --separate-stderr -127 "$PMTRACE" -o "$BATS_TEST_TMPDIR/n.pmr" -- ./no-such-prog
+	[ "$stderr" = "pmtrace: cannot run './no-such-prog': No such file or directory" ]
+	run --separate-stderr -127 "$PMTRACE" -o "$BATS_TEST_TMPDIR/n.pmr" -- no-such-prog-in-path
+	[ "$stderr" = "pmtrace: cannot run 'no-such-prog-in-path': No such file or directory" ]
+	[ ! -e "$BATS_TEST_TMPDIR/n.pmr" ]
+}
+
+@test "tracing what is not an x86-64 program says why: status 126" {
+	local s=$BATS_TEST_TMPDIR/script.sh
+	printf '#!/bin/sh\necho hi\n' > "$s"
+	chmod +x "$s"
+	run --separate-stderr -126 "$PMTRACE" -o "$BATS_TEST_TMPDIR/n.pmr" -- "$s"
+	[ "$stderr" = "pmtrace: cannot run '$s': Exec format error" ]
+	chmod -x "$s"
+	run --separate-stderr -126 "$PMTRACE" -o "$BATS_TEST_TMPDIR/n.pmr" -- "$s"
+	[ "$stderr" = "pmtrace: cannot run '$s': Permission denied" ]
+}
+
+# Starts tracing a long loop into $BATS_TEST_TMPDIR/out.pmr.zst in the
+# background (pid in $pid) and waits until its temporary file exists.
+start_long_trace() {
+	cd "$BATS_TEST_TMPDIR"
+	"$PMTRACE" -q -o out.pmr.zst -- sh -c 'i=0; while [ $i -lt 3000000 ]; do i=$((i+1)); done' 3>&- &
+	pid=$!
+	local i
+	for i in $(seq 200); do
+		compgen -G '.out.pmr.zst.*' > /dev/null && return 0
+		sleep 0.05
+	done
+	echo "no temporary file appeared" >&2
+	return 1
+}
+
+@test "SIGTERM while tracing: no trace, no temporary, status 143" {
+	local status=0
+	start_long_trace
+	sleep 0.2
+	kill -TERM "$pid"
+	wait "$pid" || status=$?
+	[ "$status" -eq 143 ]
+	run -0 find . -name '*out.pmr.zst*'
+	[ -z "$output" ]
+}
+
+@test "SIGHUP while tracing: no trace, no temporary, status 129" {
+	local status=0
+	start_long_trace
+	sleep 0.2
+	kill -HUP "$pid"
+	wait "$pid" || status=$?
+	[ "$status" -eq 129 ]
+	run -0 find . -name '*out.pmr.zst*'
+	[ -z "$output" ]
+}
+
+@test "SIGINT sent to pmtrace goes to the program: the trace of what ran is written" {
+	local status=0
+	start_long_trace
+	sleep 0.2
+	kill -INT "$pid"
+	wait "$pid" || status=$?
+	[ "$status" -eq 130 ]
+	run -0 find . -name '.out.pmr.zst.*'
+	[ -z "$output" ]
+	run -0 "$PMVIEW" --check out.pmr.zst
 }
