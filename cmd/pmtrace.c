@@ -101,6 +101,18 @@ open_trace(const char *path, int fmt)
 	return t;
 }
 
+/* The progress line on a terminal (-q turns it off), over the instructions
+ * read from t; total is known with --max. */
+static struct pmr_progress progress;
+static int quiet;
+
+static void
+progress_start(struct pmr_trace *t, uint64_t skip, uint64_t max)
+{
+	pmr_progress_start(&progress, "pmtrace", " instructions",
+	    pmr_trace_counter(t), max != UINT64_MAX ? skip + max : 0, quiet);
+}
+
 /*
  * Converts one input to the output of c, leaving out its first skip
  * instructions and stopping after max.  Returns 0 or 1.
@@ -133,6 +145,7 @@ import(const struct pmr_common *c, int fmt, const char *path, uint64_t skip,
 		warnx("%s", pmr_strerror(e));
 		goto out;
 	}
+	progress_start(t, skip, max);
 	while (pmr_trace_writer_count(tw) < max &&
 	    (r = pmr_trace_next(t, &di)) == 1) {
 		if (skip > 0) {
@@ -140,11 +153,13 @@ import(const struct pmr_common *c, int fmt, const char *path, uint64_t skip,
 			continue;
 		}
 		if (pmr_trace_write(tw, &di) < 0) {
+			pmr_progress_end(&progress);
 			warnx("'%s': %s", display(c->output),
 			    pmr_trace_writer_errmsg(tw));
 			goto out;
 		}
 	}
+	pmr_progress_end(&progress);
 	if (r < 0) {
 		warnx("%s", pmr_trace_errmsg(t));
 		goto out;
@@ -212,18 +227,21 @@ export(const struct pmr_common *c, int fmt, const char *path, uint64_t skip,
 		warnx("%s", eb);
 		goto out;
 	}
+	progress_start(t, skip, max);
 	while (n < max && (r = pmr_trace_next(t, &di)) == 1) {
 		if (skip > 0) {
 			skip--;
 			continue;
 		}
 		if (pmr_champsim_write(w, &di) < 0) {
+			pmr_progress_end(&progress);
 			warnx("'%s': %s", display(c->output),
 			    pmr_champsim_writer_errmsg(w));
 			goto out;
 		}
 		n++;
 	}
+	pmr_progress_end(&progress);
 	if (r < 0) {
 		warnx("%s", pmr_trace_errmsg(t));
 		goto out;
@@ -274,6 +292,7 @@ stats(int fmt, const char *path)
 
 	if ((t = open_trace(path, fmt)) == NULL)
 		return 1;
+	progress_start(t, 0, UINT64_MAX);
 	while ((r = pmr_trace_next(t, &di)) == 1) {
 		n++;
 		cls[di.si->cls]++;
@@ -282,6 +301,7 @@ stats(int fmt, const char *path)
 		stores += (uint64_t)(di.nmem - di.nload);
 		values += (di.flags & PMR_DI_VALUE) != 0;
 	}
+	pmr_progress_end(&progress);
 	if (r < 0) {	/* a bad input prints nothing but its message */
 		warnx("%s", pmr_trace_errmsg(t));
 		pmr_trace_close(t);
@@ -552,6 +572,7 @@ run(const struct pmr_common *c, uint64_t skip, uint64_t max, char **prog,
 		warnx("%s", pmr_strerror(e));
 		goto out;
 	}
+	progress_start(t, skip, max);
 	while (!caught && (r = pmr_trace_next(t, &di)) == 1) {
 		if (di.si->id >= nseen) {
 			nseen = di.si->id + 1;
@@ -562,6 +583,7 @@ run(const struct pmr_common *c, uint64_t skip, uint64_t max, char **prog,
 		if (pmr_trace_write(tw, &di) < 0)
 			break;
 	}
+	pmr_progress_end(&progress);
 	if (caught)
 		;	/* the trace is dropped below, without a message */
 	else if (r < 0)
@@ -674,6 +696,7 @@ run_main(int argc, char *argv[])
 		    "standard output)");
 		usage();
 	}
+	quiet = c.quiet;
 	return run(&c, skip, max, argv + optind, argc, argv);
 }
 
@@ -822,6 +845,7 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	quiet = c.quiet;
 	if (strcmp(cmd, "stats") == 0) {
 		for (i = 0; i < (argc ? argc : 1); i++)
 			status |= stats(fmt, argc ? argv[i] : "-");

@@ -780,3 +780,14 @@ start_long_trace() {
 	[ -z "$output" ]
 	run -0 "$PMVIEW" --check out.pmr.zst
 }
+
+# Progress on a terminal: script(1) gives the program one; the input pauses
+# so that the line is drawn at least once.
+@test "pmtrace prints progress on a terminal, none with -q" {
+	cs="$TOP/tests/data/ext-traces/core.000003.champsim.xz"
+	run -0 script -qfec "{ xz -dc '$cs'; sleep 0.6; } | '$PMTRACE' stats -F champsim - >/dev/null" /dev/null
+	[[ $output == *$'\r'"pmtrace: 123.4 k instructions, "*" k/s"$'\e[K\r'* ]]
+	[[ $output == *$'\r\e[K' ]]
+	run -0 script -qfec "{ xz -dc '$cs'; sleep 0.6; } | '$PMTRACE' stats -q -F champsim - >/dev/null" /dev/null
+	[ -z "$output" ]
+}
