@@ -747,26 +747,25 @@ start_long_trace() {
 	return 1
 }
 
-@test "SIGTERM while tracing: no trace, no temporary, status 143" {
+# killed_trace SIG STATUS: pmtrace killed by SIG while tracing exits with
+# STATUS and leaves neither the trace nor its temporary file.
+killed_trace() {
 	local status=0
 	start_long_trace
 	sleep 0.2
-	kill -TERM "$pid"
+	kill -"$1" "$pid"
 	wait "$pid" || status=$?
-	[ "$status" -eq 143 ]
+	[ "$status" -eq "$2" ]
 	run -0 find . -name '*out.pmr.zst*'
 	[ -z "$output" ]
 }
 
+@test "SIGTERM while tracing: no trace, no temporary, status 143" {
+	killed_trace TERM 143
+}
+
 @test "SIGHUP while tracing: no trace, no temporary, status 129" {
-	local status=0
-	start_long_trace
-	sleep 0.2
-	kill -HUP "$pid"
-	wait "$pid" || status=$?
-	[ "$status" -eq 129 ]
-	run -0 find . -name '*out.pmr.zst*'
-	[ -z "$output" ]
+	killed_trace HUP 129
 }
 
 @test "SIGINT sent to pmtrace goes to the program: the trace of what ran is written" {

@@ -13,18 +13,24 @@ setup() {
 	ln -s "$TOP/examples" examples
 }
 
-run_examples() {
-	local page=$1 line n=0
+# run_lines WHAT MIN: runs each line of standard input with bash -o
+# pipefail, stops at the first that fails naming it, and wants MIN lines.
+run_lines() {
+	local line n=0
 	while IFS= read -r line; do
 		n=$((n + 1))
 		run --separate-stderr bash -o pipefail -c "$line"
 		if [ "$status" -ne 0 ]; then
-			echo "$page: example failed (status $status): $line"
+			echo "$1: command failed (status $status): $line"
 			echo "$stderr"
 			return 1
 		fi
-	done < <("$TOP/tests/man-examples" "$page")
-	[ "$n" -gt 0 ] || { echo "$page: no EXAMPLES"; return 1; }
+	done
+	[ "$n" -ge "$2" ] || { echo "$1: only $n commands found"; return 1; }
+}
+
+run_examples() {
+	run_lines "$1" 1 < <("$TOP/tests/man-examples" "$1")
 }
 
 @test "every man page has runnable EXAMPLES" {
@@ -65,18 +71,8 @@ run_examples() {
 }
 
 @test "every README command runs as written" {
-	local line n=0
 	ln -s "$BIN" cmd
-	while IFS= read -r line; do
-		n=$((n + 1))
-		run --separate-stderr bash -o pipefail -c "$line"
-		if [ "$status" -ne 0 ]; then
-			echo "README: command failed (status $status): $line"
-			echo "$stderr"
-			return 1
-		fi
-	done < <("$TOP/tests/readme-commands" "$TOP/README.md")
-	[ "$n" -ge 10 ] || { echo "README: only $n commands found"; return 1; }
+	run_lines README 10 < <("$TOP/tests/readme-commands" "$TOP/README.md")
 }
 
 @test "README names only options that --help lists" {
