@@ -49,15 +49,14 @@ PKG_LIBS = -lzstd -llzma -lz -lelf -lcapstone -lzip
 endif
 
 ALL_CPPFLAGS = -Ilib -D_GNU_SOURCE $(PKG_CFLAGS) $(CPPFLAGS)
-ALL_CFLAGS = -std=gnu11 -pthread $(CFLAGS) $(WFLAGS) $(SANFLAGS)
+ALL_CFLAGS = -std=gnu11 -pthread -MMD -MP $(CFLAGS) $(WFLAGS) $(SANFLAGS)
 ALL_LDFLAGS = -pthread $(SANFLAGS) $(LDFLAGS)
 ALL_LIBS = $(PKG_LIBS) -lm $(LIBS)
 
 # The QEMU plugin is built on its own as a shared object (see below).
-PLUGIN_SRC = lib/trace_qemu_plugin.c
-LIB_SRCS := $(filter-out $(PLUGIN_SRC),$(sort $(wildcard lib/*.c lib/sim/*.c)))
+PLUGIN_SRC = lib/trace/qemu_plugin.c
+LIB_SRCS := $(filter-out $(PLUGIN_SRC),$(sort $(wildcard lib/*/*.c)))
 LIB_OBJS := $(LIB_SRCS:.c=$(S).o)
-LIB_HDRS := $(wildcard lib/*.h lib/sim/*.h)
 LIBPMR := lib/libpmr$(S).a
 
 PROGS := $(basename $(notdir $(wildcard cmd/*.c)))
@@ -73,21 +72,23 @@ DEB_PKGS = gcc make pkg-config libzstd-dev liblzma-dev zlib1g-dev \
 	libelf-dev libcapstone-dev libzip-dev zstd xz-utils gzip bats mandoc \
 	qemu-user gnuplot-nox clang valgrind jq sqlite3 python3 bsdextrautils
 
-.PHONY: all check test unit bats lint-man regen clean distclean deps demo \
+# Header dependencies come from the compiler (-MMD -MP: a .d file beside
+# each object and program).
+.PHONY: all check test lint-man regen clean deps demo \
 	bench fuzz install uninstall
 
 PLUGIN := cmd/$(D)pmtrace-plugin.so
 
 all: $(LIBPMR) $(PROG_BINS) $(UNIT_BINS) $(PLUGIN)
 
-lib/%$(S).o: lib/%.c $(LIB_HDRS) Makefile
+lib/%$(S).o: lib/%.c Makefile
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(LIBPMR): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-cmd/$(D)%: cmd/%.c $(LIBPMR) $(LIB_HDRS)
+cmd/$(D)%: cmd/%.c $(LIBPMR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBPMR) $(ALL_LIBS)
 
@@ -95,16 +96,16 @@ cmd/$(D)%: cmd/%.c $(LIBPMR) $(LIB_HDRS)
 cmd/$(D)pmtrace: ALL_CPPFLAGS += -DPMTRACE_PLUGIN_DIR='"$(LIBEXECDIR)"'
 
 # The TCG plugin that qemu-x86_64 loads: never sanitized (qemu loads it).
-$(PLUGIN): $(PLUGIN_SRC) lib/trace.h
+$(PLUGIN): $(PLUGIN_SRC) lib/trace/trace.h
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 $(CFLAGS) $(WFLAGS) -fPIC -shared -DPMR_QEMU_PLUGIN \
 		-Ilib -o $@ $<
 
-tests/bench/$(D)%: tests/bench/%.c $(LIBPMR) $(LIB_HDRS)
+tests/bench/$(D)%: tests/bench/%.c $(LIBPMR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBPMR) $(ALL_LIBS)
 
-tests/unit/$(D)%: tests/unit/%.c tests/unit/unit.h $(LIBPMR) $(LIB_HDRS)
+tests/unit/$(D)%: tests/unit/%.c $(LIBPMR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBPMR) $(ALL_LIBS)
 
@@ -196,7 +197,11 @@ uninstall:
 	done
 
 clean:
-	rm -f lib/*.o lib/sim/*.o lib/*.a $(addprefix cmd/,$(PROGS)) cmd/*.so \
-		$(UNIT_SRCS:.c=) tests/.prove.log $(BENCH_SRCS:.c=)
+	rm -f lib/*/*.o lib/*/*.d lib/*.a $(addprefix cmd/,$(PROGS)) cmd/*.so \
+		cmd/*.d $(UNIT_SRCS:.c=) tests/unit/*.d tests/.prove.log \
+		$(BENCH_SRCS:.c=) tests/bench/*.d
 	rm -rf cmd/san tests/unit/san tests/bench/san
 	rm -rf $(FUZZ_SRCS:.c=) tests/fuzz/corpus
+
+-include $(wildcard lib/*/*.d cmd/*.d cmd/san/*.d tests/unit/*.d tests/unit/san/*.d \
+	tests/bench/*.d tests/bench/san/*.d)

@@ -19,9 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mhash.h"
-#include "pmr.h"
-#include "trace.h"
+#include "mhash/mhash.h"
+#include "stream/pmr.h"
+#include "trace/trace.h"
 
 #define MAXCFG 64
 

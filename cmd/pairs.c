@@ -3,7 +3,7 @@
  * in total, with confidence intervals and, given TRUTH records, the exact
  * values and the errors.  See pairs(1).
  *
- * The estimators are in lib/pairs.c; this file parses options, feeds the
+ * The estimators are in lib/pairs/pairs.c; this file parses options, feeds the
  * records of the inputs to the library and prints the report.
  */
 #include <err.h>
@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pairs.h"
-#include "pmr.h"
+#include "pairs/pairs.h"
+#include "stream/pmr.h"
 
 enum fmt { F_TEXT, F_TSV, F_JSON, F_PMR };
 

@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pmr.h"
+#include "stream/pmr.h"
 #include "sim/sim.h"
-#include "trace.h"
+#include "trace/trace.h"
 
 enum {
 	O_PRINT_CONFIG = PMR_OPT_PRIVATE, O_PROFILEME, O_TRUTH, O_EVENTS,

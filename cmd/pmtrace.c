@@ -24,8 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pmr.h"
-#include "trace.h"
+#include "stream/pmr.h"
+#include "trace/trace.h"
 
 #ifndef PMTRACE_PLUGIN_DIR
 #define PMTRACE_PLUGIN_DIR "/usr/local/lib/pmtools"

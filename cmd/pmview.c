@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pmr.h"
-#include "trace.h"
+#include "stream/pmr.h"
+#include "trace/trace.h"
 
 enum mode { M_PRINT, M_STATS, M_CHECK, M_REVERSE, M_LIST };
 

@@ -11,7 +11,7 @@ setup_file() {
 	local d=$BATS_FILE_TMPDIR
 	if [ ! -e "${PMTRACE%/*}/pmtrace-plugin.so" ] && [ -z "${PMTRACE_PLUGIN:-}" ]; then
 		cc -O2 -std=gnu11 -fPIC -shared -DPMR_QEMU_PLUGIN -I"$TOP/lib" \
-			-o "$d/pmtrace-plugin.so" "$TOP/lib/trace_qemu_plugin.c"
+			-o "$d/pmtrace-plugin.so" "$TOP/lib/trace/qemu_plugin.c"
 		export PMTRACE_PLUGIN=$d/pmtrace-plugin.so
 	fi
 	cc -nostdlib -static -no-pie -DN=100 -x assembler-with-cpp \

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #define PMR_SIM_INTERNAL
-#include "sim.h"
+#include "sim/sim.h"
 
 static uint32_t
 mask_of(unsigned n)

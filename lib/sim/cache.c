@@ -12,7 +12,7 @@
 #include <string.h>
 
 #define PMR_SIM_INTERNAL
-#include "sim.h"
+#include "sim/sim.h"
 
 int
 pmr_sim_cache_init(struct pmr_sim_cache *c, uint64_t units, unsigned ways,

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
+#include "sim/sim.h"
 
 struct key {
 	const char *name;

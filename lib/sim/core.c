@@ -29,8 +29,8 @@
 #include <string.h>
 
 #define PMR_SIM_INTERNAL
-#include "pmr_internal.h"
-#include "sim.h"
+#include "stream/pmr_internal.h"
+#include "sim/sim.h"
 
 #define WHEEL 8192u		/* timing wheel, cycles (power of 2) */
 #define CRING 65536u		/* per-cycle issue counters, cycles */

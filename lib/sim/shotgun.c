@@ -32,8 +32,8 @@
 #include <string.h>
 
 #define PMR_SIM_INTERNAL
-#include "pmr_internal.h"
-#include "sim.h"
+#include "stream/pmr_internal.h"
+#include "sim/sim.h"
 
 #define RING 1024u		/* recent bits kept; > PMR_SIM_SG_MAXPREFIX */
 #define SG_SEED 0x53484f5447554e21ull	/* "SHOTGUN!": own stream */

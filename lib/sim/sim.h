@@ -22,8 +22,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "pmr.h"
-#include "trace.h"
+#include "stream/pmr.h"
+#include "trace/trace.h"
 
 /* Record types written by pmsim (16-23: simulation output). */
 #define PMR_REC_STATS 16u

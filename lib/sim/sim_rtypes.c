@@ -10,7 +10,7 @@
  */
 #include <stddef.h>
 
-#include "sim.h"
+#include "sim/sim.h"
 
 #define F(st, name, kind, desc) \
 	{ #name, PMR_K_##kind, 0, offsetof(struct st, name), desc }

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "pmr.h"
+#include "stream/pmr.h"
 
 static double
 now(void)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmr.h"
+#include "stream/pmr.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "pmr.h"
+#include "stream/pmr.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

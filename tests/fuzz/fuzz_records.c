@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mhash.h"
-#include "pairs.h"
-#include "pmr.h"
+#include "mhash/mhash.h"
+#include "pairs/pairs.h"
+#include "stream/pmr.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

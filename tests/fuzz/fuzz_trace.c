@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mhash.h"
+#include "mhash/mhash.h"
 #include "unit.h"
 
 static uint64_t

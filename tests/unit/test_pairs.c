@@ -1,5 +1,5 @@
 /*
- * test_pairs.c: unit tests of lib/pairs.c, the ProfileMe estimators:
+ * test_pairs.c: unit tests of lib/pairs/pairs.c, the ProfileMe estimators:
  * interval helpers, exact single-sample and pair estimates on records built
  * here (each expected value worked out by hand in the comments), merging
  * through METRIC records, and the input checks.
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pairs.h"
-#include "pmr_internal.h"
+#include "pairs/pairs.h"
+#include "stream/pmr_internal.h"
 #include "sim/sim.h"
 #include "unit.h"
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmr_internal.h"
+#include "stream/pmr_internal.h"
 #include "sim/sim.h"
 #include "unit.h"
 

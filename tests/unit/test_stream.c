@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pmr.h"
-#include "pmr_internal.h"
+#include "stream/pmr.h"
+#include "stream/pmr_internal.h"
 #include "unit.h"
 
 static char tmpdir[64];

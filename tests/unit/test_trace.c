@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pmr_internal.h"
-#include "trace.h"
+#include "stream/pmr_internal.h"
+#include "trace/trace.h"
 #include "unit.h"
 
 static char *

@@ -15,7 +15,7 @@
  * pcs of an operation class (pool_sums()).  Nothing here is random, so
  * merged and unmerged runs print the same numbers, except the optional
  * Poisson bootstrap (pairs_opts.boot), whose weights come from a seeded
- * generator in record order.  Path reconstruction is in pairs_path.c.
+ * generator in record order.  Path reconstruction is in path.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pairs.h"
+#include "pairs/pairs.h"
 #include "sim/sim.h"
-#include "trace.h"
+#include "trace/trace.h"
 
 /*
  * The accumulator vector of one pc.  Sample counts are over SAMPLE

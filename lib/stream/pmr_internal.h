@@ -13,7 +13,7 @@
 
 #include <sys/types.h>
 
-#include "pmr.h"
+#include "stream/pmr.h"
 
 struct pmr_in;
 
@@ -64,7 +64,7 @@ void pmr_fields_encode(const struct pmr_rtype *t, const void *in,
     unsigned char *p);
 
 /*
- * The pmr trace source (trace_pmr.c), which pmr_trace_next() calls
+ * The pmr trace source (pmr.c), which pmr_trace_next() calls
  * directly: pmr_trace_pmr_next() keeps the trace's sticky error and its
  * sequence numbers itself, unlike other sources' ops->next.
  */

@@ -22,7 +22,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "pmr_internal.h"
+#include "stream/pmr_internal.h"
 
 #define IB_SIZE (256u * 1024)	   /* compressed input chunk */
 #define OB_MIN (1u * 1024 * 1024)  /* decoded buffer, grown up to a peek */

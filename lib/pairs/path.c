@@ -1,5 +1,5 @@
 /*
- * pairs_path.c: path reconstruction from the history bits of ProfileMe
+ * path.c: path reconstruction from the history bits of ProfileMe
  * samples (spec profileme 4.6, feature A11), scored against the true
  * paths of the trace, and the exact edge and path counts of the trace for
  * pairs --edges and --paths (A10).
@@ -36,8 +36,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pairs.h"
-#include "trace.h"
+#include "pairs/pairs.h"
+#include "trace/trace.h"
 
 #define RING (1u << 16)		/* nodes of the true-path ring */
 #define MAXSTEPS 4096		/* nodes of one path */

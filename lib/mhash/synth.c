@@ -1,5 +1,5 @@
 /*
- * mhash_synth.c: synthetic event streams for mhash experiments and tests
+ * synth.c: synthetic event streams for mhash experiments and tests
  * (spec/multihash.md §5.2, "mhgen").
  *
  * We have no SPEC/Alpha/ATOM traces, so experiments also run on streams of
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mhash.h"
+#include "mhash/mhash.h"
 
 static inline uint64_t
 sm64(uint64_t *x)

@@ -1,9 +1,9 @@
 /*
- * trace_export.c: instruction traces out as ChampSim traces.
+ * export.c: instruction traces out as ChampSim traces.
  *
  * "pmtrace export" writes the dynamic instructions of any trace pmtools
  * reads as the 64-byte input_instr records that ChampSim reads (the
- * layout is in trace_champsim.c and pmtrace(1)), raw or compressed with
+ * layout is in champsim.c and pmtrace(1)), raw or compressed with
  * xz, gzip or zstd, into a file that appears under its name only when
  * complete (struct pmr_textout).
  *
@@ -40,8 +40,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "pmr_internal.h"
-#include "trace.h"
+#include "stream/pmr_internal.h"
+#include "trace/trace.h"
 
 #define CS_REC 64		/* bytes per input_instr record */
 #define CS_NDST 2		/* destination registers */

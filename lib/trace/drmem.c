@@ -1,5 +1,5 @@
 /*
- * trace_drmem.c: DynamoRIO drmemtrace offline traces as pmr dynamic
+ * drmem.c: DynamoRIO drmemtrace offline traces as pmr dynamic
  * instructions.
  *
  * A drmemtrace file is a sequence of 12-byte entries (DynamoRIO's
@@ -49,8 +49,8 @@
 #include <zip.h>
 
 #define PMR_TRACE_INTERNAL
-#include "pmr_internal.h"
-#include "trace.h"
+#include "stream/pmr_internal.h"
+#include "trace/trace.h"
 
 enum {
 	DR_READ = 0, DR_WRITE = 1, DR_PREFETCH_FIRST = 2, DR_PREFETCH_LAST = 9,

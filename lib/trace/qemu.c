@@ -1,5 +1,5 @@
 /*
- * trace_qemu.c: the events of the pmtrace QEMU plugin (see the protocol in
+ * qemu.c: the events of the pmtrace QEMU plugin (see the protocol in
  * trace_qemu_plugin.c) as pmr dynamic instructions, and the IMAGE records
  * of the code they execute.
  *
@@ -24,8 +24,8 @@
 #include <unistd.h>
 
 #define PMR_TRACE_INTERNAL
-#include "pmr_internal.h"
-#include "trace.h"
+#include "stream/pmr_internal.h"
+#include "trace/trace.h"
 
 #define QBUF (1u << 20)
 #define MAPS_MAX (1u << 20)

@@ -14,7 +14,7 @@
  */
 #include <stddef.h>
 
-#include "pairs.h"
+#include "pairs/pairs.h"
 
 #define F(name, kind, desc) \
 	{ #name, PMR_K_##kind, 0, offsetof(struct pairs_metric_rec, name), \

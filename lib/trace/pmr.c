@@ -1,5 +1,5 @@
 /*
- * trace_pmr.c: the native instruction trace records IMAGE, SINSN and
+ * pmr.c: the native instruction trace records IMAGE, SINSN and
  * DINSN (laid out in man/pmr.5, INSTRUCTION TRACES):
  * the writer (struct pmr_trace_writer) and the pmr source of the trace
  * reader.
@@ -36,8 +36,8 @@
 #include <string.h>
 
 #define PMR_TRACE_INTERNAL
-#include "pmr_internal.h"
-#include "trace.h"
+#include "stream/pmr_internal.h"
+#include "trace/trace.h"
 
 #define BLOCK_MAX 4096u		/* instructions per DINSN */
 #define RAS_N 32u		/* return-address stack depth */

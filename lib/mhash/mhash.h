@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pmr.h"
+#include "stream/pmr.h"
 
 enum pmr_mhash_algo {
 	PMR_MHASH_MH,		/* the paper's multi-hash (N = 1: single hash) */

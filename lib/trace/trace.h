@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "pmr.h"
+#include "stream/pmr.h"
 
 /* Record types of the instruction trace (8-15 are reserved for it). */
 #define PMR_REC_IMAGE 8u
@@ -282,7 +282,7 @@ int pmr_champsim_class(const unsigned char rec[64], int *taken);
 /*
  * Opens a trace of any format as a reader of native records (IMAGE,
  * SINSN, DINSN): a pmr stream is read directly, other formats are
- * converted on the fly by a thread (lib/trace_stream.c).  flags are the
+ * converted on the fly by a thread (lib/stream.c).  flags are the
  * reader's.  Returns the reader or NULL with *err and errbuf set; read
  * errors of the conversion are the reader's errors.  Caller closes with
  * pmr_reader_close().
@@ -290,7 +290,7 @@ int pmr_champsim_class(const unsigned char rec[64], int *taken);
 struct pmr_reader *pmr_trace_reader_open(const char *path, int fmt,
     unsigned flags, int *err, char *errbuf, size_t errlen) PMR_RESULT_USED;
 
-/* --- the native trace records (lib/trace_pmr.c, man/pmr.5) --- */
+/* --- the native trace records (lib/pmr.c, man/pmr.5) --- */
 
 /* IMAGE: one executable or shared library mapped by the traced program. */
 struct pmr_image {
@@ -364,7 +364,7 @@ int pmr_trace_writer_finish(struct pmr_trace_writer *tw, char *errbuf,
 extern const struct pmr_rtype pmr_rtypes_trace[PMR_RTYPES_TRACE_N];
 extern const unsigned pmr_rtypes_trace_n;
 
-/* --- ChampSim traces out (lib/trace_export.c) ------------------------ */
+/* --- ChampSim traces out (lib/export.c) ------------------------ */
 
 /* Compression of a ChampSim output. */
 enum pmr_champsim_comp {
@@ -387,7 +387,7 @@ struct pmr_champsim_counts {
 /*
  * Encodes di as one 64-byte ChampSim input_instr record into rec, with
  * ChampSim's register convention (6 stack pointer, 25 flags, 26
- * instruction pointer; see lib/trace_export.c and pmtrace(1)), and adds
+ * instruction pointer; see lib/export.c and pmtrace(1)), and adds
  * what did not fit to *cnt.  Returns PMR_OK.
  */
 int pmr_champsim_encode(const struct pmr_dinsn *di, unsigned char rec[64],

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmr_internal.h"
+#include "stream/pmr_internal.h"
 
 /* The magic: a non-ASCII byte, "PMR", CR LF (catches text-mode
  * conversion), ^Z, and the major version. */

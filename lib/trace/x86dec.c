@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 struct pmr_insn_decoder {
 	csh cs;

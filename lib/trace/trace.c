@@ -5,7 +5,7 @@
  * archive or a raw/compressed stream that opens with a drmemtrace HEADER
  * entry is DynamoRIO drmemtrace, a name containing ".champsim" is ChampSim
  * (which has no magic), and anything else must be a pmr stream.  Each
- * source (trace_champsim.c, trace_drmem.c, trace_pmr.c) fills the same
+ * source (champsim.c, drmem.c, pmr.c) fills the same
  * struct pmr_dinsn and keeps its static instructions in the shared table
  * implemented here: slabs that never move (so di->si stays valid until
  * close) and an open-addressing hash from pc to the current instruction at
@@ -18,8 +18,8 @@
 #include <string.h>
 
 #define PMR_TRACE_INTERNAL
-#include "pmr_internal.h"
-#include "trace.h"
+#include "stream/pmr_internal.h"
+#include "trace/trace.h"
 
 #define SLAB_SHIFT 12			/* 4096 instructions per slab */
 #define SLAB_N (1u << SLAB_SHIFT)

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "pmr_internal.h"
+#include "stream/pmr_internal.h"
 
 const char pmr_common_help[] =
     "Common options:\n"

@@ -8,7 +8,7 @@
  * executed instruction and per memory access (with the loaded value for
  * loads up to 8 bytes), and a copy of /proc/self/maps at the first
  * translation and after every mmap, all through the pipe fd N to pmtrace, which decodes them
- * (lib/trace_qemu.c).  The pipe protocol, little-endian:
+ * (lib/trace/qemu.c).  The pipe protocol, little-endian:
  *
  *	'I' u32 handle, u64 pc, u8 len, len bytes	an instruction translated
  *	'X' u32 handle					it executes

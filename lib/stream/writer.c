@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "pmr_internal.h"
+#include "stream/pmr_internal.h"
 
 const unsigned char *pmr_magic(void);
 

@@ -1,5 +1,5 @@
 /*
- * pairs_sym.c: procedure names for pairs --by=proc, from the symbol table
+ * sym/sym.c: procedure names for pairs --by=proc, from the symbol table
  * (or, in a stripped file, the dynamic symbol table) of the ELF file that
  * an IMAGE record names, read with libelf.
  *
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pairs.h"
+#include "pairs/pairs.h"
 
 struct sym {
 	uint64_t lo, hi;	/* run-time addresses, [lo, hi) */

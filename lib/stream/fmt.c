@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmr_internal.h"
+#include "stream/pmr_internal.h"
 
 /* Minimal printed width of each kind in aligned text. */
 static const unsigned char text_width[] = {

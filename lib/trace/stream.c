@@ -1,5 +1,5 @@
 /*
- * trace_stream.c: any instruction trace as a stream of native records.
+ * stream.c: any instruction trace as a stream of native records.
  *
  * pmr_trace_reader_open() gives a record reader (lib/reader.c) for a
  * trace in any format that lib/trace.c reads.  A pmr stream is read
@@ -21,8 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pmr_internal.h"
-#include "trace.h"
+#include "stream/pmr_internal.h"
+#include "trace/trace.h"
 
 struct conv {
 	pthread_t th;

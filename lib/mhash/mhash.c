@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mhash.h"
+#include "mhash/mhash.h"
 
 /* --- an open-addressing map from tuples to 64-bit values ----------------- */
 

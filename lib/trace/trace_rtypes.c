@@ -3,12 +3,12 @@
  * IMAGE (8), SINSN (9) and DINSN (10), so that the generic printer, parser
  * and decoder (rtypes.c, pmview) know them.  The layouts are described in
  * man/pmr.5 (INSTRUCTION TRACES); the hot path
- * (lib/trace_pmr.c) encodes and decodes them by hand with the pmr_le*
+ * (lib/pmr.c) encodes and decodes them by hand with the pmr_le*
  * helpers, and these tables stay their reference: change both together.
  */
 #include <stddef.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 #define F(st, name, kind, since, desc) \
 	{ #name, PMR_K_##kind, since, offsetof(struct st, name), desc }

@@ -1,5 +1,5 @@
 /*
- * trace_champsim.c: ChampSim traces as pmr dynamic instructions.
+ * champsim.c: ChampSim traces as pmr dynamic instructions.
  *
  * A ChampSim trace is a headerless sequence of 64-byte input_instr
  * records, little-endian:
@@ -32,8 +32,8 @@
 #include <string.h>
 
 #define PMR_TRACE_INTERNAL
-#include "pmr_internal.h"
-#include "trace.h"
+#include "stream/pmr_internal.h"
+#include "trace/trace.h"
 
 #define CS_REC 64
 #define CS_SP 6

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <strings.h>
 
-#include "pmr_internal.h"
-#include "trace.h"
+#include "stream/pmr_internal.h"
+#include "trace/trace.h"
 
 #define F(st, name, kind, since, desc) \
 	{ #name, PMR_K_##kind, since, offsetof(struct st, name), desc }

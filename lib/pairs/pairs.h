@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "pmr.h"
+#include "stream/pmr.h"
 
 /* Record type of pairs' output (32-47: graphs, fragments, costs, metrics). */
 #define PMR_REC_METRIC 40u
@@ -319,7 +319,7 @@ struct pairs_psamp {
 const struct pairs_psamp *pairs_psamples(const struct pairs *p, size_t *n);
 
 /*
- * Path reconstruction (spec 4.6, lib/pairs_path.c): outcome counts of one
+ * Path reconstruction (spec 4.6, lib/path.c): outcome counts of one
  * scheme in one mode.  A reconstruction succeeds when it yields exactly
  * one path and that path is the true one.
  */
@@ -361,7 +361,7 @@ int pairs_rebuild_run(const struct pairs *p, const char *path,
     enum pairs_prof what, unsigned bits, struct pairs_prow *rows, size_t n,
     struct pairs_rebuild *res, char *err, size_t errlen) PMR_RESULT_USED;
 
-/* Procedure symbols of one mapped ELF file (lib/pairs_sym.c). */
+/* Procedure symbols of one mapped ELF file (lib/sym/sym.c). */
 struct pairs_symtab;
 /* pairs_symtab_load's answer for a path that is no regular file. */
 #define PMR_ENOTREG (-100)

@@ -1,5 +1,5 @@
 /*
- * mhash_eval.c: the paper's error metric (spec/multihash.md §3.2, eq. 1).
+ * eval.c: the paper's error metric (spec/multihash.md §3.2, eq. 1).
  *
  * For each interval the hardware candidates are compared with the perfect
  * interval profiler of the same L and T over U, the union of both
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mhash.h"
+#include "mhash/mhash.h"
 
 const char *
 pmr_mhash_class_name(enum pmr_mhash_class c)
