@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "stream/pmr.h"
+#include "util/cli.h"
 #include "sim/sim.h"
 #include "trace/trace.h"
 

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "stream/pmr.h"
+#include "util/cli.h"
 #include "trace/trace.h"
 
 #ifndef PMTRACE_PLUGIN_DIR

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "stream/pmr.h"
+#include "util/cli.h"
 #include "trace/trace.h"
 
 enum mode { M_PRINT, M_STATS, M_CHECK, M_REVERSE, M_LIST };

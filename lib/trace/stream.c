@@ -156,8 +156,7 @@ pmr_trace_reader_open(const char *path, int fmt, unsigned flags, int *err,
 	return r;
 fail:
 	if (errbuf != NULL)
-		pmr_msg(errbuf, errlen, "%s", *err == PMR_EIO ?
-		    strerror(errno) : pmr_strerror(*err));
+		pmr_msg(errbuf, errlen, "%s", pmr_strerror(*err));
 	pmr_trace_close(c->t);
 	free(c);
 	return NULL;

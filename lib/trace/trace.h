@@ -22,11 +22,6 @@
 
 #include "stream/pmr.h"
 
-/* Record types of the instruction trace (8-15 are reserved for it). */
-#define PMR_REC_IMAGE 8u
-#define PMR_REC_SINSN 9u
-#define PMR_REC_DINSN 10u
-
 /* Instruction set of a static instruction. */
 enum pmr_isa {
 	PMR_ISA_NONE = 0,
@@ -290,42 +285,13 @@ int pmr_champsim_class(const unsigned char rec[64], int *taken);
 struct pmr_reader *pmr_trace_reader_open(const char *path, int fmt,
     unsigned flags, int *err, char *errbuf, size_t errlen) PMR_RESULT_USED;
 
-/* --- the native trace records (lib/pmr.c, man/pmr.5) --- */
+/* --- the native trace records (pmr.c, man/pmr.5) --------------------- */
 
-/* IMAGE: one executable or shared library mapped by the traced program. */
-struct pmr_image {
-	uint64_t start;		/* load address */
-	uint64_t size;		/* bytes mapped */
-	uint64_t offset;	/* file offset mapped at start */
-	struct pmr_bytes path;
-	struct pmr_bytes build_id;	/* ELF NT_GNU_BUILD_ID, may be empty */
-};
-
-/* SINSN as decoded by the registry (pmview); readers use pmr_sinsn. */
-struct pmr_sinsn_rec {
-	uint64_t pc;
-	uint8_t isa, cls, len, flags, nload;
-	uint64_t target;
-	struct pmr_bytes bytes;
-	struct pmr_bytes src, dst;	/* u16 LE register numbers */
-	uint16_t src_addr;
-	struct pmr_bytes msize;		/* u16 LE bytes per access */
-};
-
-/* DINSN block flags (must-understand: a reader rejects unknown bits). */
-#define PMR_DB_VALUES 0x1u	/* the val stream has one token per load */
-#define PMR_DB_NEXTUNK 0x2u	/* end_pc is not known (end of the trace) */
-#define PMR_DB_KNOWN 0x3u
-
-/* DINSN: a block of n dynamic instructions, as decoded by the registry. */
-struct pmr_dinsn_rec {
-	uint32_t n;		/* instructions in the block */
-	uint32_t flags;		/* PMR_DB_* */
-	uint32_t tid;
-	uint64_t pc;		/* pc of the first instruction */
-	uint64_t end_pc;	/* pc that follows the last instruction */
-	struct pmr_bytes br, tgt, mem, val, exc;	/* token streams */
-};
+/*
+ * The records IMAGE, SINSN and DINSN, their decoded structs (struct
+ * pmr_image, pmr_sinsn_rec, pmr_dinsn_rec) and the DINSN block flags
+ * PMR_DB_* are in records/records.h.
+ */
 
 struct pmr_trace_writer;
 
@@ -356,13 +322,6 @@ const char *pmr_trace_writer_errmsg(const struct pmr_trace_writer *tw);
  */
 int pmr_trace_writer_finish(struct pmr_trace_writer *tw, char *errbuf,
     size_t errlen) PMR_RESULT_USED;
-
-/* --- registry entries (lib/trace_rtypes.c) --------------------------- */
-
-/* IMAGE, SINSN, DINSN; PMR_RTYPES_TRACE_N is for static initializers. */
-#define PMR_RTYPES_TRACE_N 3
-extern const struct pmr_rtype pmr_rtypes_trace[PMR_RTYPES_TRACE_N];
-extern const unsigned pmr_rtypes_trace_n;
 
 /* --- ChampSim traces out (lib/export.c) ------------------------ */
 
@@ -428,63 +387,5 @@ int pmr_champsim_writer_close(struct pmr_champsim_writer *w, char *errbuf,
     size_t errlen) PMR_RESULT_USED;
 /* Discards the output (removes the temporary file) and frees w. */
 void pmr_champsim_writer_abort(struct pmr_champsim_writer *w);
-
-#ifdef PMR_TRACE_INTERNAL
-/*
- * Internal to lib/trace*.c: the reader object and the static-instruction
- * table shared by all sources.
- */
-struct pmr_sitab;
-
-struct pmr_trace_ops {
-	int (*next)(struct pmr_trace *, struct pmr_dinsn *);
-	void (*close)(struct pmr_trace *);
-};
-
-struct pmr_trace {
-	int fmt;
-	int err;		/* sticky error code, 0 if none */
-	uint64_t seq;
-	const struct pmr_trace_ops *ops;
-	void *src;		/* the source's state */
-	struct pmr_sitab *tab;
-	/* pmr_trace_set_side(): other records of a native trace */
-	void (*side)(void *, const struct pmr_rec *);
-	void *sidectx;
-	char errmsg[256];
-};
-
-/* Returns a new table, or NULL.  */
-struct pmr_sitab *pmr_sitab_new(void);
-void pmr_sitab_free(struct pmr_sitab *tab);
-/* Returns the current static instruction at pc, or NULL. */
-struct pmr_sinsn *pmr_sitab_lookup(struct pmr_sitab *tab, uint64_t pc);
-/*
- * Adds a copy of *si as the new static instruction at si->pc (replacing
- * the mapping of an older one, which stays allocated) and returns it with
- * its id set, or NULL when out of memory or ids.
- */
-struct pmr_sinsn *pmr_sitab_add(struct pmr_sitab *tab,
-    const struct pmr_sinsn *si);
-uint32_t pmr_sitab_count(const struct pmr_sitab *tab);
-/* Forgets every pc mapping (a new stream starts); entries stay valid. */
-void pmr_sitab_clear_map(struct pmr_sitab *tab);
-/*
- * Returns the mapping generation: it changes whenever a pc's mapping is
- * replaced or forgotten, so a caller may keep "pc -> entry" answers of
- * pmr_sitab_lookup() while it stays the same.
- */
-uint32_t pmr_sitab_gen(const struct pmr_sitab *tab);
-const struct pmr_sinsn *pmr_sitab_get(const struct pmr_sitab *tab,
-    uint32_t id);
-/* Sets the sticky error of t; returns code. */
-int pmr_trace_fail(struct pmr_trace *t, int code, const char *fmt, ...)
-    PMR_FORMAT(3, 4);
-
-/* Source constructors: take over nothing on failure (message in t). */
-int pmr_trace_champsim_open(struct pmr_trace *t, const char *path);
-int pmr_trace_drmem_open(struct pmr_trace *t, const char *path);
-int pmr_trace_pmr_open(struct pmr_trace *t, const char *path);
-#endif /* PMR_TRACE_INTERNAL */
 
 #endif /* PMR_TRACE_H */

@@ -16,6 +16,7 @@
 
 #include "stream/pmr.h"
 #include "stream/pmr_internal.h"
+#include "util/cli.h"
 #include "unit.h"
 
 static char tmpdir[64];
