@@ -292,10 +292,11 @@ struct pmr_sim_atruth {
 };
 
 /*
- * GNODE record: one retired instruction as a node of the Fields et al.
- * dependence graph (icost 2.1, 6.1), in commit order.  Latency components
- * are kept apart so that each idealization can zero its own part; the
- * producer distances are in commit order (seq - seq of the producer).
+ * GNODE record: one retired instruction as a node of the dependence graph
+ * of Fields et al. (MICRO'03 §3, Table 3), in commit order.  Latency
+ * components are kept apart so that each idealization can zero its own
+ * part; the producer distances are in commit order (seq - seq of the
+ * producer).
  */
 struct pmr_sim_gnode {
 	uint64_t seq;		/* commit index, warm-up included */
@@ -319,11 +320,11 @@ struct pmr_sim_gnode {
 };
 
 /*
- * SIG record: a shotgun signature sample (icost 3.2, "long and narrow"):
- * the 2 signature bits (pmr_sim_sig_bits) of prefix + len consecutive
- * committed instructions, the prefix first.  Instruction j of the blob
- * (from 0) is bits 2j (b1) and 2j + 1 (b2), little-endian: byte j / 4,
- * bits 2 (j % 4) and 2 (j % 4) + 1.
+ * SIG record: a shotgun signature sample (Fields et al. MICRO'03 §5.1,
+ * "long and narrow"): the 2 signature bits (pmr_sim_sig_bits) of prefix +
+ * len consecutive committed instructions, the prefix first.  Instruction
+ * j of the blob (from 0) is bits 2j (b1) and 2j + 1 (b2), little-endian:
+ * byte j / 4, bits 2 (j % 4) and 2 (j % 4) + 1.
  */
 struct pmr_sim_sig {
 	uint64_t seq;		/* commit index of the start (oracle) */
@@ -335,12 +336,13 @@ struct pmr_sim_sig {
 };
 
 /*
- * DET record: a shotgun detailed sample (icost 3.4, "short and wide"):
- * the GNODE content of one committed instruction (without the observed
- * cycles), the target it transferred to if it is an indirect jump, an
- * indirect call or a return, and the signature bits of the 2 ctx + 1
- * instructions around it: position -ctx + j is bits 2j (b1) and 2j + 1
- * (b2) of sig, so the sampled instruction is at bits 2 ctx, 2 ctx + 1.
+ * DET record: a shotgun detailed sample (Fields et al. MICRO'03 §5.1,
+ * "short and wide"): the GNODE content of one committed instruction
+ * (without the observed cycles), the target it transferred to if it is an
+ * indirect jump, an indirect call or a return, and the signature bits of
+ * the 2 ctx + 1 instructions around it: position -ctx + j is bits 2j (b1)
+ * and 2j + 1 (b2) of sig, so the sampled instruction is at bits 2 ctx
+ * and 2 ctx + 1.
  */
 struct pmr_sim_det {
 	uint64_t seq;		/* commit index (oracle) */

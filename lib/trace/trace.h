@@ -9,16 +9,21 @@
  * with its outcome and addresses).  pmsim, pmview and the converters use
  * only this interface, so they accept any source.
  *
- * The x86-64 decoder (lib/x86dec.c, capstone) turns instruction bytes into
+ * The x86-64 decoder (x86dec.c, capstone) turns instruction bytes into
  * a struct pmr_sinsn; pmtrace and the drmemtrace reader share it.
  *
- * The wire records IMAGE, SINSN and DINSN are laid out in
- * man/pmr.5 (INSTRUCTION TRACES).
+ * The wire records IMAGE, SINSN and DINSN are laid out in man/pmr.5
+ * (INSTRUCTION TRACES); their decoded structs and field tables are in
+ * records/records.h.  Inside lib/trace, trace.c picks a source and the
+ * sources decode into the objects of decode.c, below both (decode.h);
+ * convert.c runs whole-trace loops over this interface for pmtrace.
  */
 #ifndef PMR_TRACE_H
 #define PMR_TRACE_H
 
+#include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "stream/pmr.h"
 
@@ -158,7 +163,7 @@ struct pmr_dinsn {
 	uint16_t msize[PMR_INSN_MAXMEM];	/* 0 if unknown */
 };
 
-/* --- the x86-64 decoder (lib/x86dec.c) ------------------------------- */
+/* --- the x86-64 decoder (x86dec.c) ----------------------------------- */
 
 struct pmr_insn_decoder;
 
@@ -189,7 +194,7 @@ int pmr_insn_class_is_branch(unsigned cls);
 const char *pmr_insn_reg_name(unsigned isa, unsigned reg, char *buf,
     size_t len);
 
-/* --- reading traces (lib/trace.c) ------------------------------------ */
+/* --- reading traces (trace.c) ---------------------------------------- */
 
 enum pmr_trace_format {
 	PMR_TF_AUTO = 0,	/* by magic, then by name */
@@ -201,6 +206,9 @@ enum pmr_trace_format {
 
 struct pmr_trace;
 struct pmr_image;
+
+/* The names pmr_trace_format_byname() knows, for messages. */
+#define PMR_TRACE_FORMATS "auto, pmr, champsim, drmemtrace"
 
 /*
  * Returns the format named name ("auto", "pmr", "champsim", "drmemtrace"),
@@ -277,7 +285,7 @@ int pmr_champsim_class(const unsigned char rec[64], int *taken);
 /*
  * Opens a trace of any format as a reader of native records (IMAGE,
  * SINSN, DINSN): a pmr stream is read directly, other formats are
- * converted on the fly by a thread (lib/stream.c).  flags are the
+ * converted on the fly by a thread (stream.c).  flags are the
  * reader's.  Returns the reader or NULL with *err and errbuf set; read
  * errors of the conversion are the reader's errors.  Caller closes with
  * pmr_reader_close().
@@ -323,7 +331,7 @@ const char *pmr_trace_writer_errmsg(const struct pmr_trace_writer *tw);
 int pmr_trace_writer_finish(struct pmr_trace_writer *tw, char *errbuf,
     size_t errlen) PMR_RESULT_USED;
 
-/* --- ChampSim traces out (lib/export.c) ------------------------ */
+/* --- ChampSim traces out (export.c) ---------------------------------- */
 
 /* Compression of a ChampSim output. */
 enum pmr_champsim_comp {
@@ -346,7 +354,7 @@ struct pmr_champsim_counts {
 /*
  * Encodes di as one 64-byte ChampSim input_instr record into rec, with
  * ChampSim's register convention (6 stack pointer, 25 flags, 26
- * instruction pointer; see lib/export.c and pmtrace(1)), and adds
+ * instruction pointer; see export.c and pmtrace(1)), and adds
  * what did not fit to *cnt.  Returns PMR_OK.
  */
 int pmr_champsim_encode(const struct pmr_dinsn *di, unsigned char rec[64],
@@ -387,5 +395,70 @@ int pmr_champsim_writer_close(struct pmr_champsim_writer *w, char *errbuf,
     size_t errlen) PMR_RESULT_USED;
 /* Discards the output (removes the temporary file) and frees w. */
 void pmr_champsim_writer_abort(struct pmr_champsim_writer *w);
+
+/* --- the program to trace (program.c) -------------------------------- */
+
+/*
+ * Returns prog as a path that qemu-x86_64 can run: prog itself if it has
+ * a '/', else the first match in PATH as execvp(3) finds it, written into
+ * buf (len bytes).  Returns NULL with *why set to an errno value (ENOENT,
+ * EACCES, ENOEXEC for a file that is not an x86-64 ELF executable, ...)
+ * when prog cannot be run.
+ */
+const char *pmr_trace_find_program(const char *prog, char *buf, size_t len,
+    int *why);
+
+/* --- loops over a whole trace (convert.c) ----------------------------- */
+
+/* What pmr_trace_copy() and pmr_trace_export() return. */
+#define PMR_COPY_OK 0
+#define PMR_COPY_EREAD 1	/* reading failed: pmr_trace_errmsg(t) says */
+#define PMR_COPY_EWRITE 2	/* writing failed: the writer's errmsg says */
+
+/* pmr_trace_copy() flags. */
+#define PMR_COPY_IMAGES 0x1u	/* the IMAGE records of pmr_trace_image_of() */
+
+/*
+ * Copies the instructions of t into tw, leaving out the first skip and
+ * stopping after max (UINT64_MAX: all), at the end of t, or as soon as
+ * *stop is set (stop may be NULL; a signal handler may set it).  With
+ * PMR_COPY_IMAGES, writes the IMAGE record of each executable mapping
+ * before the first instruction inside it.  Returns PMR_COPY_OK,
+ * PMR_COPY_EREAD or PMR_COPY_EWRITE (pmr_trace_writer_errmsg(tw)).
+ */
+int pmr_trace_copy(struct pmr_trace *t, struct pmr_trace_writer *tw,
+    uint64_t skip, uint64_t max, unsigned flags,
+    const volatile sig_atomic_t *stop);
+/*
+ * Writes the instructions of t to the ChampSim writer w, leaving out the
+ * first skip and stopping after max.  Returns as pmr_trace_copy()
+ * (pmr_champsim_writer_errmsg(w) for PMR_COPY_EWRITE).
+ */
+int pmr_trace_export(struct pmr_trace *t, struct pmr_champsim_writer *w,
+    uint64_t skip, uint64_t max);
+
+/* The instructions of a trace by class (pmtrace stats). */
+struct pmr_trace_counts {
+	uint64_t n;			/* instructions */
+	uint64_t cls[PMR_OP_NCLASS];	/* by class */
+	uint64_t taken[PMR_OP_NCLASS];	/* of those, taken */
+	uint64_t loads, stores;		/* memory accesses */
+	uint64_t values;		/* instructions with a loaded value */
+};
+
+/*
+ * Reads t to its end and counts its instructions into *c.  Returns PMR_OK
+ * or a negative code with a message in pmr_trace_errmsg(t).
+ */
+int pmr_trace_count(struct pmr_trace *t, struct pmr_trace_counts *c);
+/* Prints c on f as "key<TAB>value" lines, naming the trace name. */
+void pmr_trace_counts_print(FILE *f, const char *name,
+    const struct pmr_trace *t, const struct pmr_trace_counts *c);
+/*
+ * Prints a '#' line of column names, then the first head (0: all)
+ * instructions of t on f, one a line.  Returns PMR_OK or a negative code
+ * with a message in pmr_trace_errmsg(t).
+ */
+int pmr_trace_dump(struct pmr_trace *t, FILE *f, uint64_t head);
 
 #endif /* PMR_TRACE_H */
