@@ -75,6 +75,12 @@ for l in open(sys.argv[1]): json.loads(l)' "$T/out"
 	[[ $stderr == *"pmview: --type: value 'NOSUCH' is unknown (pmview -l lists the types)"* ]]
 }
 
+@test "pmview -t with an empty list is a usage error" {
+	run -2 --separate-stderr "$PMVIEW" -t , "$T/small.pmr"
+	[ "${stderr_lines[0]}" = "pmview: --type: value ',' is empty" ]
+	[ "${stderr_lines[-1]}" = "Try 'pmview --help'." ]
+}
+
 @test "pmview --head N stops after N printed records" {
 	run -0 "$PMVIEW" -f text --head 2 -t EVENT "$T/small.pmr"
 	[ "${#lines[@]}" -eq 2 ]

@@ -39,6 +39,14 @@ stat_of() {
 	[ -z "$stderr" ]
 }
 
+@test "pmtrace -V, and -V after a command, print the version" {
+	run --separate-stderr -0 "$PMTRACE" -V
+	[[ $output == "pmtrace (pmtools) "[0-9]* ]]
+	run --separate-stderr -0 "$PMTRACE" stats --version
+	[[ $output == "pmtrace (pmtools) "[0-9]* ]]
+	[ -z "$stderr" ]
+}
+
 @test "pmtrace with a bad option is a usage error" {
 	run --separate-stderr -2 "$PMTRACE" import --bogus
 	[[ $stderr == *"usage: pmtrace"* ]]
