@@ -519,10 +519,9 @@ main(int argc, char *argv[])
 		errx(1, "cannot create the simulator: %s", pmr_strerror(e));
 	w = pmr_common_writer(&com, "pmsim", argc + optind, argv - optind,
 	    &e);
-	if (w == NULL) {
+	if (w == NULL)
 		errx(1, "cannot create '%s': %s", pmr_display(com.output),
 		    pmr_strerror(e));
-	}
 	/* The effective options: the META record states the W and S used. */
 	if (write_meta(w, pmr_sim_config(sim), pmr_sim_opts(sim)) != 0) {
 		warnx("%s: %s", pmr_outname(com.output), pmr_writer_errmsg(w));

@@ -1,5 +1,5 @@
 /*
- * rtypes.c: the generic field codec of the record stream.
+ * fields.c: the generic field codec of the record stream.
  *
  * Each record type has a field table in lib/records (name, kind, the
  * minor version that appended it, its offset in the decoded struct),
