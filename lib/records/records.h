@@ -94,7 +94,7 @@ struct pmr_rtype {
 
 /* --- core records (rec_core.c) ----------------------------------------- */
 
-/* EVENT kinds. */
+/* EVENT kinds (mhash's tuples). */
 #define PMR_EV_VALUE 1u	 /* (load pc, loaded value) */
 #define PMR_EV_EDGE 2u	 /* (branch pc, target) */
 
@@ -364,7 +364,8 @@ struct pmr_sim_det {
 
 /* --- profile metrics (rec_pairs.c) ------------------------------------- */
 
-/* METRIC record (pairs -f pmr), decoded form. */
+/* METRIC record (pairs -f pmr), decoded form; PAIRS_MK_* are in
+ * pairs/pairs.h. */
 struct pairs_metric_rec {
 	uint64_t key;		/* pc; 0 for the global record */
 	uint8_t kind;		/* PAIRS_MK_* */
@@ -394,6 +395,5 @@ const struct pmr_rtype *pmr_rtype_find(uint32_t type);
 const struct pmr_rtype *pmr_rtype_byname(const char *name);
 /* Returns the i-th registered type (from 0), or NULL past the last. */
 const struct pmr_rtype *pmr_rtype_at(unsigned i);
-
 
 #endif /* PMR_RECORDS_H */
