@@ -21,6 +21,7 @@
 
 #include "mhash/mhash.h"
 #include "stream/pmr.h"
+#include "util/cli.h"
 #include "trace/trace.h"
 
 #define MAXCFG 64

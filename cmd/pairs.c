@@ -19,6 +19,7 @@
 
 #include "pairs/pairs.h"
 #include "stream/pmr.h"
+#include "util/cli.h"
 
 enum fmt { F_TEXT, F_TSV, F_JSON, F_PMR };
 

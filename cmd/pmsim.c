@@ -17,19 +17,21 @@
 #include <unistd.h>
 
 #include "stream/pmr.h"
+#include "util/cli.h"
 #include "sim/sim.h"
 #include "trace/trace.h"
 
 enum {
 	O_PRINT_CONFIG = PMR_OPT_PRIVATE, O_PROFILEME, O_TRUTH, O_EVENTS,
-	O_WARMUP, O_MAX, O_INTERVAL, O_IDEAL, O_FORMAT, O_SAMPLER, O_GRAPH,
-	O_DELTA, O_WINDOW, O_SHOTGUN
+	O_WARMUP, O_MAX, O_INTERVAL, O_IDEAL, O_SAMPLER, O_GRAPH, O_DELTA,
+	O_WINDOW, O_SHOTGUN
 };
 
 static const struct option long_opts[] = {
 	{ "config", required_argument, NULL, 'c' },
 	{ "delta", required_argument, NULL, O_DELTA },
 	{ "events", required_argument, NULL, O_EVENTS },
+	{ "from", required_argument, NULL, 'F' },
 	{ "graph", no_argument, NULL, O_GRAPH },
 	{ "ideal", required_argument, NULL, O_IDEAL },
 	{ "interval", required_argument, NULL, O_INTERVAL },
@@ -40,7 +42,7 @@ static const struct option long_opts[] = {
 	{ "profileme", required_argument, NULL, O_PROFILEME },
 	{ "set", required_argument, NULL, 'O' },
 	{ "shotgun", optional_argument, NULL, O_SHOTGUN },
-	{ "trace-format", required_argument, NULL, O_FORMAT },
+	{ "trace-format", required_argument, NULL, 'F' },	/* old name */
 	{ "truth", no_argument, NULL, O_TRUTH },
 	{ "warmup", required_argument, NULL, O_WARMUP },
 	{ "window", required_argument, NULL, O_WINDOW },
@@ -48,22 +50,16 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static void PMR_NORETURN
-usage(void)
-{
-	fprintf(stderr,
-	    "usage: pmsim [-qvz] [-c file] [-m machine] [-O key=value] "
-	    "[-o file]\n"
-	    "             [--events=list] [--graph] [--ideal=list] "
-	    "[--interval=n] [--max=n]\n"
-	    "             [--print-config] [--profileme=spec] [--seed=n] "
-	    "[--truth]\n"
-	    "             [--delta=n] [--sampler=spec] [--shotgun[=spec]] "
-	    "[--warmup=n]\n"
-	    "             [--window=n] [trace]\n"
-	    "Try 'pmsim --help'.\n");
-	exit(2);
-}
+static const char synopsis[] =
+    "usage: pmsim [-qvz] [-c file] [-F format] [-m machine] [-O key=value] "
+    "[-o file]\n"
+    "             [--events=list] [--graph] [--ideal=list] [--interval=n] "
+    "[--max=n]\n"
+    "             [--print-config] [--profileme=spec] [--seed=n] "
+    "[--truth]\n"
+    "             [--delta=n] [--sampler=spec] [--shotgun[=spec]] "
+    "[--warmup=n]\n"
+    "             [--window=n] [trace]\n";
 
 static void
 help(void)
@@ -78,6 +74,8 @@ help(void)
 	    "cycles [15]\n"
 	    "      --events=LIST    EVENT records at retire: value, edge "
 	    "[none]\n"
+	    "  -F, --from=FORMAT    trace format: auto pmr champsim "
+	    "drmemtrace [auto]\n"
 	    "      --graph          GNODE records: the dependence-graph node "
 	    "of each\n"
 	    "                       retired instruction [off]\n"
@@ -104,7 +102,7 @@ help(void)
 	    "                       sig=M ,len=L ,prefix=P ,det=N ,ctx=C "
 	    "[off; sig=1000000,\n"
 	    "                       len=1000,prefix=10,det=1000,ctx=10]\n"
-	    "      --trace-format=F auto pmr champsim drmemtrace [auto]\n"
+	    "      --trace-format=F the same as --from\n"
 	    "      --truth          TRUTH records: exact per-pc aggregates "
 	    "[off]\n"
 	    "      --warmup=N       instructions before measuring [0]\n"
@@ -113,50 +111,31 @@ help(void)
 	    pmr_common_help);
 }
 
-static const char *
-display(const char *path)
-{
-	return path == NULL || strcmp(path, "-") == 0 ? "<stdin>" : path;
-}
-
-static uint64_t
-num(const char *opt, const char *arg, long long min, long long max)
-{
-	const char *e = NULL;
-	long long v = pmr_strtonum(arg, min, max, &e);
-
-	if (e != NULL) {
-		warnx("%s: value '%s' is %s", opt, arg, e);
-		usage();
-	}
-	return (uint64_t)v;
-}
-
 /* Parses --profileme=single|paired[,S=N][,W=N][,dist=..][,J=N]... */
 static void
 parse_pm(struct pmr_sim_opts *o, const char *arg)
 {
-	char *s = strdup(arg), *tok, *save = NULL;
+	struct pmr_items it;
+	const char *tok, *v;
 
-	if (s == NULL)
-		err(1, NULL);
 	o->pm_s = 4096;
-	for (tok = strtok_r(s, ",", &save); tok != NULL;
-	    tok = strtok_r(NULL, ",", &save)) {
+	pmr_items_init(&it, arg);
+	while ((tok = pmr_items_next(&it)) != NULL) {
 		if (strcmp(tok, "single") == 0)
 			o->pm = PMR_SIM_PM_SINGLE;
 		else if (strcmp(tok, "paired") == 0)
 			o->pm = PMR_SIM_PM_PAIRED;
-		else if (strncmp(tok, "S=", 2) == 0)
-			o->pm_s = num("--profileme S", tok + 2, 1, 1LL << 40);
-		else if (strncmp(tok, "W=", 2) == 0)
-			o->pm_w = (unsigned)num("--profileme W", tok + 2, 1,
-			    65536);
-		else if (strncmp(tok, "J=", 2) == 0)
-			o->pm_jitter = num("--profileme J", tok + 2, 0,
+		else if ((v = pmr_item_value(tok, "S")) != NULL)
+			o->pm_s = (uint64_t)pmr_cli_num("--profileme S", v, 1,
 			    1LL << 40);
-		else if (strncmp(tok, "irq=", 4) == 0)
-			o->pm_irq = (unsigned)num("--profileme irq", tok + 4,
+		else if ((v = pmr_item_value(tok, "W")) != NULL)
+			o->pm_w = (unsigned)pmr_cli_num("--profileme W", v, 1,
+			    65536);
+		else if ((v = pmr_item_value(tok, "J")) != NULL)
+			o->pm_jitter = (uint64_t)pmr_cli_num("--profileme J", v,
+			    0, 1LL << 40);
+		else if ((v = pmr_item_value(tok, "irq")) != NULL)
+			o->pm_irq = (unsigned)pmr_cli_num("--profileme irq", v,
 			    0, 1000000);
 		else if (strcmp(tok, "dist=geom") == 0)
 			o->pm_dist = 0;
@@ -170,56 +149,59 @@ parse_pm(struct pmr_sim_opts *o, const char *arg)
 			o->pm_select = 0;
 		else if (strcmp(tok, "select=opportunity") == 0)
 			o->pm_select = 1;
-		else {
-			warnx("--profileme: unknown item '%s'", tok);
-			usage();
-		}
+		else
+			pmr_cli_bad("--profileme", tok, "unknown");
 	}
-	free(s);
-	if (o->pm == PMR_SIM_PM_OFF) {
-		warnx("--profileme: say 'single' or 'paired'");
-		usage();
-	}
-	if (o->pm == PMR_SIM_PM_PAIRED && o->pm_select) {
-		warnx("--profileme: select=opportunity is for single sampling");
-		usage();
-	}
+	if (o->pm == PMR_SIM_PM_OFF)
+		pmr_cli_misuse("--profileme: say 'single' or 'paired'");
+	if (o->pm == PMR_SIM_PM_PAIRED && o->pm_select)
+		pmr_cli_misuse("--profileme: select=opportunity is for single "
+		    "sampling");
 }
 
 /* Parses --shotgun[=sig=M,len=L,prefix=P,det=N,ctx=C]. */
 static void
 parse_shotgun(struct pmr_sim_opts *o, const char *arg)
 {
-	char *s, *tok, *save = NULL;
+	struct pmr_items it;
+	const char *tok, *v;
 
 	o->shotgun = 1;
 	if (arg == NULL)
 		return;
-	if ((s = strdup(arg)) == NULL)
-		err(1, NULL);
-	for (tok = strtok_r(s, ",", &save); tok != NULL;
-	    tok = strtok_r(NULL, ",", &save)) {
-		if (strncmp(tok, "sig=", 4) == 0)
-			o->sg_sig = num("--shotgun sig", tok + 4, 1,
+	pmr_items_init(&it, arg);
+	while ((tok = pmr_items_next(&it)) != NULL) {
+		if ((v = pmr_item_value(tok, "sig")) != NULL)
+			o->sg_sig = (uint64_t)pmr_cli_num("--shotgun sig", v, 1,
 			    (long long)PMR_SIM_SG_MAXMEAN);
-		else if (strncmp(tok, "len=", 4) == 0)
-			o->sg_len = (unsigned)num("--shotgun len", tok + 4, 1,
+		else if ((v = pmr_item_value(tok, "len")) != NULL)
+			o->sg_len = (unsigned)pmr_cli_num("--shotgun len", v, 1,
 			    PMR_SIM_SG_MAXLEN);
-		else if (strncmp(tok, "prefix=", 7) == 0)
-			o->sg_prefix = (unsigned)num("--shotgun prefix",
-			    tok + 7, 0, PMR_SIM_SG_MAXPREFIX);
-		else if (strncmp(tok, "det=", 4) == 0)
-			o->sg_det = num("--shotgun det", tok + 4, 1,
+		else if ((v = pmr_item_value(tok, "prefix")) != NULL)
+			o->sg_prefix = (unsigned)pmr_cli_num("--shotgun prefix",
+			    v, 0, PMR_SIM_SG_MAXPREFIX);
+		else if ((v = pmr_item_value(tok, "det")) != NULL)
+			o->sg_det = (uint64_t)pmr_cli_num("--shotgun det", v, 1,
 			    (long long)PMR_SIM_SG_MAXMEAN);
-		else if (strncmp(tok, "ctx=", 4) == 0)
-			o->sg_ctx = (unsigned)num("--shotgun ctx", tok + 4, 0,
+		else if ((v = pmr_item_value(tok, "ctx")) != NULL)
+			o->sg_ctx = (unsigned)pmr_cli_num("--shotgun ctx", v, 0,
 			    PMR_SIM_SG_MAXCTX);
-		else {
-			warnx("--shotgun: unknown item '%s'", tok);
-			usage();
-		}
+		else
+			pmr_cli_bad("--shotgun", tok, "unknown");
 	}
-	free(s);
+}
+
+/* Returns the names of the machine presets, NULL-terminated. */
+static const char *const *
+preset_names(void)
+{
+	static const char *names[16];
+	unsigned i;
+
+	for (i = 0; i < 15 && (names[i] = pmr_sim_preset_name(i)) != NULL;
+	    i++)
+		;
+	return names;
 }
 
 static const char *const sampler_names[] = { "profileme", "counter", "ibs",
@@ -227,68 +209,48 @@ static const char *const sampler_names[] = { "profileme", "counter", "ibs",
 static const char *const bsev_names[] = { "cycles", "retired", "dmiss",
 	"misp", NULL };
 
-static int
-pick(const char *opt, const char *arg, const char *const *names)
-{
-	int i;
-
-	for (i = 0; names[i] != NULL; i++)
-		if (strcmp(arg, names[i]) == 0)
-			return i;
-	warnx("%s: unknown item '%s'", opt, arg);
-	usage();
-}
-
 /* Parses --sampler=counter|ibs|pebs|tip[,S=N][,skid=N][,event=E]. */
 static void
 parse_sampler(struct pmr_sim_opts *o, const char *arg)
 {
-	char *s = strdup(arg), *tok, *save = NULL;
+	struct pmr_items it;
+	const char *tok, *v;
 	int first = 1, ev = -1, skid = 0;
 	uint64_t S = 4096;
 
-	if (s == NULL)
-		err(1, NULL);
 	o->bs_skid = 6;		/* the 21164's skid (ProfileMe 2.2) */
-	for (tok = strtok_r(s, ",", &save); tok != NULL;
-	    tok = strtok_r(NULL, ",", &save), first = 0) {
+	pmr_items_init(&it, arg);
+	for (; (tok = pmr_items_next(&it)) != NULL; first = 0) {
 		if (first)
-			o->sampler = pick("--sampler", tok, sampler_names);
-		else if (strncmp(tok, "S=", 2) == 0)
-			S = num("--sampler S", tok + 2, 1, 1LL << 40);
-		else if (strncmp(tok, "skid=", 5) == 0) {
-			o->bs_skid = (unsigned)num("--sampler skid", tok + 5,
+			o->sampler = pmr_cli_pick("--sampler", tok,
+			    sampler_names);
+		else if ((v = pmr_item_value(tok, "S")) != NULL)
+			S = (uint64_t)pmr_cli_num("--sampler S", v, 1,
+			    1LL << 40);
+		else if ((v = pmr_item_value(tok, "skid")) != NULL) {
+			o->bs_skid = (unsigned)pmr_cli_num("--sampler skid", v,
 			    0, 1000000);
 			skid = 1;
-		}
-		else if (strncmp(tok, "event=", 6) == 0)
-			ev = pick("--sampler event", tok + 6, bsev_names);
-		else {
-			warnx("--sampler: unknown item '%s'", tok);
-			usage();
-		}
+		} else if ((v = pmr_item_value(tok, "event")) != NULL)
+			ev = pmr_cli_pick("--sampler event", v, bsev_names);
+		else
+			pmr_cli_bad("--sampler", tok, "unknown");
 	}
-	free(s);
-	if (o->sampler == PMR_SIM_SAMPLER_PROFILEME) {
-		warnx("--sampler: use --profileme for ProfileMe");
-		usage();
-	}
+	if (o->sampler == PMR_SIM_SAMPLER_PROFILEME)
+		pmr_cli_misuse("--sampler: use --profileme for ProfileMe");
 	/* only the counter's interrupt is delivered late */
-	if (skid && o->sampler != PMR_SIM_SAMPLER_COUNTER) {
-		warnx("--sampler: skid= applies to counter only (%s samples "
-		    "the instruction it tags)", sampler_names[o->sampler]);
-		usage();
-	}
+	if (skid && o->sampler != PMR_SIM_SAMPLER_COUNTER)
+		pmr_cli_misuse("--sampler: skid= applies to counter only (%s "
+		    "samples the instruction it tags)",
+		    sampler_names[o->sampler]);
 	/* ibs counts mapped instructions and tip counts cycles: an event
 	 * they would not count is refused, never recorded in META unused */
 	if (ev >= 0 && ((o->sampler == PMR_SIM_SAMPLER_IBS) ||
-	    (o->sampler == PMR_SIM_SAMPLER_TIP && ev != PMR_SIM_BSEV_CYCLES))) {
-		warnx("--sampler: event=%s does not apply to %s (%s)",
+	    (o->sampler == PMR_SIM_SAMPLER_TIP && ev != PMR_SIM_BSEV_CYCLES)))
+		pmr_cli_misuse("--sampler: event=%s does not apply to %s (%s)",
 		    bsev_names[ev], sampler_names[o->sampler],
 		    o->sampler == PMR_SIM_SAMPLER_IBS ? "it tags every S-th "
 		    "mapped instruction" : "it samples every S cycles");
-		usage();
-	}
 	if (o->sampler == PMR_SIM_SAMPLER_IBS) {
 		/* ProfileMe's machinery, selecting at map */
 		o->sampler = 0;
@@ -299,30 +261,6 @@ parse_sampler(struct pmr_sim_opts *o, const char *arg)
 		o->bs_s = S;
 	o->bs_event = ev >= 0 ? ev : o->sampler == PMR_SIM_SAMPLER_PEBS ?
 	    PMR_SIM_BSEV_RETIRED : PMR_SIM_BSEV_CYCLES;
-}
-
-static unsigned
-parse_list(const char *opt, const char *arg, unsigned (*byname)(const char *))
-{
-	char *s = strdup(arg), *tok, *save = NULL;
-	unsigned m = 0, b;
-
-	if (s == NULL)
-		err(1, NULL);
-	for (tok = strtok_r(s, ",", &save); tok != NULL;
-	    tok = strtok_r(NULL, ",", &save)) {
-		if ((b = byname(tok)) == 0) {
-			warnx("%s: unknown item '%s'", opt, tok);
-			usage();
-		}
-		m |= b;
-	}
-	free(s);
-	if (m == 0) {
-		warnx("%s: empty list", opt);
-		usage();
-	}
-	return m;
 }
 
 static unsigned
@@ -435,29 +373,28 @@ main(int argc, char *argv[])
 	struct pmr_progress progress;
 	struct pmr_writer *w = NULL;
 	const struct pmr_sim_stats *st;
-	const char *errstr = NULL, *path, *cfgfile = NULL;
+	const char *path, *cfgfile = NULL;
 	char msg[512];
 	char **sets = NULL;
 	size_t nsets = 0, i;
 	int ch, rc, print_config = 0, fmt = PMR_TF_AUTO, status = 0;
 	int e = 0;
 
+	pmr_cli_init("pmsim", synopsis, help);
 	pmr_common_init(&com);
 	pmr_sim_opts_init(&o);
 	if (pmr_sim_config_preset(&cfg, "alpha21264") != PMR_OK)
 		errx(1, "no default machine");
-	while ((ch = getopt_long(argc, argv, "c:m:O:" PMR_COMMON_SHORTOPTS,
+	while ((ch = getopt_long(argc, argv, "c:F:m:O:" PMR_COMMON_SHORTOPTS,
 	    long_opts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 			cfgfile = optarg;
 			break;
 		case 'm':
-			if (pmr_sim_config_preset(&cfg, optarg) != PMR_OK) {
-				warnx("unknown machine '%s' (alpha21264, "
-				    "fields03, champsim)", optarg);
-				usage();
-			}
+			if (pmr_sim_config_preset(&cfg, optarg) != PMR_OK)
+				pmr_cli_pick("--machine", optarg,
+				    preset_names());
 			break;
 		case 'O':
 			if ((sets = realloc(sets, (nsets + 1) *
@@ -469,20 +406,16 @@ main(int argc, char *argv[])
 			print_config = 1;
 			break;
 		case O_PROFILEME:
-			if (o.pm_select == 2) {
-				warnx("--profileme and --sampler=ibs exclude "
-				    "each other");
-				usage();
-			}
+			if (o.pm_select == 2)
+				pmr_cli_misuse("--profileme and --sampler=ibs "
+				    "exclude each other");
 			parse_pm(&o, optarg);
 			break;
 		case O_SAMPLER:
 			if (o.pm != PMR_SIM_PM_OFF &&
-			    strncmp(optarg, "ibs", 3) == 0) {
-				warnx("--profileme and --sampler=ibs exclude "
-				    "each other");
-				usage();
-			}
+			    strncmp(optarg, "ibs", 3) == 0)
+				pmr_cli_misuse("--profileme and --sampler=ibs "
+				    "exclude each other");
 			parse_sampler(&o, optarg);
 			break;
 		case O_TRUTH:
@@ -495,67 +428,52 @@ main(int argc, char *argv[])
 			parse_shotgun(&o, optarg);
 			break;
 		case O_DELTA:
-			o.delta = (unsigned)num("--delta", optarg, 0, 65536);
+			o.delta = (unsigned)pmr_cli_num("--delta", optarg, 0,
+			    65536);
 			break;
 		case O_WINDOW:
-			o.win_len = (unsigned)num("--window", optarg, 1,
+			o.win_len = (unsigned)pmr_cli_num("--window", optarg, 1,
 			    1 << 20);
 			break;
 		case O_EVENTS:
-			o.events = parse_list("--events", optarg,
+			o.events = pmr_cli_mask("--events", optarg,
 			    event_byname);
 			break;
 		case O_IDEAL:
-			o.ideal = parse_list("--ideal", optarg,
+			o.ideal = pmr_cli_mask("--ideal", optarg,
 			    pmr_sim_ideal_byname);
 			break;
 		case O_WARMUP:
-			o.warmup = num("--warmup", optarg, 0, INT64_MAX);
+			o.warmup = (uint64_t)pmr_cli_num("--warmup", optarg, 0,
+			    INT64_MAX);
 			break;
 		case O_MAX:
-			o.max = num("--max", optarg, 1, INT64_MAX);
+			o.max = (uint64_t)pmr_cli_num("--max", optarg, 1,
+			    INT64_MAX);
 			break;
 		case O_INTERVAL:
-			o.interval = num("--interval", optarg, 1, INT64_MAX);
+			o.interval = (uint64_t)pmr_cli_num("--interval", optarg,
+			    1, INT64_MAX);
 			break;
-		case O_FORMAT:
-			if ((fmt = pmr_trace_format_byname(optarg)) < 0) {
-				warnx("unknown trace format '%s'", optarg);
-				usage();
-			}
+		case 'F':	/* also --trace-format, its old name */
+			if ((fmt = pmr_trace_format_byname(optarg)) < 0)
+				pmr_cli_bad("--from", optarg, "unknown ("
+				    PMR_TRACE_FORMATS ")");
 			break;
 		default:
-			rc = pmr_common_opt(&com, ch, optarg, &errstr);
-			if (rc == 'h') {
-				help();
-				if (ferror(stdout) | fclose(stdout))
-					err(1, "stdout");
-				return 0;
-			}
-			if (rc == 'V') {
-				printf("pmsim %s\n", PMTOOLS_VERSION);
-				if (ferror(stdout) | fclose(stdout))
-					err(1, "stdout");
-				return 0;
-			}
-			if (rc < 0) {
-				warnx("%s", errstr);
-				usage();
-			}
-			if (rc == 0)
-				usage();
-			break;
+			pmr_cli_common(&com, ch, optarg);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc > 1)
-		usage();
+		pmr_cli_usage();
 	/* settings: preset, then the file, then -O in order */
 	if (cfgfile != NULL) {
 		rc = pmr_sim_config_load(&cfg, cfgfile, msg, sizeof(msg));
 		if (rc == PMR_EIO)
-			err(1, "cannot read '%s'", cfgfile);
+			errx(1, "cannot read '%s': %s", cfgfile,
+			    pmr_strerror(rc));
 		if (rc != PMR_OK)
 			errx(1, "'%s': %s", cfgfile, msg);
 	}
@@ -565,15 +483,13 @@ main(int argc, char *argv[])
 	    pmr_sim_config_check(&cfg, msg, sizeof(msg)) != PMR_OK)
 		errx(1, "'%s': bad configuration: %s", cfgfile, msg);
 	for (i = 0; i < nsets; i++)
-		if (pmr_sim_config_setkv(&cfg, sets[i], msg, sizeof(msg)) != 0) {
-			warnx("-O: %s", msg);
-			usage();
-		}
+		if (pmr_sim_config_setkv(&cfg, sets[i], msg, sizeof(msg)) != 0)
+			pmr_cli_misuse("-O: %s", msg);
 	free(sets);
 	if (pmr_sim_config_check(&cfg, msg, sizeof(msg)) != PMR_OK) {
-		warnx("%s: %s", nsets > 0 ? "-O" : "bad configuration", msg);
 		if (nsets > 0)
-			usage();
+			pmr_cli_misuse("-O: %s", msg);
+		warnx("bad configuration: %s", msg);
 		return 1;
 	}
 	o.seed = com.seed;
@@ -581,18 +497,13 @@ main(int argc, char *argv[])
 		pmr_sim_config_idealize(&cfg, o.ideal);
 		printf("# pmsim machine %s, digest %016" PRIx64 "\n",
 		    cfg.name, pmr_sim_config_digest(&cfg));
-		if (pmr_sim_config_write(&cfg, stdout, 1) != 0 ||
-		    (ferror(stdout) | fclose(stdout)))
+		if (pmr_sim_config_write(&cfg, stdout, 1) != 0)
 			err(1, "stdout");
-		return 0;
+		pmr_cli_exit(0);
 	}
 	path = argc == 1 ? argv[0] : "-";
-	if (argc == 0 && isatty(STDIN_FILENO)) {
-		help();
-		if (ferror(stdout) | fclose(stdout))
-			err(1, "stdout");
-		return 0;
-	}
+	if (argc == 0 && isatty(STDIN_FILENO))
+		pmr_cli_help();
 	if (pmr_common_tty_refused(&com))
 		errx(1, "refusing to write a binary stream to a terminal "
 		    "(use -o file or --force)");
@@ -601,18 +512,16 @@ main(int argc, char *argv[])
 		/* the trace library's messages name the file */
 		if (msg[0] != '\0')
 			errx(1, "%s", msg);
-		errx(1, "cannot open '%s': %s", display(path), pmr_strerror(e));
+		errx(1, "cannot open '%s': %s", pmr_display(path),
+		    pmr_strerror(e));
 	}
 	if ((sim = pmr_sim_new(&cfg, &o, &e)) == NULL)
 		errx(1, "cannot create the simulator: %s", pmr_strerror(e));
 	w = pmr_common_writer(&com, "pmsim", argc + optind, argv - optind,
 	    &e);
-	if (w == NULL) {
-		if (e == PMR_EIO)
-			err(1, "cannot create '%s'", display(com.output));
-		errx(1, "cannot create '%s': %s", display(com.output),
+	if (w == NULL)
+		errx(1, "cannot create '%s': %s", pmr_display(com.output),
 		    pmr_strerror(e));
-	}
 	/* The effective options: the META record states the W and S used. */
 	if (write_meta(w, pmr_sim_config(sim), pmr_sim_opts(sim)) != 0) {
 		warnx("%s: %s", pmr_outname(com.output), pmr_writer_errmsg(w));
@@ -660,7 +569,5 @@ main(int argc, char *argv[])
 	}
 	pmr_sim_free(sim);
 	pmr_trace_close(t);
-	if (ferror(stdout) | fclose(stdout))
-		err(1, "stdout");
-	return status;
+	pmr_cli_exit(status);
 }

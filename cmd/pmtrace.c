@@ -11,7 +11,6 @@
  */
 #include <err.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -26,6 +25,7 @@
 
 #include "stream/pmr.h"
 #include "trace/trace.h"
+#include "util/cli.h"
 
 #ifndef PMTRACE_PLUGIN_DIR
 #define PMTRACE_PLUGIN_DIR "/usr/local/lib/pmtools"
@@ -36,24 +36,18 @@ enum { OPT_SKIP = PMR_OPT_PRIVATE, OPT_MAX };
 
 static char progname[] = "pmtrace";
 
-static void PMR_NORETURN
-usage(void)
-{
-	fprintf(stderr,
-	    "usage: pmtrace [-qvz] [--level=n] [--max=n] [--no-pg] "
-	    "[--skip=n] -o file\n"
-	    "               [--] program [arg ...]\n"
-	    "       pmtrace import [-qvz] [-F format] [--level=n] [--max=n] "
-	    "[--no-pg]\n"
-	    "               [--skip=n] [-o file] [file]\n"
-	    "       pmtrace export [-qvz] [-F format] [-T champsim] "
-	    "[--level=n] [--max=n]\n"
-	    "               [--skip=n] [-o file] [file]\n"
-	    "       pmtrace stats [-F format] [file ...]\n"
-	    "       pmtrace dump [-F format] [-n count] [file]\n"
-	    "Try 'pmtrace --help'.\n");
-	exit(2);
-}
+static const char synopsis[] =
+    "usage: pmtrace [-qvz] [--level=n] [--max=n] [--no-pg] [--skip=n] "
+    "-o file\n"
+    "               [--] program [arg ...]\n"
+    "       pmtrace import [-qvz] [-F format] [--level=n] [--max=n] "
+    "[--no-pg]\n"
+    "               [--skip=n] [-o file] [file]\n"
+    "       pmtrace export [-qvz] [-F format] [-T champsim] [--level=n] "
+    "[--max=n]\n"
+    "               [--skip=n] [-o file] [file]\n"
+    "       pmtrace stats [-F format] [file ...]\n"
+    "       pmtrace dump [-F format] [-n count] [file]\n";
 
 static void
 help(void)
@@ -83,10 +77,19 @@ help(void)
 	    "else in " PMTRACE_PLUGIN_DIR "]\n\n%s", pmr_common_help);
 }
 
-static const char *
-display(const char *path)
+/* What the command line asks for. */
+struct opts {
+	struct pmr_common c;
+	const char *cmd;	/* "import", "export", "stats", "dump"; NULL
+				 * for tracing */
+	int fmt;		/* -F: enum pmr_trace_format */
+	uint64_t head, skip, max;
+};
+
+static int
+is_cmd(const struct opts *o, const char *name)
 {
-	return path == NULL || strcmp(path, "-") == 0 ? "<stdin>" : path;
+	return o->cmd != NULL && strcmp(o->cmd, name) == 0;
 }
 
 static struct pmr_trace *
@@ -101,6 +104,28 @@ open_trace(const char *path, int fmt)
 	return t;
 }
 
+/*
+ * Opens the output of c as a pmr trace: *w and *tw, which the caller
+ * finishes and closes.  Returns 0, or 1 after a message.
+ */
+static int
+open_output(const struct pmr_common *c, int argc, char *argv[],
+    struct pmr_writer **w, struct pmr_trace_writer **tw)
+{
+	int e = 0;
+
+	if ((*w = pmr_common_writer(c, "pmtrace", argc, argv, &e)) == NULL) {
+		warnx("cannot create '%s': %s", pmr_display(c->output),
+		    pmr_strerror(e));
+		return 1;
+	}
+	if ((*tw = pmr_trace_writer_new(*w, &e)) == NULL) {
+		warnx("%s", pmr_strerror(e));
+		return 1;
+	}
+	return 0;
+}
+
 /* The progress line on a terminal (-q turns it off), over the instructions
  * read from t; total is known with --max. */
 static struct pmr_progress progress;
@@ -113,68 +138,44 @@ progress_start(struct pmr_trace *t, uint64_t skip, uint64_t max)
 	    pmr_trace_counter(t), max != UINT64_MAX ? skip + max : 0, quiet);
 }
 
-/*
- * Converts one input to the output of c, leaving out its first skip
- * instructions and stopping after max.  Returns 0 or 1.
- */
+/* Converts one input to a pmr trace on the output.  Returns 0 or 1. */
 static int
-import(const struct pmr_common *c, int fmt, const char *path, uint64_t skip,
-    uint64_t max, int argc, char *argv[])
+import(const struct opts *o, const char *path, int argc, char *argv[])
 {
+	const struct pmr_common *c = &o->c;
 	struct pmr_trace_writer *tw = NULL;
 	struct pmr_writer *w = NULL;
 	struct pmr_trace *t;
-	struct pmr_dinsn di;
 	struct stat st;
 	char eb[512];
 	uint64_t n = 0;
 	uint32_t nsi;
-	int e = 0, r, status = 1;
+	int r, status = 1;
 
-	if ((t = open_trace(path, fmt)) == NULL)
+	if ((t = open_trace(path, o->fmt)) == NULL)
 		return 1;
-	if ((w = pmr_common_writer(c, "pmtrace", argc, argv, &e)) == NULL) {
-		if (e == PMR_EIO)
-			warn("cannot create '%s'", display(c->output));
-		else
-			warnx("cannot create '%s': %s", display(c->output),
-			    pmr_strerror(e));
+	if (open_output(c, argc, argv, &w, &tw) != 0)
 		goto out;
-	}
-	if ((tw = pmr_trace_writer_new(w, &e)) == NULL) {
-		warnx("%s", pmr_strerror(e));
-		goto out;
-	}
-	progress_start(t, skip, max);
-	while (pmr_trace_writer_count(tw) < max &&
-	    (r = pmr_trace_next(t, &di)) == 1) {
-		if (skip > 0) {
-			skip--;
-			continue;
-		}
-		if (pmr_trace_write(tw, &di) < 0) {
-			pmr_progress_end(&progress);
-			warnx("'%s': %s", display(c->output),
-			    pmr_trace_writer_errmsg(tw));
-			goto out;
-		}
-	}
+	progress_start(t, o->skip, o->max);
+	r = pmr_trace_copy(t, tw, o->skip, o->max, 0, NULL);
 	pmr_progress_end(&progress);
-	if (r < 0) {
-		warnx("%s", pmr_trace_errmsg(t));
+	if (r != PMR_COPY_OK) {
+		if (r == PMR_COPY_EREAD)
+			warnx("%s", pmr_trace_errmsg(t));
+		else
+			warnx("'%s': %s", pmr_display(c->output),
+			    pmr_trace_writer_errmsg(tw));
 		goto out;
 	}
 	n = pmr_trace_writer_count(tw);
 	r = pmr_trace_writer_finish(tw, eb, sizeof(eb));
 	tw = NULL;
-	if (r < 0) {
-		warnx("'%s': %s", display(c->output), eb);
-		goto out;
+	if (r == PMR_OK) {
+		r = pmr_writer_close(w, eb, sizeof(eb));
+		w = NULL;
 	}
-	r = pmr_writer_close(w, eb, sizeof(eb));
-	w = NULL;
 	if (r < 0) {
-		warnx("'%s': %s", display(c->output), eb);
+		warnx("'%s': %s", pmr_display(c->output), eb);
 		goto out;
 	}
 	status = 0;
@@ -183,11 +184,11 @@ import(const struct pmr_common *c, int fmt, const char *path, uint64_t skip,
 	    stat(c->output, &st) == 0)
 		fprintf(stderr, "pmtrace: '%s': %" PRIu64 " instructions, %"
 		    PRIu32 " static, %lld bytes (%.3f bytes/instruction)\n",
-		    display(path), n, nsi, (long long)st.st_size,
+		    pmr_display(path), n, nsi, (long long)st.st_size,
 		    n ? (double)st.st_size / (double)n : 0.0);
 	else if (!c->quiet && c->verbose)
 		fprintf(stderr, "pmtrace: '%s': %" PRIu64 " instructions, %"
-		    PRIu32 " static\n", display(path), n, nsi);
+		    PRIu32 " static\n", pmr_display(path), n, nsi);
 out:
 	if (tw != NULL && pmr_trace_writer_finish(tw, NULL, 0) < 0)
 		status = 1;	/* already failing: the first message stands */
@@ -197,53 +198,39 @@ out:
 	return status;
 }
 
-/*
- * Writes one input as a ChampSim trace to the output of c, leaving out its
- * first skip instructions and stopping after max.  Returns 0 or 1.
- */
+/* Writes one input as a ChampSim trace to the output.  Returns 0 or 1. */
 static int
-export(const struct pmr_common *c, int fmt, const char *path, uint64_t skip,
-    uint64_t max)
+export(const struct opts *o, const char *path)
 {
+	const struct pmr_common *c = &o->c;
+	const char *out = pmr_display(c->output);
 	struct pmr_champsim_writer *w = NULL;
-	struct pmr_trace *t;
-	struct pmr_dinsn di;
 	struct pmr_champsim_counts k;
+	struct pmr_trace *t;
 	char eb[512];
-	uint64_t n = 0, bytes;
+	uint64_t bytes;
 	int e = 0, r, comp, status = 1;
 
 	comp = c->compress == 1 ? PMR_CS_ZSTD :
 	    pmr_champsim_comp_byname(c->output);
-	if (c->level > 9 && comp != PMR_CS_ZSTD) {
-		warnx("--level %d is beyond 9, the most xz and gzip have",
-		    c->level);
-		usage();
-	}
-	if ((t = open_trace(path, fmt)) == NULL)
+	if (c->level > 9 && comp != PMR_CS_ZSTD)
+		pmr_cli_misuse("--level %d is beyond 9, the most xz and gzip "
+		    "have", c->level);
+	if ((t = open_trace(path, o->fmt)) == NULL)
 		return 1;
 	if ((w = pmr_champsim_writer_open(c->output, comp, c->level, &e, eb,
 	    sizeof(eb))) == NULL) {
 		warnx("%s", eb);
 		goto out;
 	}
-	progress_start(t, skip, max);
-	while (n < max && (r = pmr_trace_next(t, &di)) == 1) {
-		if (skip > 0) {
-			skip--;
-			continue;
-		}
-		if (pmr_champsim_write(w, &di) < 0) {
-			pmr_progress_end(&progress);
-			warnx("'%s': %s", display(c->output),
-			    pmr_champsim_writer_errmsg(w));
-			goto out;
-		}
-		n++;
-	}
+	progress_start(t, o->skip, o->max);
+	r = pmr_trace_export(t, w, o->skip, o->max);
 	pmr_progress_end(&progress);
-	if (r < 0) {
-		warnx("%s", pmr_trace_errmsg(t));
+	if (r != PMR_COPY_OK) {
+		if (r == PMR_COPY_EREAD)
+			warnx("%s", pmr_trace_errmsg(t));
+		else
+			warnx("'%s': %s", out, pmr_champsim_writer_errmsg(w));
 		goto out;
 	}
 	k = *pmr_champsim_writer_counts(w);
@@ -251,24 +238,23 @@ export(const struct pmr_common *c, int fmt, const char *path, uint64_t skip,
 	r = pmr_champsim_writer_close(w, eb, sizeof(eb));
 	w = NULL;
 	if (r < 0) {
-		warnx("'%s': %s", display(c->output), eb);
+		warnx("'%s': %s", out, eb);
 		goto out;
 	}
 	status = 0;
 	if (k.memlost > 0)
 		warnx("'%s': %" PRIu64 " instructions had more memory accesses "
 		    "than a ChampSim record holds (4 loads, 2 stores): %" PRIu64
-		    " loads and %" PRIu64 " stores left out", display(c->output),
-		    k.memlost, k.loads, k.stores);
+		    " loads and %" PRIu64 " stores left out", out, k.memlost,
+		    k.loads, k.stores);
 	if (k.zero > 0)
 		warnx("'%s': %" PRIu64 " accesses at address 0 left out "
-		    "(ChampSim reads 0 as no access)", display(c->output),
-		    k.zero);
+		    "(ChampSim reads 0 as no access)", out, k.zero);
 	if (!c->quiet && (c->verbose || (c->output != NULL &&
 	    strcmp(c->output, "-") != 0)))
 		fprintf(stderr, "pmtrace: '%s': %" PRIu64 " instructions, %"
 		    PRIu64 " with registers left out, %" PRIu64 " bytes\n",
-		    display(path), n, k.reglost, bytes);
+		    pmr_display(path), k.n, k.reglost, bytes);
 out:
 	if (w != NULL)
 		pmr_champsim_writer_abort(w);
@@ -276,48 +262,45 @@ out:
 	return status;
 }
 
-/*
- * Prints the instruction counts of one input, once it has been read
- * without error.  Returns 0 or 1.
- */
+/* Prints the instruction counts of one input, once it has been read
+ * without error (a bad input prints nothing but its message).  Returns 0
+ * or 1. */
 static int
 stats(int fmt, const char *path)
 {
-	uint64_t n = 0, cls[PMR_OP_NCLASS] = { 0 }, taken[PMR_OP_NCLASS] =
-	    { 0 }, loads = 0, stores = 0, values = 0;
+	struct pmr_trace_counts k;
 	struct pmr_trace *t;
-	struct pmr_dinsn di;
-	unsigned i;
 	int r;
 
 	if ((t = open_trace(path, fmt)) == NULL)
 		return 1;
 	progress_start(t, 0, UINT64_MAX);
-	while ((r = pmr_trace_next(t, &di)) == 1) {
-		n++;
-		cls[di.si->cls]++;
-		taken[di.si->cls] += di.flags & PMR_DI_TAKEN;
-		loads += di.nload;
-		stores += (uint64_t)(di.nmem - di.nload);
-		values += (di.flags & PMR_DI_VALUE) != 0;
-	}
+	r = pmr_trace_count(t, &k);
 	pmr_progress_end(&progress);
-	if (r < 0) {	/* a bad input prints nothing but its message */
+	if (r < 0)
 		warnx("%s", pmr_trace_errmsg(t));
-		pmr_trace_close(t);
-		return 1;
-	}
-	printf("file\t%s\nformat\t%s\n", display(path),
-	    pmr_trace_format_name(pmr_trace_format(t)));
-	printf("instructions\t%" PRIu64 "\nstatic\t%" PRIu32 "\n"
-	    "loads\t%" PRIu64 "\nstores\t%" PRIu64 "\nvalues\t%" PRIu64 "\n",
-	    n, pmr_trace_nsinsn(t), loads, stores, values);
-	for (i = 0; i < PMR_OP_NCLASS; i++)
-		if (cls[i] > 0)
-			printf("class\t%s\t%" PRIu64 "\t%" PRIu64 "\n",
-			    pmr_insn_class_name(i), cls[i], taken[i]);
+	else
+		pmr_trace_counts_print(stdout, pmr_display(path), t, &k);
 	pmr_trace_close(t);
-	return 0;
+	return r < 0;
+}
+
+/* Prints the first head (0: all) instructions of one input, one a line.
+ * Returns 0 or 1. */
+static int
+dump(int fmt, const char *path, uint64_t head)
+{
+	struct pmr_trace *t;
+	int r;
+
+	if ((t = open_trace(path, fmt)) == NULL)
+		return 1;
+	if ((r = pmr_trace_dump(t, stdout, head)) < 0) {
+		fflush(stdout);
+		warnx("%s", pmr_trace_errmsg(t));
+	}
+	pmr_trace_close(t);
+	return r < 0;
 }
 
 /* Returns the path of the plugin, or NULL. */
@@ -352,73 +335,6 @@ now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/*
- * Returns 0 if path is a program qemu-x86_64 can start (an executable
- * regular file that is an x86-64 ELF file), else an errno value as
- * execve(2) would give it.
- */
-static int
-check_program(const char *path)
-{
-	unsigned char h[20];	/* ELF e_ident and e_type, e_machine */
-	struct stat st;
-	ssize_t n;
-	int fd, e;
-
-	if (stat(path, &st) != 0)
-		return errno;
-	if (!S_ISREG(st.st_mode) || access(path, X_OK) != 0)
-		return EACCES;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return errno;
-	n = read(fd, h, sizeof(h));
-	e = errno;
-	close(fd);
-	if (n < 0)
-		return e;
-	if (n < (ssize_t)sizeof(h) || memcmp(h, "\177ELF", 4) != 0 ||
-	    h[4] != 2 || h[5] != 1 || pmr_le16(h + 18) != 62)
-		return ENOEXEC;	/* not ELFCLASS64, ELFDATA2LSB, EM_X86_64 */
-	return 0;
-}
-
-/*
- * Returns prog as a path that qemu-user can run, looking for a name
- * without '/' in PATH as execvp(3) does (qemu-user does not search PATH,
- * and says nothing when it cannot run a program).  The result is prog or a
- * static buffer; NULL with *why set to an errno value when prog cannot be
- * run.
- */
-static const char *
-find_program(const char *prog, int *why)
-{
-	static char buf[PATH_MAX];
-	const char *path = getenv("PATH"), *p, *end;
-	int e;
-
-	if (strchr(prog, '/') != NULL) {
-		if ((*why = check_program(prog)) != 0)
-			return NULL;
-		return prog;
-	}
-	if (path == NULL)
-		path = "/bin:/usr/bin";	/* execvp's default */
-	*why = ENOENT;
-	for (p = path; *p != '\0'; p = *end ? end + 1 : end) {
-		end = strchr(p, ':');
-		if (end == NULL)
-			end = p + strlen(p);
-		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)(end - p),
-		    end == p ? "." : p, prog) >= (int)sizeof(buf))
-			continue;
-		if ((e = check_program(buf)) == 0)
-			return buf;
-		if (e != ENOENT && e != ENOTDIR)
-			*why = e;	/* as execvp: the last other reason */
-	}
-	return NULL;
 }
 
 /*
@@ -505,11 +421,8 @@ run(const struct pmr_common *c, uint64_t skip, uint64_t max, char **prog,
 	struct pmr_trace_writer *tw = NULL;
 	struct pmr_writer *w = NULL;
 	struct pmr_trace *t = NULL;
-	const struct pmr_image *im;
-	struct pmr_dinsn di;
-	char plugarg[PATH_MAX + 96], eb[512];
+	char plugarg[PATH_MAX + 96], eb[512], path[PATH_MAX];
 	char **av;
-	uint32_t nseen = 0;
 	uint64_t n = 0;
 	double t0 = now();
 	pid_t pid;
@@ -518,7 +431,8 @@ run(const struct pmr_common *c, uint64_t skip, uint64_t max, char **prog,
 
 	if (qemu == NULL || *qemu == '\0')
 		qemu = "qemu-x86_64";
-	if ((target = find_program(prog[0], &why)) == NULL) {
+	if ((target = pmr_trace_find_program(prog[0], path, sizeof(path),
+	    &why)) == NULL) {
 		warnx("cannot run '%s': %s", prog[0], strerror(why));
 		return why == ENOENT ? 127 : 126;
 	}
@@ -560,35 +474,16 @@ run(const struct pmr_common *c, uint64_t skip, uint64_t max, char **prog,
 		warnx("%s", eb);
 		goto out;
 	}
-	if ((w = pmr_common_writer(c, "pmtrace", argc, argv, &e)) == NULL) {
-		if (e == PMR_EIO)
-			warn("cannot create '%s'", c->output);
-		else
-			warnx("cannot create '%s': %s", c->output,
-			    pmr_strerror(e));
+	if (open_output(c, argc, argv, &w, &tw) != 0)
 		goto out;
-	}
-	if ((tw = pmr_trace_writer_new(w, &e)) == NULL) {
-		warnx("%s", pmr_strerror(e));
-		goto out;
-	}
 	progress_start(t, skip, max);
-	while (!caught && (r = pmr_trace_next(t, &di)) == 1) {
-		if (di.si->id >= nseen) {
-			nseen = di.si->id + 1;
-			if ((im = pmr_trace_image_of(t, di.pc)) != NULL &&
-			    pmr_trace_write_image(tw, im) < 0)
-				break;
-		}
-		if (pmr_trace_write(tw, &di) < 0)
-			break;
-	}
+	r = pmr_trace_copy(t, tw, 0, UINT64_MAX, PMR_COPY_IMAGES, &caught);
 	pmr_progress_end(&progress);
 	if (caught)
 		;	/* the trace is dropped below, without a message */
-	else if (r < 0)
+	else if (r == PMR_COPY_EREAD)
 		warnx("%s", pmr_trace_errmsg(t));
-	else if (r == 1)
+	else if (r == PMR_COPY_EWRITE)
 		warnx("'%s': %s", c->output, pmr_trace_writer_errmsg(tw));
 	else
 		failed = 0;
@@ -641,108 +536,15 @@ out:
 	return WEXITSTATUS(st);
 }
 
-/* "pmtrace [options] [--] program [arg ...]" */
+/*
+ * Parses the options of tracing (o->cmd NULL: "pmtrace [options] [--]
+ * program [arg ...]", stopping at the program) or of a command.  Returns
+ * optind.
+ */
 static int
-run_main(int argc, char *argv[])
+parse(struct opts *o, int argc, char *argv[])
 {
-	static const struct option long_opts[] = {
-		{ "max", required_argument, NULL, OPT_MAX },
-		{ "skip", required_argument, NULL, OPT_SKIP },
-		PMR_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 }
-	};
-	struct pmr_common c;
-	uint64_t skip = 0, max = UINT64_MAX, v;
-	const char *e;
-	int ch, r;
-
-	pmr_common_init(&c);
-	while ((ch = getopt_long(argc, argv, "+" PMR_COMMON_SHORTOPTS,
-	    long_opts, NULL)) != -1) {
-		switch (ch) {
-		case OPT_SKIP:
-		case OPT_MAX:
-			v = (uint64_t)pmr_strtonum(optarg, 0, LLONG_MAX, &e);
-			if (e != NULL) {
-				warnx("--%s '%s' is %s", ch == OPT_SKIP ?
-				    "skip" : "max", optarg, e);
-				usage();
-			}
-			*(ch == OPT_SKIP ? &skip : &max) = v;
-			break;
-		default:
-			r = pmr_common_opt(&c, ch, optarg, &e);
-			if (r == 'h') {
-				help();
-				return 0;
-			}
-			if (r == 'V') {
-				printf("pmtrace (pmtools) %s\n",
-				    PMTOOLS_VERSION);
-				return 0;
-			}
-			if (r < 0)
-				warnx("%s", e);
-			if (r <= 0)
-				usage();
-		}
-	}
-	if (optind >= argc) {
-		warnx("no program to trace");
-		usage();
-	}
-	if (c.output == NULL || strcmp(c.output, "-") == 0) {
-		warnx("tracing needs -o file (the program's output goes to "
-		    "standard output)");
-		usage();
-	}
-	quiet = c.quiet;
-	return run(&c, skip, max, argv + optind, argc, argv);
-}
-
-/* Prints the first head (0: all) dynamic instructions of one input, one a
- * line.  Returns 0 or 1. */
-static int
-dump(int fmt, const char *path, uint64_t head)
-{
-	struct pmr_trace *t;
-	struct pmr_dinsn di;
-	uint64_t n = 0;
-	unsigned i;
-	int r;
-
-	if ((t = open_trace(path, fmt)) == NULL)
-		return 1;
-	printf("#seq\tpc\tclass\tlen\tnext_pc\ttaken\ttid\taccesses\t"
-	    "value\n");
-	while ((head == 0 || n < head) && (r = pmr_trace_next(t, &di)) == 1) {
-		printf("%" PRIu64 "\t0x%" PRIx64 "\t%s\t%u\t0x%" PRIx64
-		    "\t%u\t%" PRIu32 "\t", di.seq, di.pc,
-		    pmr_insn_class_name(di.si->cls), di.si->len, di.next_pc,
-		    (di.flags & PMR_DI_TAKEN) != 0, di.tid);
-		for (i = 0; i < di.nmem; i++)
-			printf("%s%c0x%" PRIx64 ":%u", i ? "," : "",
-			    i < di.nload ? 'L' : 'S', di.addr[i], di.msize[i]);
-		if (di.flags & PMR_DI_VALUE)
-			printf("%s\t0x%" PRIx64 "\n", di.nmem ? "" : "-",
-			    di.value);
-		else
-			printf("%s\t-\n", di.nmem ? "" : "-");
-		n++;
-	}
-	if (head > 0 && n == head)
-		r = 0;
-	if (r < 0) {
-		fflush(stdout);
-		warnx("%s", pmr_trace_errmsg(t));
-	}
-	pmr_trace_close(t);
-	return r < 0;
-}
-
-int
-main(int argc, char *argv[])
-{
+	static const char *const to_names[] = { "champsim", NULL };
 	static const struct option long_opts[] = {
 		{ "from", required_argument, NULL, 'F' },
 		{ "head", required_argument, NULL, 'n' },
@@ -752,127 +554,104 @@ main(int argc, char *argv[])
 		PMR_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct pmr_common c;
-	uint64_t head = 0, skip = 0, max = UINT64_MAX, v;
-	const char *cmd, *e;
-	int ch, fmt = PMR_TF_AUTO, i, r, status = 0;
-	char **av = argv;
-	int ac = argc;
+	const char *shortopts = o->cmd == NULL ? "+" PMR_COMMON_SHORTOPTS :
+	    "F:n:T:" PMR_COMMON_SHORTOPTS;
+	int ch;
 
-	pmr_common_init(&c);
-	if (argc < 2) {
-		if (isatty(STDIN_FILENO)) {
-			help();
-			goto out;
+	while ((ch = getopt_long(argc, argv, shortopts, long_opts, NULL)) !=
+	    -1) {
+		switch (ch) {
+		case 'F':
+			if (o->cmd == NULL)
+				pmr_cli_misuse("--from is for import, export, "
+				    "stats and dump only");
+			if ((o->fmt = pmr_trace_format_byname(optarg)) < 0)
+				pmr_cli_bad("--from", optarg, "unknown ("
+				    PMR_TRACE_FORMATS ")");
+			break;
+		case 'n':
+			o->head = (uint64_t)pmr_cli_num("--head", optarg, 1,
+			    LLONG_MAX);
+			if (!is_cmd(o, "dump"))
+				pmr_cli_misuse("--head is for dump only");
+			break;
+		case OPT_SKIP:
+		case OPT_MAX:
+			*(ch == OPT_SKIP ? &o->skip : &o->max) =
+			    (uint64_t)pmr_cli_num(ch == OPT_SKIP ? "--skip" :
+			    "--max", optarg, 0, LLONG_MAX);
+			if (o->cmd != NULL && !is_cmd(o, "import") &&
+			    !is_cmd(o, "export"))
+				pmr_cli_misuse("--%s is for tracing, import and "
+				    "export only", ch == OPT_SKIP ? "skip" :
+				    "max");
+			break;
+		case 'T':
+			pmr_cli_pick("--to", optarg, to_names);
+			if (!is_cmd(o, "export"))
+				pmr_cli_misuse("--to is for export only");
+			break;
+		default:
+			pmr_cli_common(&o->c, ch, optarg);
 		}
-		usage();
 	}
-	cmd = argv[1];
-	if (strcmp(cmd, "import") != 0 && strcmp(cmd, "export") != 0 &&
-	    strcmp(cmd, "stats") != 0 && strcmp(cmd, "dump") != 0) {
-		if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
-			help();
-			goto out;
-		}
-		if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
-			printf("pmtrace (pmtools) %s\n", PMTOOLS_VERSION);
-			goto out;
-		}
-		status = run_main(argc, argv);
-		goto out;
+	quiet = o->c.quiet;
+	return optind;
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const char *const cmds[] = { "import", "export", "stats",
+		"dump", NULL };
+	struct opts o;
+	const char *in;
+	char **av = argv;
+	int ac = argc, i, status = 0;
+
+	pmr_cli_init("pmtrace", synopsis, help);
+	memset(&o, 0, sizeof(o));
+	pmr_common_init(&o.c);
+	o.fmt = PMR_TF_AUTO;
+	o.max = UINT64_MAX;
+	if (argc < 2) {
+		if (isatty(STDIN_FILENO))
+			pmr_cli_help();
+		pmr_cli_usage();
+	}
+	for (i = 0; cmds[i] != NULL; i++)
+		if (strcmp(argv[1], cmds[i]) == 0)
+			o.cmd = cmds[i];
+	if (o.cmd == NULL) {
+		/* "pmtrace [options] [--] program [arg ...]" */
+		i = parse(&o, argc, argv);
+		if (i >= argc)
+			pmr_cli_misuse("no program to trace");
+		if (o.c.output == NULL || strcmp(o.c.output, "-") == 0)
+			pmr_cli_misuse("tracing needs -o file (the program's "
+			    "output goes to standard output)");
+		pmr_cli_exit(run(&o.c, o.skip, o.max, argv + i, argc, argv));
 	}
 	argc--;
 	argv++;
 	argv[0] = progname;	/* getopt's messages name the program */
-	while ((ch = getopt_long(argc, argv, "F:n:T:" PMR_COMMON_SHORTOPTS,
-	    long_opts, NULL)) != -1) {
-		switch (ch) {
-		case 'n':
-			head = (uint64_t)pmr_strtonum(optarg, 1, LLONG_MAX, &e);
-			if (e != NULL || strcmp(cmd, "dump") != 0) {
-				warnx(e != NULL ? "--head '%s' is invalid" :
-				    "--head '%s' is for dump only", optarg);
-				usage();
-			}
-			break;
-		case OPT_SKIP:
-		case OPT_MAX:
-			v = (uint64_t)pmr_strtonum(optarg, 0, LLONG_MAX, &e);
-			if (e != NULL || (strcmp(cmd, "import") != 0 &&
-			    strcmp(cmd, "export") != 0)) {
-				warnx(e != NULL ? "--%s '%s' is invalid" :
-				    "--%s is for tracing, import and export "
-				    "only",
-				    ch == OPT_SKIP ? "skip" : "max", optarg);
-				usage();
-			}
-			*(ch == OPT_SKIP ? &skip : &max) = v;
-			break;
-		case 'T':
-			if (strcmp(optarg, "champsim") != 0) {
-				warnx("unknown output format '%s' (champsim)",
-				    optarg);
-				usage();
-			}
-			if (strcmp(cmd, "export") != 0) {
-				warnx("--to is for export only");
-				usage();
-			}
-			break;
-		case 'F':
-			if ((fmt = pmr_trace_format_byname(optarg)) < 0) {
-				warnx("unknown format '%s' (auto, pmr, "
-				    "champsim, drmemtrace)", optarg);
-				usage();
-			}
-			break;
-		default:
-			r = pmr_common_opt(&c, ch, optarg, &e);
-			if (r == 'h') {
-				help();
-				goto out;
-			}
-			if (r == 'V') {
-				printf("pmtrace (pmtools) %s\n",
-				    PMTOOLS_VERSION);
-				goto out;
-			}
-			if (r < 0)
-				warnx("%s", e);
-			if (r <= 0)
-				usage();
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	quiet = c.quiet;
-	if (strcmp(cmd, "stats") == 0) {
+	i = parse(&o, argc, argv);
+	argc -= i;
+	argv += i;
+	in = argc ? argv[0] : "-";
+	if (is_cmd(&o, "stats")) {
 		for (i = 0; i < (argc ? argc : 1); i++)
-			status |= stats(fmt, argc ? argv[i] : "-");
-		goto out;
+			status |= stats(o.fmt, argc ? argv[i] : "-");
+		pmr_cli_exit(status);
 	}
-	if (strcmp(cmd, "dump") == 0) {
-		if (argc > 1) {
-			warnx("dump takes one input");
-			usage();
-		}
-		status = dump(fmt, argc ? argv[0] : "-", head);
-		goto out;
-	}
-	if (argc > 1) {
-		warnx("%s takes one input", cmd);
-		usage();
-	}
-	if (pmr_common_tty_refused(&c))
+	if (argc > 1)
+		pmr_cli_misuse("%s takes one input", o.cmd);
+	if (is_cmd(&o, "dump"))
+		pmr_cli_exit(dump(o.fmt, in, o.head));
+	if (pmr_common_tty_refused(&o.c))
 		errx(1, "not writing a binary stream to a terminal (use -o "
 		    "or --force)");
-	if (strcmp(cmd, "export") == 0) {
-		status = export(&c, fmt, argc ? argv[0] : "-", skip, max);
-		goto out;
-	}
-	status = import(&c, fmt, argc ? argv[0] : "-", skip, max, ac, av);
-out:
-	if (ferror(stdout) | fclose(stdout))
-		err(1, "stdout");
-	return status;
+	if (is_cmd(&o, "export"))
+		pmr_cli_exit(export(&o, in));
+	pmr_cli_exit(import(&o, in, ac, av));
 }

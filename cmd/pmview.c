@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "stream/pmr.h"
+#include "util/cli.h"
 #include "trace/trace.h"
 
 enum mode { M_PRINT, M_STATS, M_CHECK, M_REVERSE, M_LIST };
@@ -33,18 +34,12 @@ struct opts {
 	int from;		/* enum pmr_trace_format of the inputs */
 };
 
-static void PMR_NORETURN
-usage(void)
-{
-	fprintf(stderr,
-	    "usage: pmview [-cqsv] [-F from] [-f format] [-n count] "
-	    "[-o file] [-t types] [file ...]\n"
-	    "       pmview -l\n"
-	    "       pmview -r [-qz] [--level=n] [--no-pg] [-o file] "
-	    "[file ...]\n"
-	    "Try 'pmview --help'.\n");
-	exit(2);
-}
+static const char synopsis[] =
+    "usage: pmview [-cqsv] [-F from] [-f format] [-n count] [-o file] "
+    "[-t types]\n"
+    "              [file ...]\n"
+    "       pmview -l\n"
+    "       pmview -r [-qz] [--level=n] [--no-pg] [-o file] [file ...]\n";
 
 static void
 help(void)
@@ -76,28 +71,21 @@ help(void)
 static void
 parse_types(struct opts *o, const char *arg)
 {
-	char *s = strdup(arg), *tok, *save = NULL;
-	const char *e;
+	struct pmr_items it;
+	const struct pmr_rtype *t;
+	const char *item, *e;
+	uint32_t ty;
 
-	if (s == NULL)
-		err(1, NULL);
-	for (tok = strtok_r(s, ",", &save); tok != NULL;
-	    tok = strtok_r(NULL, ",", &save)) {
-		const struct pmr_rtype *t = pmr_rtype_byname(tok);
-		uint32_t ty;
-
-		if (t != NULL)
+	pmr_items_init(&it, arg);
+	while ((item = pmr_items_next(&it)) != NULL) {
+		if ((t = pmr_rtype_byname(item)) != NULL)
 			ty = t->type;
 		else {
 			/* type 0 is invalid: no record has it */
-			ty = (uint32_t)pmr_strtonum(tok, 1, UINT32_MAX, &e);
-			if (e != NULL) {
-				char q[64];
-
-				warnx("unknown record type '%s'", pmr_quote(q,
-				    sizeof(q), tok, strlen(tok)));
-				usage();
-			}
+			ty = (uint32_t)pmr_strtonum(item, 1, UINT32_MAX, &e);
+			if (e != NULL)
+				pmr_cli_bad("--type", item, "unknown (pmview -l "
+				    "lists the types)");
 		}
 		o->wanttypes = realloc(o->wanttypes,
 		    (o->nwant + 1) * sizeof(*o->wanttypes));
@@ -105,11 +93,8 @@ parse_types(struct opts *o, const char *arg)
 			err(1, NULL);
 		o->wanttypes[o->nwant++] = ty;
 	}
-	free(s);
-	if (o->nwant == 0) {
-		warnx("empty record type list");
-		usage();
-	}
+	if (o->nwant == 0)
+		pmr_cli_bad("--type", arg, "empty");
 }
 
 static int
@@ -123,21 +108,6 @@ wanted(const struct opts *o, uint32_t type)
 		if (o->wanttypes[i] == type)
 			return 1;
 	return 0;
-}
-
-static const char *
-display(const char *path)
-{
-	return path == NULL || strcmp(path, "-") == 0 ? "<stdin>" : path;
-}
-
-static void
-warn_open(const char *path, int e)
-{
-	if (e == PMR_EIO)
-		warn("cannot open '%s'", display(path));
-	else
-		warnx("cannot open '%s': %s", display(path), pmr_strerror(e));
 }
 
 /* -l: prints the registry, one line per type and per field. */
@@ -180,7 +150,8 @@ open_input(const struct opts *o, const char *path)
 		if (eb[0] != '\0')
 			warnx("%s", eb);
 		else
-			warn_open(path, e);
+			warnx("cannot open '%s': %s", pmr_display(path),
+			    pmr_strerror(e));
 	}
 	return r;
 }
@@ -202,7 +173,7 @@ print_file(const struct opts *o, const char *path, uint64_t *left)
 		if ((ret = pmr_reader_next(r, &rec)) <= 0) {
 			if (ret < 0) {
 				fflush(o->out);
-				warnx("'%s': %s", display(path),
+				warnx("'%s': %s", pmr_display(path),
 				    pmr_reader_errmsg(r));
 				status = 1;
 			}
@@ -213,7 +184,7 @@ print_file(const struct opts *o, const char *path, uint64_t *left)
 		if (pmr_rec_print(o->out, o->fmt, &rec, seen, &why) != 0) {
 			fflush(o->out);
 			warnx("'%s': record %" PRIu64 ": corrupt %s record "
-			    "(field %s)", display(path), rec.index,
+			    "(field %s)", pmr_display(path), rec.index,
 			    pmr_rtype_find(rec.type)->name, why);
 			status = 1;
 			break;
@@ -258,12 +229,12 @@ scan_file(const struct opts *o, const char *path)
 	if ((r = open_input(o, path)) == NULL)
 		return 1;
 	if (o->mode == M_STATS)
-		fprintf(out, "file\t%s\n", display(path));
+		fprintf(out, "file\t%s\n", pmr_display(path));
 	for (;;) {
 		if ((ret = pmr_reader_next(r, &rec)) <= 0) {
 			if (ret < 0) {
 				fflush(o->out);
-				warnx("'%s': %s", display(path),
+				warnx("'%s': %s", pmr_display(path),
 				    pmr_reader_errmsg(r));
 				status = 1;
 			}
@@ -294,7 +265,7 @@ scan_file(const struct opts *o, const char *path)
 			if (pmr_rec_decode(&rec, u.b, &why) != 0) {
 				fflush(o->out);
 				warnx("'%s': record %" PRIu64 ": corrupt %s "
-				    "record (field %s)", display(path),
+				    "record (field %s)", pmr_display(path),
 				    rec.index, pmr_rtype_find(rec.type)->name,
 				    why);
 				status = 1;
@@ -351,7 +322,7 @@ scan_file(const struct opts *o, const char *path)
 		}
 	} else if (o->mode == M_CHECK && status == 0 && !o->c.quiet)
 		fprintf(out, "%s: ok, %" PRIu64 " records in %" PRIu64
-		    " stream%s\n", display(path), nrec, nstreams,
+		    " stream%s\n", pmr_display(path), nrec, nstreams,
 		    nstreams == 1 ? "" : "s");
 	free(ts);
 	pmr_reader_close(r);
@@ -374,12 +345,9 @@ reverse(const struct opts *o, int nfiles, char **files, int argc,
 		    "(use -o file or --force)");
 	if ((buf = malloc(PMR_REC_MAX)) == NULL)
 		err(1, NULL);
-	if ((w = pmr_common_writer(&o->c, "pmview", argc, argv, &e)) == NULL) {
-		if (e == PMR_EIO)
-			err(1, "cannot create '%s'", display(o->c.output));
-		errx(1, "cannot create '%s': %s", display(o->c.output),
+	if ((w = pmr_common_writer(&o->c, "pmview", argc, argv, &e)) == NULL)
+		errx(1, "cannot create '%s': %s", pmr_display(o->c.output),
 		    pmr_strerror(e));
-	}
 	for (i = 0; i < (nfiles ? nfiles : 1) && status == 0; i++) {
 		const char *path = nfiles ? files[i] : "-";
 		FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
@@ -405,7 +373,7 @@ reverse(const struct opts *o, int nfiles, char **files, int argc,
 				continue;
 			if (len < 0) {
 				warnx("'%s', line %" PRIu64 ": %s",
-				    display(path), lineno, ebuf);
+				    pmr_display(path), lineno, ebuf);
 				status = 1;
 				break;
 			}
@@ -416,7 +384,7 @@ reverse(const struct opts *o, int nfiles, char **files, int argc,
 			}
 		}
 		if (ferror(f)) {
-			warn("'%s'", display(path));
+			warn("'%s'", pmr_display(path));
 			status = 1;
 		}
 		if (f != stdin)
@@ -429,7 +397,7 @@ reverse(const struct opts *o, int nfiles, char **files, int argc,
 		return status;
 	}
 	if (pmr_writer_close(w, ebuf, sizeof(ebuf)) != 0) {
-		warnx("'%s': %s", display(o->c.output), ebuf);
+		warnx("'%s': %s", pmr_display(o->c.output), ebuf);
 		return 1;
 	}
 	return 0;
@@ -438,6 +406,7 @@ reverse(const struct opts *o, int nfiles, char **files, int argc,
 int
 main(int argc, char *argv[])
 {
+	static const char *const fmt_names[] = { "text", "tsv", "json", NULL };
 	static const struct option long_opts[] = {
 		{ "check", no_argument, NULL, 'c' },
 		{ "format", required_argument, NULL, 'f' },
@@ -452,10 +421,10 @@ main(int argc, char *argv[])
 	};
 	struct opts o;
 	struct pmr_textout tout;
-	const char *e;
-	int ch, i, status = 0, r;
+	int ch, i, status = 0;
 	uint64_t left;
 
+	pmr_cli_init("pmview", synopsis, help);
 	memset(&o, 0, sizeof(o));
 	pmr_common_init(&o.c);
 	while ((ch = getopt_long(argc, argv, "cF:f:ln:rst:" PMR_COMMON_SHORTOPTS,
@@ -466,32 +435,18 @@ main(int argc, char *argv[])
 			break;
 		case 'f':
 			o.fmt_set = 1;
-			if (strcmp(optarg, "text") == 0)
-				o.fmt = PMR_FMT_TEXT;
-			else if (strcmp(optarg, "tsv") == 0)
-				o.fmt = PMR_FMT_TSV;
-			else if (strcmp(optarg, "json") == 0)
-				o.fmt = PMR_FMT_JSON;
-			else {
-				warnx("unknown format '%s' (text, tsv, json)",
-				    optarg);
-				usage();
-			}
+			/* the order of enum pmr_fmt */
+			o.fmt = (enum pmr_fmt)pmr_cli_pick("--format", optarg,
+			    fmt_names);
 			break;
 		case 'F':
-			if ((o.from = pmr_trace_format_byname(optarg)) < 0) {
-				warnx("unknown input format '%s' (auto, pmr, "
-				    "champsim, drmemtrace)", optarg);
-				usage();
-			}
+			if ((o.from = pmr_trace_format_byname(optarg)) < 0)
+				pmr_cli_bad("--from", optarg, "unknown ("
+				    PMR_TRACE_FORMATS ")");
 			break;
 		case 'n':
-			o.head = (uint64_t)pmr_strtonum(optarg, 1, LLONG_MAX,
-			    &e);
-			if (e != NULL) {
-				warnx("--head '%s' is %s", optarg, e);
-				usage();
-			}
+			o.head = (uint64_t)pmr_cli_num("--head", optarg, 1,
+			    LLONG_MAX);
 			break;
 		case 'l':
 			o.mode = M_LIST;
@@ -506,20 +461,7 @@ main(int argc, char *argv[])
 			parse_types(&o, optarg);
 			break;
 		default:
-			r = pmr_common_opt(&o.c, ch, optarg, &e);
-			if (r == 'h') {
-				help();
-				goto out;
-			}
-			if (r == 'V') {
-				printf("pmview (pmtools) %s\n",
-				    PMTOOLS_VERSION);
-				goto out;
-			}
-			if (r < 0)
-				warnx("%s", e);
-			if (r <= 0)
-				usage();
+			pmr_cli_common(&o.c, ch, optarg);
 		}
 	}
 	argc -= optind;
@@ -528,17 +470,15 @@ main(int argc, char *argv[])
 		list_types();
 		goto out;
 	}
-	if (argc == 0 && isatty(STDIN_FILENO)) {
-		help();
-		goto out;
-	}
+	if (argc == 0 && isatty(STDIN_FILENO))
+		pmr_cli_help();
 	if (o.mode == M_REVERSE) {
 		status = reverse(&o, argc, argv, argc + optind,
 		    argv - optind);
 		goto out;
 	}
-	if (pmr_textout_open(&tout, o.c.output) != PMR_OK)
-		err(1, "cannot create '%s'", o.c.output);
+	if ((i = pmr_textout_open(&tout, o.c.output)) != PMR_OK)
+		errx(1, "cannot create '%s': %s", o.c.output, pmr_strerror(i));
 	o.out = tout.f;
 	if (!o.fmt_set)
 		o.fmt = isatty(fileno(o.out)) ? PMR_FMT_TEXT : PMR_FMT_TSV;
@@ -555,11 +495,9 @@ main(int argc, char *argv[])
 			status |= scan_file(&o, path);
 	}
 	/* A dump that stopped on an error is not left as if complete. */
-	if (pmr_textout_close(&tout, status == 0) != PMR_OK)
-		err(1, "'%s'", o.c.output);
+	if ((i = pmr_textout_close(&tout, status == 0)) != PMR_OK)
+		errx(1, "'%s': %s", o.c.output, pmr_strerror(i));
 out:
 	free(o.wanttypes);
-	if (ferror(stdout) | fclose(stdout))
-		err(1, "stdout");
-	return status;
+	pmr_cli_exit(status);
 }

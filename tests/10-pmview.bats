@@ -30,12 +30,12 @@ setup() {
 
 @test "pmview -f with an unknown format exits 2" {
 	run -2 --separate-stderr "$PMVIEW" -f xml "$T/small.pmr"
-	[[ $stderr == *"unknown format 'xml'"* ]]
+	[[ $stderr == *"pmview: --format: value 'xml' is unknown (text, tsv, json)"* ]]
 }
 
 @test "pmview --head 0 is a usage error" {
 	run -2 --separate-stderr "$PMVIEW" --head 0 "$T/small.pmr"
-	[[ $stderr == *"--head '0' is too small"* ]]
+	[[ $stderr == *"pmview: --head: value '0' is too small"* ]]
 }
 
 @test "pmview -f tsv matches the golden dump" {
@@ -72,7 +72,13 @@ for l in open(sys.argv[1]): json.loads(l)' "$T/out"
 
 @test "pmview -t with an unknown name is a usage error" {
 	run -2 --separate-stderr "$PMVIEW" -t NOSUCH "$T/small.pmr"
-	[[ $stderr == *"unknown record type 'NOSUCH'"* ]]
+	[[ $stderr == *"pmview: --type: value 'NOSUCH' is unknown (pmview -l lists the types)"* ]]
+}
+
+@test "pmview -t with an empty list is a usage error" {
+	run -2 --separate-stderr "$PMVIEW" -t , "$T/small.pmr"
+	[ "${stderr_lines[0]}" = "pmview: --type: value ',' is empty" ]
+	[ "${stderr_lines[-1]}" = "Try 'pmview --help'." ]
 }
 
 @test "pmview --head N stops after N printed records" {
@@ -114,7 +120,7 @@ for l in open(sys.argv[1]): json.loads(l)' "$T/out"
 
 @test "pmview --level out of range is a usage error" {
 	run -2 --separate-stderr "$PMVIEW" -r --level 25 "$DATA/pmview/small.tsv"
-	[[ $stderr == *"--level '25' is too large (1..19)"* ]]
+	[[ $stderr == *"pmview: --level: value '25' is too large (1..19)"* ]]
 }
 
 @test "pmview -r appends a PROV record with the command line and --seed" {
@@ -243,7 +249,7 @@ for l in open(sys.argv[1]): json.loads(l)' "$T/out"
 	run -0 "$PMVIEW" -F champsim -c "$T/noname.xz"
 	[[ $output == "$T/noname.xz: ok, "*" records in 1 stream" ]]
 	run -2 --separate-stderr "$PMVIEW" -F vcd "$T/noname.xz"
-	[[ $stderr == *"unknown input format 'vcd'"* ]]
+	[[ $stderr == *"pmview: --from: value 'vcd' is unknown (auto, pmr, champsim, drmemtrace)"* ]]
 }
 
 @test "pmview stops early on a converted trace without hanging" {

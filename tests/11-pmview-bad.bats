@@ -80,5 +80,5 @@ check_all() {
 # audit (issue 12)
 @test "pmview -t 0 is refused: no record has type 0" {
 	run -2 --separate-stderr "$PMVIEW" -t 0 "$DATA/mhash/value-20k.pmr.zst"
-	[[ $stderr == "pmview: unknown record type '0'"* ]]
+	[[ $stderr == "pmview: --type: value '0' is unknown"* ]]
 }

@@ -12,36 +12,11 @@ setup() {
 }
 
 # Prints field $2 of the records of type $1 (a name) in file $3, one a
-# line, integers in decimal.  When the registry does not know the type
-# yet, pmview prints its payload in hex, and the field is decoded here
-# from the layout in lib/sim/RECORDS.txt.
+# line, from pmview's TSV form (whose '#' line names the columns as
+# man/pmr.5 does), integers in decimal.
 col() {
-	local num=$1 v
-	case $1 in
-	STATS) num=16 ;; SAMPLE) num=17 ;; PAIR) num=18 ;; TRUTH) num=19 ;;
-	ATRUTH) num=20 ;; GNODE) num=32 ;;
-	esac
-	"$PMVIEW" -f tsv -t "$num" "$3" | awk -F '\t' -v type="$1" -v num="$num" \
-	    -v name="$2" -v rec="$TOP/lib/sim/RECORDS.txt" '
-	    BEGIN {
-		while ((getline l < rec) > 0) {
-			if (index(l, type " (") == 1) { inside = 1; off = 0; continue }
-			if (l ~ /payload bytes/) inside = 0
-			if (inside && l ~ /^  [a-z_0-9]+ +[UXIF][0-9]+ /) {
-				split(l, f, " ")
-				sz = f[2] == "U8" ? 1 : f[2] == "U16" ? 2 : \
-				    f[2] == "U32" ? 4 : 8
-				if (f[1] == name) { o = off; s = sz }
-				off += sz
-			}
-		}
-	    }
+	"$PMVIEW" -f tsv -t "$1" "$3" | awk -F '\t' -v name="$2" '
 	    /^#/ { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
-	    NF == 2 && $1 == num {
-		hex = substr($2, o * 2 + 1, s * 2); le = ""
-		for (k = s; k >= 1; k--) le = le substr(hex, k * 2 - 1, 2)
-		print "0x" le; next
-	    }
 	    { print $c }' | while read -r v; do
 		case $v in 0x*) echo $((v)) ;; *) echo "$v" ;; esac
 	done
@@ -58,7 +33,7 @@ col() {
 
 @test "pmsim -V prints the version" {
 	run -0 "$PMSIM" -V
-	[[ $output == "pmsim "[0-9]* ]]
+	[[ $output == "pmsim (pmtools) "[0-9]* ]]
 }
 
 @test "pmsim with a bad option exits 2 with usage on stderr" {
@@ -70,7 +45,7 @@ col() {
 
 @test "pmsim -m with an unknown machine exits 2" {
 	run -2 --separate-stderr "$PMSIM" -m pentium "$TRACE"
-	[[ $stderr == *"unknown machine 'pentium'"* ]]
+	[[ $stderr == *"pmsim: --machine: value 'pentium' is unknown (alpha21264, fields03, champsim)"* ]]
 }
 
 @test "pmsim -O with an unknown key exits 2" {
@@ -91,12 +66,12 @@ col() {
 
 @test "pmsim --events with an unknown kind exits 2" {
 	run -2 --separate-stderr "$PMSIM" --events=value,bogus "$TRACE"
-	[[ $stderr == *"unknown item 'bogus'"* ]]
+	[[ $stderr == *"pmsim: --events: value 'bogus' is unknown"* ]]
 }
 
 @test "pmsim --ideal with an unknown class exits 2" {
 	run -2 --separate-stderr "$PMSIM" --ideal=l3 "$TRACE"
-	[[ $stderr == *"unknown item 'l3'"* ]]
+	[[ $stderr == *"pmsim: --ideal: value 'l3' is unknown"* ]]
 }
 
 @test "pmsim --max 0 is a usage error" {
@@ -181,8 +156,25 @@ col() {
 }
 
 @test "pmsim reads the trace from standard input" {
-	"$PMSIM" --trace-format=champsim < "$TRACE" > "$T/o.pmr"
+	"$PMSIM" -F champsim < "$TRACE" > "$T/o.pmr"
 	[ "$(col STATS retired "$T/o.pmr")" = 30000 ]
+}
+
+@test "pmsim -F/--from names the trace format; --trace-format is its old name" {
+	cp "$TRACE" "$T/noname.xz"
+	run -1 --separate-stderr "$PMSIM" -o "$T/o.pmr" "$T/noname.xz"
+	[[ $stderr == "pmsim: '$T/noname.xz': unknown trace format"* ]]
+	"$PMSIM" --no-pg -F champsim --max 5000 -o "$T/a.pmr" "$T/noname.xz"
+	"$PMSIM" --no-pg --from=champsim --max 5000 -o "$T/b.pmr" "$T/noname.xz"
+	"$PMSIM" --no-pg --trace-format=champsim --max 5000 -o "$T/c.pmr" "$T/noname.xz"
+	[ "$(col STATS retired "$T/a.pmr")" = 5000 ]
+	[ "$("$PMVIEW" -f tsv "$T/a.pmr")" = "$("$PMVIEW" -f tsv "$T/b.pmr")" ]
+	[ "$("$PMVIEW" -f tsv "$T/a.pmr")" = "$("$PMVIEW" -f tsv "$T/c.pmr")" ]
+	run -2 --separate-stderr "$PMSIM" --from=vcd "$T/noname.xz"
+	[ "${stderr_lines[0]}" = "pmsim: --from: value 'vcd' is unknown (auto, pmr, champsim, drmemtrace)" ]
+	[ "${stderr_lines[-1]}" = "Try 'pmsim --help'." ]
+	run -0 "$PMSIM" --help
+	[[ $output == *"-F, --from=FORMAT"* ]]
 }
 
 @test "pmsim --max and --warmup bound the measured instructions" {
@@ -264,7 +256,7 @@ col() {
 
 @test "pmsim --sampler with an unknown name exits 2" {
 	run -2 --separate-stderr "$PMSIM" --sampler=lbr "$TRACE"
-	[[ $stderr == *"unknown item 'lbr'"* ]]
+	[[ $stderr == *"pmsim: --sampler: value 'lbr' is unknown (profileme, counter, ibs, pebs, tip)"* ]]
 }
 
 @test "pmsim --profileme=paired writes PAIR records with d in 1..W" {
@@ -540,14 +532,14 @@ no_shotgun() {
 	    }' <<< "$output"
 }
 
-# cp FBW CBW W PD < GNODE TSV: prints "graph observed", the critical path
-# of the GNODE dependence graph (icost spec 2.4, one pass in commit order:
+# crit_path FBW CBW W PD < GNODE TSV: prints "graph observed", the critical path
+# of the GNODE dependence graph (Fields et al. MICRO'03 §3, one pass in commit order:
 # D = max(D[i-1] + dd_fetch + dd_brk, D[i-fbw] + 1, C[i-w], P[i-1] + PD
 # after a mispredicted transfer); R = max(D, P of register and memory
 # producers); E = R + re; P = max(E + ep_fu + ep_mem + ep_miss + ep_tlb,
 # P of the PP producer); C = max(P, C[i-1] + cc, C[i-cbw] + 1)) from the
 # first node's observed dispatch, and the observed cycles it spans.
-cp() {
+crit_path() {
 	awk -F '\t' -v fbw="$1" -v cbw="$2" -v w="$3" -v pd="$4" '
 	function mx(a, b) { return a > b ? a : b }
 	/^#GNODE/ { for (k = 1; k <= NF; k++) c[$k] = k; next }
@@ -577,13 +569,13 @@ cp() {
 	END { print C[i - 1] - d0, last - d0 }'
 }
 
-@test "the GNODE critical path is within 2% of pmsim's cycles on fields03 (icost 6.5 test 4)" {
+@test "the GNODE critical path is within 2% of pmsim's cycles on fields03 (Fields et al. MICRO'03 §6)" {
 	# fields03: fetch and commit width 6, a 64-entry window, and a PD
 	# edge of 13 cycles: 3 of redirect and 10 of front end between a
 	# mispredicted branch's completion and the next dispatch
 	for t in "$TRACE" "$TOP/traces/gzip.pmr.zst"; do
 		"$PMSIM" --graph -m fields03 --max 200000 -o "$T/g.pmr" "$t"
-		read -r g o < <("$PMVIEW" -f tsv -t GNODE "$T/g.pmr" | cp 6 6 64 13)
+		read -r g o < <("$PMVIEW" -f tsv -t GNODE "$T/g.pmr" | crit_path 6 6 64 13)
 		echo "$t: graph $g, observed $o"
 		[ "$g" -gt 0 ] && [ "$o" -gt 0 ]
 		[ $((g * 100)) -ge $((o * 98)) ] && [ $((g * 100)) -le $((o * 102)) ]

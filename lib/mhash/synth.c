@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "mhash/mhash.h"
+#include "util/cli.h"
 
 static inline uint64_t
 sm64(uint64_t *x)

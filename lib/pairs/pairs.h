@@ -31,17 +31,7 @@
 #define PAIRS_MK_PROF 2		/* one count of an address, edge or path
 				 * profile: key a, acc = { tag, b, count } */
 
-/* METRIC record, decoded form (lib/pairs_rtypes.c). */
-struct pairs_metric_rec {
-	uint64_t key;		/* pc; 0 for the global record */
-	uint8_t kind;		/* PAIRS_MK_* */
-	uint8_t cls;		/* operation class of the pc */
-	uint64_t samples;	/* samples (or pair members) of the pc */
-	double execs;		/* estimates of this stream alone */
-	double retires;
-	double wasted;		/* NaN without pairs */
-	struct pmr_bytes acc;	/* A64: the accumulator vector */
-};
+/* METRIC record, decoded form: struct pairs_metric_rec (records/records.h). */
 
 /* Latencies of a sample, in the order of the accumulators. */
 enum {

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "sim/sim.h"
+#include "util/cli.h"
 
 struct key {
 	const char *name;

@@ -2,7 +2,7 @@
  * fmt.c: the text forms of records: aligned text, TSV and JSON lines for
  * printing, and TSV for parsing back (pmview -r).
  *
- * Everything is driven by the field tables of rtypes.c, so a new record
+ * Everything is driven by the field tables of lib/records, so a new record
  * type prints and parses as soon as it is registered.  The TSV form is
  * exact: integers in decimal (X64 fields in 0x-hex), doubles with 17
  * significant digits, strings with backslash escapes for tab, newline,

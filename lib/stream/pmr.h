@@ -2,11 +2,13 @@
  * libpmr: the pmtools record stream.
  *
  * Every pmtools program reads and writes one binary record stream, specified
- * normatively in man/pmr.5.  This header is the whole public interface: byte
- * order helpers, the record-type registry, readers (raw, zstd, xz, gzip,
+ * normatively in man/pmr.5.  This header is the interface of the stream
+ * library (lib/stream): byte order helpers, readers (raw, zstd, xz, gzip,
  * concatenated streams), writers (raw or zstd, written to a temporary name and
- * renamed on success), the generic text/TSV/JSON record printer and parser,
- * and the option handling shared by all programs.
+ * renamed on success), and the generic text/TSV/JSON record printer and
+ * parser.  The record types themselves (numbers, decoded structs, field
+ * tables) are in records/records.h, below it; the option handling shared by
+ * the programs is in util/cli.h, above it.
  *
  * The library never exits and never prints unless asked to; functions return
  * codes (PMR_OK or a negative PMR_E* value) and, where useful, leave a
@@ -15,11 +17,12 @@
 #ifndef PMR_H
 #define PMR_H
 
-#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "records/records.h"
 
 #if defined(__GNUC__)
 #define PMR_RESULT_USED __attribute__((__warn_unused_result__))
@@ -49,29 +52,6 @@
 #define PMR_HDR_MAX 65536u		   /* stream header payload bytes */
 #define PMR_REC_MAX (16u * 1024 * 1024)	   /* one record, header included */
 #define PMR_FRAME_RAW (1u * 1024 * 1024)   /* raw bytes per zstd frame */
-
-/*
- * Record types.  Type 0 never appears on the wire: the reader uses it for
- * the stream header when PMR_RD_FRAMING is set.  Bit 31 marks a
- * must-understand type: a reader that does not know such a type rejects the
- * stream, while unknown ordinary types are skipped or passed through.
- * Core types are below 64; tool-private types are 64 and up.
- */
-#define PMR_REC_HEADER 0u
-#define PMR_REC_END 1u
-#define PMR_REC_PROV 2u
-#define PMR_REC_META 3u
-/* 8-15: instruction trace (IMAGE, SINSN, DINSN); 16-23: simulation output
- * (STATS, SAMPLE, PAIR, TRUTH); 24-31: events and profiles; 32-47: graphs,
- * fragments, costs, metrics.  See pmr.5 for the assigned numbers. */
-#define PMR_REC_EVENT 24u
-#define PMR_REC_HOT 25u
-#define PMR_REC_CRITICAL 0x80000000u
-#define PMR_REC_USER 64u
-
-/* EVENT kinds. */
-#define PMR_EV_VALUE 1u	 /* (load pc, loaded value) */
-#define PMR_EV_EDGE 2u	 /* (branch pc, target) */
 
 /* Header flags: none is defined yet in version 1.0.  Any set bit of
  * must_flags makes this reader reject the stream; ign_flags bits are
@@ -124,88 +104,9 @@ pmr_put64(unsigned char *p, uint64_t v)
 
 /* --- the record registry -------------------------------------------- */
 
-/* Field kinds, with their wire encoding (all little-endian). */
-enum pmr_kind {
-	PMR_K_U8 = 1,	/* 1 byte, uint8_t */
-	PMR_K_U16,	/* 2 bytes, uint16_t */
-	PMR_K_U32,	/* 4 bytes, uint32_t */
-	PMR_K_U64,	/* 8 bytes, uint64_t, printed in decimal */
-	PMR_K_X64,	/* 8 bytes, uint64_t, printed 0x-hex (pcs, addresses) */
-	PMR_K_I64,	/* 8 bytes two's complement, int64_t */
-	PMR_K_F64,	/* 8 bytes IEEE-754 binary64, double */
-	PMR_K_STR,	/* u32 length + UTF-8 bytes, struct pmr_bytes */
-	PMR_K_BLOB,	/* u32 length + bytes, struct pmr_bytes, printed hex */
-	PMR_K_A64	/* u32 count + count u64, struct pmr_bytes (n = count) */
-};
-
-/* A borrowed run of bytes inside a record; valid until the next read. */
-struct pmr_bytes {
-	const unsigned char *p;
-	uint32_t n;
-};
-
-struct pmr_field {
-	const char *name;
-	unsigned char kind;	/* enum pmr_kind */
-	unsigned char since;	/* minor version that appended the field */
-	unsigned short off;	/* offset in the decoded struct */
-	const char *desc;
-};
-
-struct pmr_rtype {
-	uint32_t type;
-	const char *name;
-	const char *desc;
-	const struct pmr_field *fields;
-	unsigned nfields;
-	size_t size;		/* sizeof the decoded struct */
-};
-
-/* Decoded forms of the core records. */
-struct pmr_header {
-	uint16_t minor;		/* minor version of the writer */
-	uint16_t reserved;
-	uint32_t must_flags;
-	uint32_t ign_flags;
-	struct pmr_bytes creator;
-};
-
-struct pmr_end {
-	uint64_t nrec;		/* records in this stream before END */
-};
-
-struct pmr_prov {
-	uint64_t seed;
-	uint32_t flags;		/* bit 0: seed was given or drawn */
-	struct pmr_bytes prog, version, cmdline;
-};
-
-struct pmr_meta {
-	struct pmr_bytes key, value;
-};
-
-struct pmr_event {
-	uint8_t kind;		/* PMR_EV_* */
-	uint64_t pc;
-	uint64_t value;
-};
-
-/* HOT: one candidate of an interval profile (mhash). */
-struct pmr_hot {
-	uint64_t interval;	/* interval index, from 0 */
-	uint64_t pc;
-	uint64_t value;		/* value or branch target */
-	uint64_t count;		/* the profiler's count */
-	uint64_t exact;		/* exact count, 0 unless evaluated */
-	uint8_t cls;		/* 0 exact, 1 NP, 2 NN, 3 FP, 4 FN, 255 none */
-};
-
-/* Returns the registry entry of type, or NULL if unknown. */
-const struct pmr_rtype *pmr_rtype_find(uint32_t type);
-/* Returns the entry named name (case-insensitive), or NULL. */
-const struct pmr_rtype *pmr_rtype_byname(const char *name);
-/* Returns the i-th registered type (from 0), or NULL past the last. */
-const struct pmr_rtype *pmr_rtype_at(unsigned i);
+/* The record types, their decoded structs and field tables, and the
+ * lookups pmr_rtype_find(), pmr_rtype_byname() and pmr_rtype_at() are in
+ * records/records.h. */
 
 /* Returns element i of an A64 field (its bytes stay in wire order). */
 static inline uint64_t
@@ -276,6 +177,13 @@ void pmr_reader_close(struct pmr_reader *r);
  */
 int pmr_rec_decode(const struct pmr_rec *rec, void *out,
     const char **why) PMR_RESULT_USED;
+
+/*
+ * Returns a static description of a PMR_E* code; for PMR_EIO, the system's
+ * text for errno as the failing call left it (call it before anything else
+ * can change errno).  Every message about a stream error goes through it.
+ */
+const char *pmr_strerror(int code);
 
 /* --- writing --------------------------------------------------------- */
 
@@ -385,113 +293,5 @@ int pmr_is_binary(const char *s, size_t n);
  * "..." where buf is full (64 bytes hold about 40 characters).  Returns buf.
  */
 const char *pmr_quote(char *buf, size_t len, const char *s, size_t n);
-
-/* --- common options -------------------------------------------------- */
-
-/*
- * Options shared by every program: -o, -z, -q, -v, -h, -V, --force,
- * --level, --no-pg, --seed.  (-f is left to each program for its output
- * format, as in "pmview -f tsv"; forcing binary output to a terminal is
- * long-only.)  Programs append PMR_COMMON_LONGOPTS to their own
- * long-option table and PMR_COMMON_SHORTOPTS to their short string, and
- * give each unknown option to pmr_common_opt().
- */
-struct pmr_common {
-	const char *output;	/* -o FILE, NULL for stdout */
-	int compress;		/* -1 by name, 1 with -z */
-	int level;		/* --level, 0 for default */
-	int quiet, verbose, force;
-	int no_pg;
-	int seed_set;
-	uint64_t seed;
-};
-
-enum {
-	PMR_OPT_NO_PG = 0x100,
-	PMR_OPT_SEED,
-	PMR_OPT_LEVEL,
-	PMR_OPT_FORCE,
-	PMR_OPT_PRIVATE	 /* programs number their long-only options from here */
-};
-
-#define PMR_COMMON_SHORTOPTS "hqo:vVz"
-#define PMR_COMMON_LONGOPTS                                                  \
-	{ "force", no_argument, NULL, PMR_OPT_FORCE },                       \
-	    { "help", no_argument, NULL, 'h' },                              \
-	    { "level", required_argument, NULL, PMR_OPT_LEVEL },             \
-	    { "no-pg", no_argument, NULL, PMR_OPT_NO_PG },                   \
-	    { "output", required_argument, NULL, 'o' },                      \
-	    { "quiet", no_argument, NULL, 'q' },                             \
-	    { "seed", required_argument, NULL, PMR_OPT_SEED },               \
-	    { "verbose", no_argument, NULL, 'v' },                           \
-	    { "version", no_argument, NULL, 'V' },                           \
-	{                                                                    \
-		"zstd", no_argument, NULL, 'z'                               \
-	}
-
-/* Help text of the common options, for --help. */
-extern const char pmr_common_help[];
-
-void pmr_common_init(struct pmr_common *c);
-/*
- * Handles option c with argument arg.  Returns 1 if handled, 0 if c is not a
- * common option, 'h' or 'V' for help and version (the program prints them),
- * or -1 for a bad argument with a message in *errstr.
- */
-int pmr_common_opt(struct pmr_common *c, int opt, const char *arg,
-    const char **errstr);
-/* Returns 1 if binary output would go to a terminal without --force. */
-int pmr_common_tty_refused(const struct pmr_common *c);
-/*
- * Returns the name of output path for messages: "stdout" for NULL or "-",
- * else the path in single quotes (a static buffer, overwritten by the next
- * call).
- */
-const char *pmr_outname(const char *path);
-/* Opens the output writer for the common options; see pmr_writer_open. */
-struct pmr_writer *pmr_common_writer(const struct pmr_common *c,
-    const char *prog, int argc, char *const argv[], int *err) PMR_RESULT_USED;
-
-/*
- * Parses s as a decimal integer (0x-hex allowed, and the suffixes k, M, G
- * for powers of 1000) in [min, max].  Returns the value; on error returns 0
- * and sets *errstr to "invalid", "too small" or "too large".
- */
-long long pmr_strtonum(const char *s, long long min, long long max,
-    const char **errstr);
-/* Same for the full unsigned 64-bit range (used by --seed). */
-uint64_t pmr_strtou64(const char *s, const char **errstr);
-
-/*
- * Returns a static description of a PMR_E* code; for PMR_EIO, the system's
- * text for errno as the failing call left it (call it before anything else
- * can change errno).
- */
-const char *pmr_strerror(int code);
-
-/* --- progress on a terminal (lib/progress.c) --------------------------- */
-
-/*
- * A progress line on standard error, such as "pmsim: 12.30 M instructions,
- * 8.10 M/s, 45%, 0:07 left", redrawn four times a second by a thread that
- * reads *counter (a count the program keeps and only increases), shown only
- * when standard error is a terminal and quiet is 0.  The percentage and the
- * time left need total (0: not known).  The hot path pays nothing.
- * pmr_progress_end() stops the thread and clears the line.
- */
-struct pmr_progress {
-	const uint64_t *counter;
-	uint64_t total;
-	double t0;
-	const char *prog, *unit;
-	int on, shown, stop;
-	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-};
-
-void pmr_progress_start(struct pmr_progress *p, const char *prog,
-    const char *unit, const uint64_t *counter, uint64_t total, int quiet);
-void pmr_progress_end(struct pmr_progress *p);
 
 #endif /* PMR_H */

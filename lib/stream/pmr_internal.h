@@ -51,7 +51,7 @@ enum pmr_codec pmr_in_codec(const struct pmr_in *in);
 const char *pmr_in_errmsg(const struct pmr_in *in);
 void pmr_in_close(struct pmr_in *in);
 
-/* Field-table codec (rtypes.c). */
+/* Field-table codec (fields.c). */
 /* Returns the payload bytes a record of t needs at the least. */
 size_t pmr_rtype_minlen(const struct pmr_rtype *t);
 /* Decodes len bytes at p into out; see pmr_rec_decode(). */
@@ -62,17 +62,6 @@ size_t pmr_fields_size(const struct pmr_rtype *t, const void *in);
 /* Encodes the struct at in into p (pmr_fields_size() bytes). */
 void pmr_fields_encode(const struct pmr_rtype *t, const void *in,
     unsigned char *p);
-
-/*
- * The pmr trace source (pmr.c), which pmr_trace_next() calls
- * directly: pmr_trace_pmr_next() keeps the trace's sticky error and its
- * sequence numbers itself, unlike other sources' ops->next.
- */
-struct pmr_trace;
-struct pmr_trace_ops;
-struct pmr_dinsn;
-extern const struct pmr_trace_ops pmr_trace_pmr_ops;
-int pmr_trace_pmr_next(struct pmr_trace *t, struct pmr_dinsn *di);
 
 /* Formats a message into buf; used by readers and writers for errmsg. */
 void pmr_msg(char *buf, size_t len, const char *fmt, ...) PMR_FORMAT(3, 4);

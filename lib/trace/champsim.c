@@ -31,9 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PMR_TRACE_INTERNAL
-#include "stream/pmr_internal.h"
-#include "trace/trace.h"
+#include "trace/decode.h"
 
 #define CS_REC 64
 #define CS_SP 6
@@ -263,7 +261,7 @@ pmr_trace_champsim_open(struct pmr_trace *t, const char *path)
 	}
 	if ((s->in = pmr_in_open(path, &err)) == NULL) {
 		pmr_trace_fail(t, err, "cannot open '%s': %s", s->path,
-		    err == PMR_EIO ? strerror(errno) : pmr_strerror(err));
+		    pmr_strerror(err));
 		free(s->path);
 		free(s);
 		return err;

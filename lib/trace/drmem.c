@@ -48,9 +48,7 @@
 #include <string.h>
 #include <zip.h>
 
-#define PMR_TRACE_INTERNAL
-#include "stream/pmr_internal.h"
-#include "trace/trace.h"
+#include "trace/decode.h"
 
 enum {
 	DR_READ = 0, DR_WRITE = 1, DR_PREFETCH_FIRST = 2, DR_PREFETCH_LAST = 9,
@@ -648,7 +646,7 @@ pmr_trace_drmem_open(struct pmr_trace *t, const char *path)
 			goto fail;
 	} else if ((s->in = pmr_in_open(path, &err)) == NULL) {
 		r = pmr_trace_fail(t, err, "cannot open '%s': %s", path,
-		    err == PMR_EIO ? strerror(errno) : pmr_strerror(err));
+		    pmr_strerror(err));
 		goto fail;
 	}
 	return 0;

@@ -35,9 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PMR_TRACE_INTERNAL
-#include "stream/pmr_internal.h"
-#include "trace/trace.h"
+#include "trace/decode.h"
 
 #define BLOCK_MAX 4096u		/* instructions per DINSN */
 #define RAS_N 32u		/* return-address stack depth */

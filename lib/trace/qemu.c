@@ -23,9 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PMR_TRACE_INTERNAL
-#include "stream/pmr_internal.h"
-#include "trace/trace.h"
+#include "trace/decode.h"
 
 #define QBUF (1u << 20)
 #define MAPS_MAX (1u << 20)
@@ -397,12 +395,10 @@ pmr_trace_open_qemu(int fd, int *err, char *errbuf, size_t errlen)
 	struct qm_src *s;
 	int e = 0;
 
-	if ((t = calloc(1, sizeof(*t))) == NULL ||
-	    (t->tab = pmr_sitab_new()) == NULL ||
-	    (s = calloc(1, sizeof(*s))) == NULL) {
-		if (t != NULL)
-			pmr_sitab_free(t->tab);
-		free(t);
+	if ((t = pmr_trace_new(err, errbuf, errlen)) == NULL)
+		return NULL;
+	if ((s = calloc(1, sizeof(*s))) == NULL) {
+		pmr_trace_close(t);
 		*err = PMR_ENOMEM;
 		pmr_msg(errbuf, errlen, "out of memory");
 		return NULL;

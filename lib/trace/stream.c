@@ -1,8 +1,8 @@
 /*
  * stream.c: any instruction trace as a stream of native records.
  *
- * pmr_trace_reader_open() gives a record reader (lib/reader.c) for a
- * trace in any format that lib/trace.c reads.  A pmr stream is read
+ * pmr_trace_reader_open() gives a record reader (stream/reader.c) for a
+ * trace in any format that trace.c reads.  A pmr stream is read
  * directly; a ChampSim or drmemtrace trace is converted by a thread that
  * reads it with pmr_trace_next() and writes IMAGE/SINSN/DINSN records with
  * pmr_trace_write() into a pipe whose other end the reader reads.  The
@@ -156,8 +156,7 @@ pmr_trace_reader_open(const char *path, int fmt, unsigned flags, int *err,
 	return r;
 fail:
 	if (errbuf != NULL)
-		pmr_msg(errbuf, errlen, "%s", *err == PMR_EIO ?
-		    strerror(errno) : pmr_strerror(*err));
+		pmr_msg(errbuf, errlen, "%s", pmr_strerror(*err));
 	pmr_trace_close(c->t);
 	free(c);
 	return NULL;

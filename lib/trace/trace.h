@@ -9,23 +9,23 @@
  * with its outcome and addresses).  pmsim, pmview and the converters use
  * only this interface, so they accept any source.
  *
- * The x86-64 decoder (lib/x86dec.c, capstone) turns instruction bytes into
+ * The x86-64 decoder (x86dec.c, capstone) turns instruction bytes into
  * a struct pmr_sinsn; pmtrace and the drmemtrace reader share it.
  *
- * The wire records IMAGE, SINSN and DINSN are laid out in
- * man/pmr.5 (INSTRUCTION TRACES).
+ * The wire records IMAGE, SINSN and DINSN are laid out in man/pmr.5
+ * (INSTRUCTION TRACES); their decoded structs and field tables are in
+ * records/records.h.  Inside lib/trace, trace.c picks a source and the
+ * sources decode into the objects of decode.c, below both (decode.h);
+ * convert.c runs whole-trace loops over this interface for pmtrace.
  */
 #ifndef PMR_TRACE_H
 #define PMR_TRACE_H
 
+#include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "stream/pmr.h"
-
-/* Record types of the instruction trace (8-15 are reserved for it). */
-#define PMR_REC_IMAGE 8u
-#define PMR_REC_SINSN 9u
-#define PMR_REC_DINSN 10u
 
 /* Instruction set of a static instruction. */
 enum pmr_isa {
@@ -163,7 +163,7 @@ struct pmr_dinsn {
 	uint16_t msize[PMR_INSN_MAXMEM];	/* 0 if unknown */
 };
 
-/* --- the x86-64 decoder (lib/x86dec.c) ------------------------------- */
+/* --- the x86-64 decoder (x86dec.c) ----------------------------------- */
 
 struct pmr_insn_decoder;
 
@@ -194,7 +194,7 @@ int pmr_insn_class_is_branch(unsigned cls);
 const char *pmr_insn_reg_name(unsigned isa, unsigned reg, char *buf,
     size_t len);
 
-/* --- reading traces (lib/trace.c) ------------------------------------ */
+/* --- reading traces (trace.c) ---------------------------------------- */
 
 enum pmr_trace_format {
 	PMR_TF_AUTO = 0,	/* by magic, then by name */
@@ -206,6 +206,9 @@ enum pmr_trace_format {
 
 struct pmr_trace;
 struct pmr_image;
+
+/* The names pmr_trace_format_byname() knows, for messages. */
+#define PMR_TRACE_FORMATS "auto, pmr, champsim, drmemtrace"
 
 /*
  * Returns the format named name ("auto", "pmr", "champsim", "drmemtrace"),
@@ -282,7 +285,7 @@ int pmr_champsim_class(const unsigned char rec[64], int *taken);
 /*
  * Opens a trace of any format as a reader of native records (IMAGE,
  * SINSN, DINSN): a pmr stream is read directly, other formats are
- * converted on the fly by a thread (lib/stream.c).  flags are the
+ * converted on the fly by a thread (stream.c).  flags are the
  * reader's.  Returns the reader or NULL with *err and errbuf set; read
  * errors of the conversion are the reader's errors.  Caller closes with
  * pmr_reader_close().
@@ -290,42 +293,13 @@ int pmr_champsim_class(const unsigned char rec[64], int *taken);
 struct pmr_reader *pmr_trace_reader_open(const char *path, int fmt,
     unsigned flags, int *err, char *errbuf, size_t errlen) PMR_RESULT_USED;
 
-/* --- the native trace records (lib/pmr.c, man/pmr.5) --- */
+/* --- the native trace records (pmr.c, man/pmr.5) --------------------- */
 
-/* IMAGE: one executable or shared library mapped by the traced program. */
-struct pmr_image {
-	uint64_t start;		/* load address */
-	uint64_t size;		/* bytes mapped */
-	uint64_t offset;	/* file offset mapped at start */
-	struct pmr_bytes path;
-	struct pmr_bytes build_id;	/* ELF NT_GNU_BUILD_ID, may be empty */
-};
-
-/* SINSN as decoded by the registry (pmview); readers use pmr_sinsn. */
-struct pmr_sinsn_rec {
-	uint64_t pc;
-	uint8_t isa, cls, len, flags, nload;
-	uint64_t target;
-	struct pmr_bytes bytes;
-	struct pmr_bytes src, dst;	/* u16 LE register numbers */
-	uint16_t src_addr;
-	struct pmr_bytes msize;		/* u16 LE bytes per access */
-};
-
-/* DINSN block flags (must-understand: a reader rejects unknown bits). */
-#define PMR_DB_VALUES 0x1u	/* the val stream has one token per load */
-#define PMR_DB_NEXTUNK 0x2u	/* end_pc is not known (end of the trace) */
-#define PMR_DB_KNOWN 0x3u
-
-/* DINSN: a block of n dynamic instructions, as decoded by the registry. */
-struct pmr_dinsn_rec {
-	uint32_t n;		/* instructions in the block */
-	uint32_t flags;		/* PMR_DB_* */
-	uint32_t tid;
-	uint64_t pc;		/* pc of the first instruction */
-	uint64_t end_pc;	/* pc that follows the last instruction */
-	struct pmr_bytes br, tgt, mem, val, exc;	/* token streams */
-};
+/*
+ * The records IMAGE, SINSN and DINSN, their decoded structs (struct
+ * pmr_image, pmr_sinsn_rec, pmr_dinsn_rec) and the DINSN block flags
+ * PMR_DB_* are in records/records.h.
+ */
 
 struct pmr_trace_writer;
 
@@ -357,14 +331,7 @@ const char *pmr_trace_writer_errmsg(const struct pmr_trace_writer *tw);
 int pmr_trace_writer_finish(struct pmr_trace_writer *tw, char *errbuf,
     size_t errlen) PMR_RESULT_USED;
 
-/* --- registry entries (lib/trace_rtypes.c) --------------------------- */
-
-/* IMAGE, SINSN, DINSN; PMR_RTYPES_TRACE_N is for static initializers. */
-#define PMR_RTYPES_TRACE_N 3
-extern const struct pmr_rtype pmr_rtypes_trace[PMR_RTYPES_TRACE_N];
-extern const unsigned pmr_rtypes_trace_n;
-
-/* --- ChampSim traces out (lib/export.c) ------------------------ */
+/* --- ChampSim traces out (export.c) ---------------------------------- */
 
 /* Compression of a ChampSim output. */
 enum pmr_champsim_comp {
@@ -387,7 +354,7 @@ struct pmr_champsim_counts {
 /*
  * Encodes di as one 64-byte ChampSim input_instr record into rec, with
  * ChampSim's register convention (6 stack pointer, 25 flags, 26
- * instruction pointer; see lib/export.c and pmtrace(1)), and adds
+ * instruction pointer; see export.c and pmtrace(1)), and adds
  * what did not fit to *cnt.  Returns PMR_OK.
  */
 int pmr_champsim_encode(const struct pmr_dinsn *di, unsigned char rec[64],
@@ -429,62 +396,69 @@ int pmr_champsim_writer_close(struct pmr_champsim_writer *w, char *errbuf,
 /* Discards the output (removes the temporary file) and frees w. */
 void pmr_champsim_writer_abort(struct pmr_champsim_writer *w);
 
-#ifdef PMR_TRACE_INTERNAL
-/*
- * Internal to lib/trace*.c: the reader object and the static-instruction
- * table shared by all sources.
- */
-struct pmr_sitab;
+/* --- the program to trace (program.c) -------------------------------- */
 
-struct pmr_trace_ops {
-	int (*next)(struct pmr_trace *, struct pmr_dinsn *);
-	void (*close)(struct pmr_trace *);
+/*
+ * Returns prog as a path that qemu-x86_64 can run: prog itself if it has
+ * a '/', else the first match in PATH as execvp(3) finds it, written into
+ * buf (len bytes).  Returns NULL with *why set to an errno value (ENOENT,
+ * EACCES, ENOEXEC for a file that is not an x86-64 ELF executable, ...)
+ * when prog cannot be run.
+ */
+const char *pmr_trace_find_program(const char *prog, char *buf, size_t len,
+    int *why);
+
+/* --- loops over a whole trace (convert.c) ----------------------------- */
+
+/* What pmr_trace_copy() and pmr_trace_export() return. */
+#define PMR_COPY_OK 0
+#define PMR_COPY_EREAD 1	/* reading failed: pmr_trace_errmsg(t) says */
+#define PMR_COPY_EWRITE 2	/* writing failed: the writer's errmsg says */
+
+/* pmr_trace_copy() flags. */
+#define PMR_COPY_IMAGES 0x1u	/* the IMAGE records of pmr_trace_image_of() */
+
+/*
+ * Copies the instructions of t into tw, leaving out the first skip and
+ * stopping after max (UINT64_MAX: all), at the end of t, or as soon as
+ * *stop is set (stop may be NULL; a signal handler may set it).  With
+ * PMR_COPY_IMAGES, writes the IMAGE record of each executable mapping
+ * before the first instruction inside it.  Returns PMR_COPY_OK,
+ * PMR_COPY_EREAD or PMR_COPY_EWRITE (pmr_trace_writer_errmsg(tw)).
+ */
+int pmr_trace_copy(struct pmr_trace *t, struct pmr_trace_writer *tw,
+    uint64_t skip, uint64_t max, unsigned flags,
+    const volatile sig_atomic_t *stop);
+/*
+ * Writes the instructions of t to the ChampSim writer w, leaving out the
+ * first skip and stopping after max.  Returns as pmr_trace_copy()
+ * (pmr_champsim_writer_errmsg(w) for PMR_COPY_EWRITE).
+ */
+int pmr_trace_export(struct pmr_trace *t, struct pmr_champsim_writer *w,
+    uint64_t skip, uint64_t max);
+
+/* The instructions of a trace by class (pmtrace stats). */
+struct pmr_trace_counts {
+	uint64_t n;			/* instructions */
+	uint64_t cls[PMR_OP_NCLASS];	/* by class */
+	uint64_t taken[PMR_OP_NCLASS];	/* of those, taken */
+	uint64_t loads, stores;		/* memory accesses */
+	uint64_t values;		/* instructions with a loaded value */
 };
 
-struct pmr_trace {
-	int fmt;
-	int err;		/* sticky error code, 0 if none */
-	uint64_t seq;
-	const struct pmr_trace_ops *ops;
-	void *src;		/* the source's state */
-	struct pmr_sitab *tab;
-	/* pmr_trace_set_side(): other records of a native trace */
-	void (*side)(void *, const struct pmr_rec *);
-	void *sidectx;
-	char errmsg[256];
-};
-
-/* Returns a new table, or NULL.  */
-struct pmr_sitab *pmr_sitab_new(void);
-void pmr_sitab_free(struct pmr_sitab *tab);
-/* Returns the current static instruction at pc, or NULL. */
-struct pmr_sinsn *pmr_sitab_lookup(struct pmr_sitab *tab, uint64_t pc);
 /*
- * Adds a copy of *si as the new static instruction at si->pc (replacing
- * the mapping of an older one, which stays allocated) and returns it with
- * its id set, or NULL when out of memory or ids.
+ * Reads t to its end and counts its instructions into *c.  Returns PMR_OK
+ * or a negative code with a message in pmr_trace_errmsg(t).
  */
-struct pmr_sinsn *pmr_sitab_add(struct pmr_sitab *tab,
-    const struct pmr_sinsn *si);
-uint32_t pmr_sitab_count(const struct pmr_sitab *tab);
-/* Forgets every pc mapping (a new stream starts); entries stay valid. */
-void pmr_sitab_clear_map(struct pmr_sitab *tab);
+int pmr_trace_count(struct pmr_trace *t, struct pmr_trace_counts *c);
+/* Prints c on f as "key<TAB>value" lines, naming the trace name. */
+void pmr_trace_counts_print(FILE *f, const char *name,
+    const struct pmr_trace *t, const struct pmr_trace_counts *c);
 /*
- * Returns the mapping generation: it changes whenever a pc's mapping is
- * replaced or forgotten, so a caller may keep "pc -> entry" answers of
- * pmr_sitab_lookup() while it stays the same.
+ * Prints a '#' line of column names, then the first head (0: all)
+ * instructions of t on f, one a line.  Returns PMR_OK or a negative code
+ * with a message in pmr_trace_errmsg(t).
  */
-uint32_t pmr_sitab_gen(const struct pmr_sitab *tab);
-const struct pmr_sinsn *pmr_sitab_get(const struct pmr_sitab *tab,
-    uint32_t id);
-/* Sets the sticky error of t; returns code. */
-int pmr_trace_fail(struct pmr_trace *t, int code, const char *fmt, ...)
-    PMR_FORMAT(3, 4);
-
-/* Source constructors: take over nothing on failure (message in t). */
-int pmr_trace_champsim_open(struct pmr_trace *t, const char *path);
-int pmr_trace_drmem_open(struct pmr_trace *t, const char *path);
-int pmr_trace_pmr_open(struct pmr_trace *t, const char *path);
-#endif /* PMR_TRACE_INTERNAL */
+int pmr_trace_dump(struct pmr_trace *t, FILE *f, uint64_t head);
 
 #endif /* PMR_TRACE_H */

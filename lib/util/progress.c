@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stream/pmr_internal.h"
+#include "util/cli.h"
 
 #define PERIOD_NS 250000000L	/* between redraws */
 

@@ -16,6 +16,7 @@
 
 #include "stream/pmr.h"
 #include "stream/pmr_internal.h"
+#include "util/cli.h"
 #include "unit.h"
 
 static char tmpdir[64];
@@ -684,10 +685,43 @@ UNIT_TEST(strtonum)
 	CHECK_STR(e, "too large");
 }
 
+/* The comma-list iterator cuts as strtok(3) does: empty items are
+ * skipped, and the copy is freed at the end. */
+UNIT_TEST(items)
+{
+	struct pmr_items it;
+	const char *item;
+	char got[64] = "";
+
+	pmr_items_init(&it, ",S=4096,,paired,");
+	while ((item = pmr_items_next(&it)) != NULL) {
+		strcat(got, item);
+		strcat(got, "|");
+	}
+	CHECK_STR(got, "S=4096|paired|");
+	CHECK(it.copy == NULL);
+	CHECK(pmr_items_next(&it) == NULL);
+	pmr_items_init(&it, "");
+	CHECK(pmr_items_next(&it) == NULL);
+	pmr_items_init(&it, "a,b");
+	CHECK_STR(pmr_items_next(&it), "a");
+	pmr_items_end(&it);	/* stopped early: nothing leaks */
+	CHECK_STR(pmr_item_value("S=4096", "S"), "4096");
+	CHECK_STR(pmr_item_value("skid=", "skid"), "");
+	CHECK(pmr_item_value("skid=3", "S") == NULL);
+	CHECK(pmr_item_value("S", "S") == NULL);
+	CHECK(pmr_item_value("Sx=1", "S") == NULL);
+	CHECK_STR(pmr_display("-"), "<stdin>");
+	CHECK_STR(pmr_display(NULL), "<stdin>");
+	CHECK_STR(pmr_display("a.pmr"), "a.pmr");
+	CHECK_STR(pmr_outname("-"), "stdout");
+	CHECK_STR(pmr_outname("a.pmr"), "'a.pmr'");
+}
+
 UNIT_MAIN(UNIT_ENTRY(le_bytes), UNIT_ENTRY(wire_layout),
     UNIT_ENTRY(roundtrip_raw), UNIT_ENTRY(roundtrip_zstd),
     UNIT_ENTRY(text_roundtrip), UNIT_ENTRY(parse_errors),
     UNIT_ENTRY(reader_errors), UNIT_ENTRY(boundary_sizes),
     UNIT_ENTRY(concat_mixed), UNIT_ENTRY(codecs_identical),
     UNIT_ENTRY(zstd_errors), UNIT_ENTRY(writer_tempfile),
-    UNIT_ENTRY(prov_order), UNIT_ENTRY(strtonum))
+    UNIT_ENTRY(prov_order), UNIT_ENTRY(strtonum), UNIT_ENTRY(items))

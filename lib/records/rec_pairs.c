@@ -1,7 +1,6 @@
 /*
- * pairs_rtypes.c: the METRIC record (type 40) that pairs writes with
- * -f pmr, as a field table for the libpmr registry (see man/pmr.5 and
- * pairs(1)).
+ * rec_pairs.c: the field table of the METRIC record (type 40) that pairs
+ * writes with -f pmr, as man/pmr.5 (PROFILE METRICS) and pairs(1) list it.
  *
  * A METRIC record of kind 0 holds the accumulators of one pc: acc is the
  * vector of sums that pairs adds up (sample counts, event counts, latency
@@ -14,7 +13,7 @@
  */
 #include <stddef.h>
 
-#include "pairs/pairs.h"
+#include "records/records.h"
 
 #define F(name, kind, desc) \
 	{ #name, PMR_K_##kind, 0, offsetof(struct pairs_metric_rec, name), \

@@ -1,14 +1,11 @@
 /*
- * trace_rtypes.c: registry entries of the instruction trace records
- * IMAGE (8), SINSN (9) and DINSN (10), so that the generic printer, parser
- * and decoder (rtypes.c, pmview) know them.  The layouts are described in
- * man/pmr.5 (INSTRUCTION TRACES); the hot path
- * (lib/pmr.c) encodes and decodes them by hand with the pmr_le*
- * helpers, and these tables stay their reference: change both together.
+ * rec_trace.c: the field tables of the instruction trace records IMAGE
+ * (8), SINSN (9) and DINSN (10), as man/pmr.5 (INSTRUCTION TRACES) lists
+ * them.  The trace reader and writer (lib/trace/pmr.c) encode and decode
+ * them by hand with the pmr_le* helpers, for speed; these tables stay
+ * their reference and drive pmview: change both together.
  */
-#include <stddef.h>
-
-#include "trace/trace.h"
+#include "records/records.h"
 
 #define F(st, name, kind, since, desc) \
 	{ #name, PMR_K_##kind, since, offsetof(struct st, name), desc }
@@ -57,7 +54,7 @@ static const struct pmr_field dinsn_fields[] = {
 #define T(num, name, st, fields, desc) \
 	{ num, name, desc, fields, NF(fields), sizeof(struct st) }
 
-const struct pmr_rtype pmr_rtypes_trace[PMR_RTYPES_TRACE_N] = {
+const struct pmr_rtype pmr_rtypes_trace[] = {
 	T(PMR_REC_IMAGE, "IMAGE", pmr_image, image_fields,
 	    "an executable or library mapped by the traced program"),
 	T(PMR_REC_SINSN, "SINSN", pmr_sinsn_rec, sinsn_fields,
