@@ -15,3 +15,19 @@ load test_helper
 	run -0 find "$d" -type f
 	[ -z "$output" ]
 }
+
+# The layout of lib/: arrows point down, and no two files call each other
+# (tests/layout-check reads the symbols of the built objects).
+@test "lib/ calls only down, and no two files call each other" {
+	run "$TOP/tests/layout-check" "$TOP"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "the layout check sees a call up" {
+	run -1 env LAYOUT_ORDER="records util stream sym trace sim pairs mhash" \
+	    "$TOP/tests/layout-check" "$TOP"
+	[[ $output == *"lib/util/cli.o calls up into lib/stream/"* ]]
+}
+
