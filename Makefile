@@ -50,7 +50,15 @@ endif
 
 ALL_CPPFLAGS = -Ilib -D_GNU_SOURCE $(PKG_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS = -std=gnu11 -pthread -MMD -MP $(CFLAGS) $(WFLAGS) $(SANFLAGS)
-ALL_LDFLAGS = -pthread $(SANFLAGS) $(LDFLAGS)
+# The simulator is one file per pipeline stage (lib/sim/); link-time
+# optimization inlines across those files, so the split costs nothing (it
+# cost 14% of the instructions without).  SIM_LTO= turns it off (a
+# compiler without LTO); the archive then needs no plugin-aware ar.
+SIM_LTO ?= -flto=auto
+ifneq ($(SIM_LTO),)
+AR = gcc-ar
+endif
+ALL_LDFLAGS = -pthread $(SANFLAGS) $(SIM_LTO) $(LDFLAGS)
 ALL_LIBS = $(PKG_LIBS) -lm $(LIBS)
 
 # The QEMU plugin is built on its own as a shared object (see below).
@@ -83,6 +91,9 @@ all: $(LIBPMR) $(PROG_BINS) $(UNIT_BINS) $(PLUGIN)
 
 lib/%$(S).o: lib/%.c Makefile
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+lib/sim/%$(S).o: lib/sim/%.c Makefile
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(SIM_LTO) -c -o $@ $<
 
 $(LIBPMR): $(LIB_OBJS)
 	rm -f $@

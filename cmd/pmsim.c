@@ -138,23 +138,23 @@ parse_pm(struct pmr_sim_opts *o, const char *arg)
 			o->pm_irq = (unsigned)pmr_cli_num("--profileme irq", v,
 			    0, 1000000);
 		else if (strcmp(tok, "dist=geom") == 0)
-			o->pm_dist = 0;
+			o->pm_dist = PMR_SIM_DIST_GEOM;
 		else if (strcmp(tok, "dist=uniform") == 0)
-			o->pm_dist = 1;
+			o->pm_dist = PMR_SIM_DIST_UNIFORM;
 		else if (strcmp(tok, "rearm=interrupt") == 0)
-			o->pm_rearm = 0;
+			o->pm_rearm = PMR_SIM_REARM_INTERRUPT;
 		else if (strcmp(tok, "rearm=select") == 0)
-			o->pm_rearm = 1;
+			o->pm_rearm = PMR_SIM_REARM_SELECT;
 		else if (strcmp(tok, "select=fetch") == 0)
-			o->pm_select = 0;
+			o->pm_select = PMR_SIM_SELECT_FETCH;
 		else if (strcmp(tok, "select=opportunity") == 0)
-			o->pm_select = 1;
+			o->pm_select = PMR_SIM_SELECT_OPPORTUNITY;
 		else
 			pmr_cli_bad("--profileme", tok, "unknown");
 	}
 	if (o->pm == PMR_SIM_PM_OFF)
 		pmr_cli_misuse("--profileme: say 'single' or 'paired'");
-	if (o->pm == PMR_SIM_PM_PAIRED && o->pm_select)
+	if (o->pm == PMR_SIM_PM_PAIRED && o->pm_select != PMR_SIM_SELECT_FETCH)
 		pmr_cli_misuse("--profileme: select=opportunity is for single "
 		    "sampling");
 }
@@ -255,7 +255,7 @@ parse_sampler(struct pmr_sim_opts *o, const char *arg)
 		/* ProfileMe's machinery, selecting at map */
 		o->sampler = 0;
 		o->pm = PMR_SIM_PM_SINGLE;
-		o->pm_select = 2;
+		o->pm_select = PMR_SIM_SELECT_MAPPED;
 		o->pm_s = S;
 	} else
 		o->bs_s = S;
@@ -310,7 +310,7 @@ write_meta(struct pmr_writer *w, const struct pmr_sim_config *c,
 	char buf[256], *text = NULL;
 	size_t len = 0;
 	FILE *f;
-	int rc;
+	int rc, ibs = o->pm_select == PMR_SIM_SELECT_MAPPED;
 
 	snprintf(buf, sizeof(buf), "%016" PRIx64, pmr_sim_config_digest(c));
 	if ((rc = meta(w, "machine", c->name)) != 0 ||
@@ -329,10 +329,10 @@ write_meta(struct pmr_writer *w, const struct pmr_sim_config *c,
 	snprintf(buf, sizeof(buf), "%u", c->issue_width);
 	if ((rc = meta(w, "issue-width", buf)) != 0)
 		return rc;
-	if (o->sampler != 0 || o->pm_select == 2) {
+	if (o->sampler != PMR_SIM_SAMPLER_PROFILEME || ibs) {
 		snprintf(buf, sizeof(buf), "%s S=%" PRIu64 " skid=%u event=%s",
-		    o->pm_select == 2 ? "ibs" : sampler_names[o->sampler],
-		    o->pm_select == 2 ? o->pm_s : o->bs_s, o->bs_skid,
+		    ibs ? "ibs" : sampler_names[o->sampler],
+		    ibs ? o->pm_s : o->bs_s, o->bs_skid,
 		    bsev_names[o->bs_event]);
 		if ((rc = meta(w, "sampler", buf)) != 0)
 			return rc;
@@ -342,13 +342,16 @@ write_meta(struct pmr_writer *w, const struct pmr_sim_config *c,
 		if ((rc = meta(w, "truth", buf)) != 0)
 			return rc;
 	}
-	if (o->pm != PMR_SIM_PM_OFF && o->pm_select != 2) {
+	if (o->pm != PMR_SIM_PM_OFF && !ibs) {
 		snprintf(buf, sizeof(buf), "mode=%s S=%" PRIu64 " W=%u "
 		    "dist=%s J=%" PRIu64 " rearm=%s irq=%u select=%s",
 		    o->pm == PMR_SIM_PM_PAIRED ? "paired" : "single", o->pm_s,
-		    o->pm_w, o->pm_dist ? "uniform" : "geom", o->pm_jitter,
-		    o->pm_rearm ? "select" : "interrupt", o->pm_irq,
-		    o->pm_select ? "opportunity" : "fetch");
+		    o->pm_w,
+		    o->pm_dist == PMR_SIM_DIST_UNIFORM ? "uniform" : "geom",
+		    o->pm_jitter,
+		    o->pm_rearm == PMR_SIM_REARM_SELECT ? "select" :
+		    "interrupt", o->pm_irq, o->pm_select == PMR_SIM_SELECT_OPPORTUNITY ?
+		    "opportunity" : "fetch");
 		if ((rc = meta(w, "profileme", buf)) != 0)
 			return rc;
 	}
@@ -406,7 +409,7 @@ main(int argc, char *argv[])
 			print_config = 1;
 			break;
 		case O_PROFILEME:
-			if (o.pm_select == 2)
+			if (o.pm_select == PMR_SIM_SELECT_MAPPED)
 				pmr_cli_misuse("--profileme and --sampler=ibs "
 				    "exclude each other");
 			parse_pm(&o, optarg);
@@ -557,12 +560,14 @@ main(int argc, char *argv[])
 	/* a sampler that was asked for and wrote nothing is said, never
 	 * left for the reader of an empty profile to find */
 	if (status == 0 && st->samples == 0 && st->pairs == 0 &&
-	    (o.pm != PMR_SIM_PM_OFF || o.sampler != 0))
+	    (o.pm != PMR_SIM_PM_OFF || o.sampler != PMR_SIM_SAMPLER_PROFILEME))
 		warnx("warning: the %s sampler wrote no samples in %" PRIu64
 		    " cycles (%" PRIu64 " instructions; S=%" PRIu64 ")",
-		    o.sampler != 0 ? sampler_names[o.sampler] : o.pm_select == 2 ?
-		    "ibs" : "profileme", st->cycles, st->retired,
-		    o.sampler != 0 ? o.bs_s : o.pm_s);
+		    o.sampler != PMR_SIM_SAMPLER_PROFILEME ?
+		    sampler_names[o.sampler] :
+		    o.pm_select == PMR_SIM_SELECT_MAPPED ? "ibs" : "profileme",
+		    st->cycles, st->retired,
+		    o.sampler != PMR_SIM_SAMPLER_PROFILEME ? o.bs_s : o.pm_s);
 	if (w != NULL && pmr_writer_close(w, msg, sizeof(msg)) != 0) {
 		warnx("%s: %s", pmr_outname(com.output), msg);
 		status = 1;

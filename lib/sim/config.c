@@ -3,11 +3,11 @@
  * "key = value" settings (-O, -c file), the canonical text printed by
  * --print-config and its digest, and the idealizations of icost Table 1.
  *
- * One table lists every key with its field, range and meaning; the
- * presets are complete struct initializers whose sources are given in
- * pmsim(1) (alpha21264: ProfileMe spec 1.4; fields03: icost spec 4.1;
- * champsim: champsim-core.md).  A value marked [X] in the comments is our
- * choice where the source is silent.
+ * One table lists every key with its field, range and meaning; the presets are
+ * complete struct initializers whose sources are given in pmsim(1) (alpha21264:
+ * the ProfileMe paper §2.1 and public 21264 facts; fields03: Fields et al.
+ * MICRO-36, Table 6; champsim: ChampSim's default core, champsim_config.json).
+ * A value marked [X] in the comments is our choice where the source is silent.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -113,16 +113,15 @@ static const char *bp_names[] = { "bimodal", "gshare", "tournament",
 	"perfect", "combined", "champsim" };
 
 /*
- * Alpha 21264 (ProfileMe's machine).  Public 21264 facts as listed in the
- * ProfileMe spec 1.4 [E]: 4-wide fetch of aligned 16-byte blocks, 80 in
- * flight, 20/15-entry queues, 80 int / 72 fp physical registers (40 rename
- * each), 4 sustained issue, 64 KB 2-way L1s, 3-cycle load use, tournament
- * predictor (1K x 10-bit local, 12-bit global, 4K global and choice
- * counters), 7-cycle minimum mispredict penalty (map F+2, issue F+3,
- * resolve F+4, refetch F+7), 32/32 LQ/SQ, 8 MAF entries, 8 KB pages,
- * loads issued ahead of stores with replay traps and a store-wait table
- * cleared every 16384 cycles.
- * L2 (board cache), memory, TLB miss, FU counts are [X].
+ * Alpha 21264 (ProfileMe's machine).  Public 21264 facts (the ProfileMe paper
+ * §2.1 and the 21264 hardware reference): 4-wide fetch of aligned 16-byte
+ * blocks, 80 in flight, 20/15-entry queues, 80 int / 72 fp physical registers
+ * (40 rename each), 4 sustained issue, 64 KB 2-way L1s, 3-cycle load use,
+ * tournament predictor (1K x 10-bit local, 12-bit global, 4K global and choice
+ * counters), 7-cycle minimum mispredict penalty (map F+2, issue F+3, resolve
+ * F+4, refetch F+7), 32/32 LQ/SQ, 8 MAF entries, 8 KB pages, loads issued ahead
+ * of stores with replay traps and a store-wait table cleared every 16384
+ * cycles. L2 (board cache), memory, TLB miss, FU counts are [X].
  */
 static const struct pmr_sim_config alpha21264 = {
 	.name = "alpha21264",
@@ -150,7 +149,7 @@ static const struct pmr_sim_config alpha21264 = {
 };
 
 /*
- * icost paper Table 6 (icost spec 4.1): 64-entry window, 6-way issue,
+ * Fields et al. MICRO-36, Table 6: 64-entry window, 6-way issue,
  * 15-cycle pipeline (frontend 10 + redirect 3 + issue and execute give a
  * 15-cycle minimum mispredict loop [X]), fetch stops at the second taken
  * branch, 8K bimodal / 8K gshare / 8K meta, 4K 2-way BTB, 64-entry RAS,

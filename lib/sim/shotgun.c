@@ -1,8 +1,8 @@
 /*
- * shotgun.c: the shotgun-profiling sampler of pmsim (icost 3.2-3.4, 6.1):
- * SIG (signature) and DET (detailed) samples, the input of a graph
- * builder that matches detailed samples to signatures.  Record layouts:
- * man/pmr.5 (SIMULATION RECORDS), fields in sim_rtypes.c.
+ * shotgun.c: the shotgun-profiling sampler of pmsim (Fields et al. MICRO-36
+ * §5): SIG (signature) and DET (detailed) samples, the input of a graph builder
+ * that matches detailed samples to signatures.  Record layouts: man/pmr.5
+ * (SIMULATION RECORDS), fields in sim_rtypes.c.
  *
  * The core calls pmr_sim_shotgun_retire() for every measured committed
  * instruction in commit order, with its class and event bits, and, for

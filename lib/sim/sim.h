@@ -9,9 +9,9 @@
  * source (any function filling a struct pmr_dinsn, e.g. a wrapper of
  * pmr_trace_next()) and emits STATS, SAMPLE, PAIR, TRUTH, GNODE, SIG, DET
  * and EVENT records into an optional pmr_writer and to an optional hook
- * that sees the decoded structs.  The
- * wire layout of the records is the field tables in sim_rtypes.c, listed
- * in man/pmr.5 (SIMULATION RECORDS).
+ * that sees the decoded structs.  The records' numbers, structs and
+ * field tables are in lib/records (rec_sim.c), as man/pmr.5 (SIMULATION
+ * RECORDS) lists them.
  *
  * The library never prints and never exits.  Names are pmr_sim_*; there
  * are no typedefs.
@@ -26,18 +26,8 @@
 #include "stream/pmr.h"
 #include "trace/trace.h"
 
-/* Record types written by pmsim (16-23: simulation output). */
-#define PMR_REC_STATS 16u
-#define PMR_REC_SAMPLE 17u
-#define PMR_REC_PAIR 18u
-#define PMR_REC_TRUTH 19u
-#define PMR_REC_ATRUTH 20u	/* exact D-cache misses per pc and line */
-/* 32-47: dependence-graph records (icost). */
-#define PMR_REC_GNODE 32u
-#define PMR_REC_SIG 33u		/* shotgun signature sample (shotgun.c) */
-#define PMR_REC_DET 34u		/* shotgun detailed sample */
-
-/* SAMPLE/TRUTH event bits (the Profiled Event Register, spec 2.4). */
+/* SAMPLE/TRUTH event bits (the Profiled Event Register, ProfileMe
+ * §4.1.3). */
 #define PMR_SIM_EV_ICACHE_MISS 0x00000001u
 #define PMR_SIM_EV_ITLB_MISS 0x00000002u
 #define PMR_SIM_EV_DCACHE_MISS 0x00000004u
@@ -181,6 +171,23 @@ struct pmr_sim_config {
 
 /* Sampling modes. */
 enum pmr_sim_pm { PMR_SIM_PM_OFF = 0, PMR_SIM_PM_SINGLE, PMR_SIM_PM_PAIRED };
+/* The distribution of the interval between selections. */
+enum pmr_sim_pm_dist {
+	PMR_SIM_DIST_GEOM = 0,	/* geometric with mean S */
+	PMR_SIM_DIST_UNIFORM	/* uniform on [S-J, S+J] */
+};
+/* When the next interval starts: when the sample is delivered (the
+ * paper's hardware: nothing is selected while one is in flight), or at
+ * selection (an ideal sampler). */
+enum pmr_sim_pm_rearm { PMR_SIM_REARM_INTERRUPT = 0, PMR_SIM_REARM_SELECT };
+/* What the interval counts. */
+enum pmr_sim_pm_select {
+	PMR_SIM_SELECT_FETCH = 0,	/* fetched instructions */
+	PMR_SIM_SELECT_OPPORTUNITY,	/* fetch slots, fetch_width a cycle
+					 * (single sampling only) */
+	PMR_SIM_SELECT_MAPPED		/* mapped instructions: the ibs
+					 * sampler */
+};
 
 /* Run options. */
 struct pmr_sim_opts {
@@ -188,12 +195,10 @@ struct pmr_sim_opts {
 	uint64_t pm_s;		/* mean interval S, fetched instructions */
 	unsigned pm_w;		/* pair window W (d uniform in 1..W); 0:
 				 * rob + fetchq + fetch_width * frontend */
-	int pm_dist;		/* 0 geometric, 1 uniform on [S-J, S+J] */
+	int pm_dist;		/* enum pmr_sim_pm_dist */
 	uint64_t pm_jitter;	/* J */
-	int pm_rearm;		/* 0 interrupt (faithful), 1 select (ideal) */
-	int pm_select;		/* 0 fetched instructions, 1 opportunities
-				 * (fetch_width per cycle; single only),
-				 * 2 mapped instructions (the ibs sampler) */
+	int pm_rearm;		/* enum pmr_sim_pm_rearm */
+	int pm_select;		/* enum pmr_sim_pm_select */
 	int sampler;		/* baseline PMR_SIM_SAMPLER_* besides pm */
 	uint64_t bs_s;		/* its mean interval (events or cycles) */
 	unsigned bs_skid;	/* counter: overflow to delivery, cycles */
@@ -211,7 +216,7 @@ struct pmr_sim_opts {
 	int graph;		/* emit a GNODE per retired instruction */
 	unsigned delta;		/* local-IPC truth: +-delta cycles [15] */
 	unsigned win_len;	/* windowed IPC window, cycles [30] */
-	/* shotgun profiling (icost 3.2): SIG and DET records */
+	/* shotgun profiling (Fields et al. MICRO-36 §5): SIG and DET */
 	int shotgun;		/* 1: sample; the rest set by opts_init */
 	uint64_t sg_sig;	/* mean SIG interval M, committed insns */
 	unsigned sg_len;	/* SIG: instructions from the start on */
@@ -251,14 +256,13 @@ enum pmr_sim_stall {
 struct pmr_sim;
 
 /*
- * What the hook sees of every measured instruction when it retires or
- * aborts (type PMR_SIM_HOOK_INSN, never written to a stream): the stamps
- * and, apart, the latency components a dependence-graph (GNODE) record
- * needs (icost 6.1).  Stamps not reached are ~0.  Producer distances are
- * in fetch positions (pos, bad path included); cpos numbers the retired
- * instructions, so a graph builder maps pos to commit order with a ring
- * of the last window's (pos, cpos), as the GNODE records (--graph,
- * struct pmr_sim_gnode) already do.
+ * What the hook sees of every measured instruction when it retires or aborts
+ * (type PMR_SIM_HOOK_INSN, never written to a stream): the stamps and, apart,
+ * the latency components a dependence-graph (GNODE) record needs (Fields et al.
+ * MICRO-36 §2).  Stamps not reached are ~0.  Producer distances are in fetch
+ * positions (pos, bad path included); cpos numbers the retired instructions, so
+ * a graph builder maps pos to commit order with a ring of the last window's
+ * (pos, cpos), as the GNODE records (--graph, struct pmr_sim_gnode) already do.
  */
 #define PMR_SIM_HOOK_INSN 0x7fff0001u
 
@@ -359,14 +363,14 @@ void pmr_sim_free(struct pmr_sim *s);
 /* --- shotgun sampling (shotgun.c) ---------------------------------------- */
 
 /*
- * Returns the 2 signature bits (PMR_SIM_SIG_B1 | PMR_SIM_SIG_B2) of a
- * committed instruction of class cls with event bits ev (icost 3.3,
- * Table 5): b1 for a taken transfer or a load/store class, cleared by an
- * LLC (last-level) data miss; b2 for an I-cache, ITLB, L1-D or DTLB miss.
+ * Returns the 2 signature bits (PMR_SIM_SIG_B1 | PMR_SIM_SIG_B2) of a committed
+ * instruction of class cls with event bits ev (Fields et al. MICRO-36 §5, Table
+ * 5): b1 for a taken transfer or a load/store class, cleared by an LLC
+ * (last-level) data miss; b2 for an I-cache, ITLB, L1-D or DTLB miss.
  */
 unsigned pmr_sim_sig_bits(unsigned cls, uint32_t ev);
 
-/* --- records (sim_rtypes.c) -------------------------------------------- */
+/* --- records (field tables: lib/records/rec_sim.c) ------------------- */
 
 extern const struct pmr_rtype pmr_rtypes_sim[];
 extern const unsigned pmr_rtypes_sim_n;

@@ -646,7 +646,7 @@ UNIT_TEST(invariants)
 	pmr_sim_opts_init(&o);
 	o.pm = PMR_SIM_PM_SINGLE;
 	o.pm_s = 5;
-	o.pm_rearm = 1;
+	o.pm_rearm = PMR_SIM_REARM_SELECT;
 	o.truth = 1;
 	o.seed = 7;
 	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r), 0);
@@ -1080,7 +1080,7 @@ UNIT_TEST(mem_order)
 	pmr_sim_opts_init(&o);
 	o.pm = PMR_SIM_PM_SINGLE;
 	o.pm_s = 2;
-	o.pm_rearm = 1;
+	o.pm_rearm = PMR_SIM_REARM_SELECT;
 	o.truth = 1;
 	CHECK_EQ(run(&p, "alpha21264", perfect, &o, &r), 0);
 	CHECK_EQ(r.st.mem_traps, 0);
@@ -1190,7 +1190,8 @@ UNIT_TEST(gnode_forward)
 		if (g->cls == PMR_OP_STORE)
 			CHECK_EQ(g->pr_reg_a, 1);
 	}
-	CHECK_EQ(nld, 184);	/* the 3rd of 12 a pass: 2200 / 12, rounded up */
+	CHECK_EQ(nld, 184);	/* the 3rd of 12 a pass: 2200 / 12,
+	    rounded up */
 	free(g_gn);
 	g_gn = NULL;
 }
@@ -1256,7 +1257,7 @@ UNIT_TEST(pm_unbiased)
 	pmr_sim_opts_init(&o);
 	o.pm = PMR_SIM_PM_SINGLE;
 	o.pm_s = 100;
-	o.pm_rearm = 1;
+	o.pm_rearm = PMR_SIM_REARM_SELECT;
 	o.truth = 1;
 	o.seed = 1;
 	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r), 0);
@@ -1293,8 +1294,8 @@ UNIT_TEST(opportunity)
 	pmr_sim_opts_init(&o);
 	o.pm = PMR_SIM_PM_SINGLE;
 	o.pm_s = 20;
-	o.pm_rearm = 1;
-	o.pm_select = 1;
+	o.pm_rearm = PMR_SIM_REARM_SELECT;
+	o.pm_select = PMR_SIM_SELECT_OPPORTUNITY;
 	o.truth = 1;
 	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r), 0);
 	slots = 4.0 * r.st.cycles;
@@ -1408,9 +1409,9 @@ UNIT_TEST(skid)
 	chase(&p, 20000);
 	pmr_sim_opts_init(&o);
 	o.pm = PMR_SIM_PM_SINGLE;
-	o.pm_select = 2;
+	o.pm_select = PMR_SIM_SELECT_MAPPED;
 	o.pm_s = 7;
-	o.pm_rearm = 1;
+	o.pm_rearm = PMR_SIM_REARM_SELECT;
 	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r), 0);
 	CHECK_EQ(r.bysampler[PMR_SIM_SAMPLER_IBS], r.nsample);
 	CHECK(r.k[0] > 50);
@@ -1609,11 +1610,12 @@ UNIT_TEST(real_trace)
 	int pm;
 
 	for (i = 0; (name = pmr_sim_preset_name(i)) != NULL; i++)
-		for (pm = PMR_SIM_PM_SINGLE; pm <= PMR_SIM_PM_PAIRED + 1; pm++) {
+		for (pm = PMR_SIM_PM_SINGLE; pm <= PMR_SIM_PM_PAIRED + 1;
+		    pm++) {
 			pmr_sim_opts_init(&o);
 			o.pm = pm > PMR_SIM_PM_PAIRED ? PMR_SIM_PM_SINGLE : pm;
 			o.pm_s = 3;
-			o.pm_rearm = 1;
+			o.pm_rearm = PMR_SIM_REARM_SELECT;
 			o.truth = 1;
 			/* the last round: loads pass stores, replay traps */
 			CHECK_EQ(run_trace_set(name, pm > PMR_SIM_PM_PAIRED ?
@@ -1794,7 +1796,8 @@ UNIT_TEST(shotgun_table5)
 	size_t i;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		CHECK_EQ(pmr_sim_sig_bits(t[i].cls, t[i].ev | PMR_SIM_EV_RETIRED),
+		CHECK_EQ(pmr_sim_sig_bits(t[i].cls,
+		    t[i].ev | PMR_SIM_EV_RETIRED),
 		    t[i].want);
 }
 
@@ -1876,7 +1879,8 @@ UNIT_TEST(shotgun_programs)
 				continue;
 			}
 			if ((c == C_HIT || c == C_ST) && i < 1000)
-				continue;	/* the cold miss, merged loads */
+				continue;	/* the cold miss,
+				    merged loads */
 			if (c == C_L2 && i < 2 * 2048 + 2)
 				continue;	/* first pass */
 			switch (c) {
@@ -2172,9 +2176,11 @@ UNIT_MAIN(UNIT_ENTRY(chain), UNIT_ENTRY(independent), UNIT_ENTRY(fu_limit),
     UNIT_ENTRY(invariants), UNIT_ENTRY(pairs), UNIT_ENTRY(determinism),
     UNIT_ENTRY(pm_unbiased), UNIT_ENTRY(warmup_max), UNIT_ENTRY(presets),
     UNIT_ENTRY(config), UNIT_ENTRY(real_trace),
-    UNIT_ENTRY(useful_bruteforce), UNIT_ENTRY(mem_bandwidth), UNIT_ENTRY(opportunity), UNIT_ENTRY(tip),
+    UNIT_ENTRY(useful_bruteforce), UNIT_ENTRY(mem_bandwidth),
+        UNIT_ENTRY(opportunity), UNIT_ENTRY(tip),
     UNIT_ENTRY(skid), UNIT_ENTRY(skip_idle), UNIT_ENTRY(timeline),
-    UNIT_ENTRY(mem_order), UNIT_ENTRY(ras_replay), UNIT_ENTRY(mshr_bound), UNIT_ENTRY(partial_miss),
+    UNIT_ENTRY(mem_order), UNIT_ENTRY(ras_replay), UNIT_ENTRY(mshr_bound),
+        UNIT_ENTRY(partial_miss),
     UNIT_ENTRY(gnode), UNIT_ENTRY(gnode_commit_order),
     UNIT_ENTRY(gnode_forward), UNIT_ENTRY(shotgun_table5),
     UNIT_ENTRY(shotgun_programs), UNIT_ENTRY(shotgun_gnode),
