@@ -77,19 +77,13 @@ struct run {
 	uint64_t events;
 };
 
-static void PMR_NORETURN
-usage(void)
-{
-	fprintf(stderr,
-	    "usage: mhash [-Eeqv] [-A entries] [-a algo] [-c bits] "
-	    "[-f format] [-H counters]\n"
-	    "             [-k kind] [-L events] [-n tables] [-o file] "
-	    "[-p preset] [-t percent]\n"
-	    "             [--area] [--sweep=name] [--text | --trace] "
-	    "[file ...]\n"
-	    "Try 'mhash --help'.\n");
-	exit(2);
-}
+static const char synopsis[] =
+    "usage: mhash [-Eeqv] [-A entries] [-a algo] [-c bits] [-f format] "
+    "[-H counters]\n"
+    "             [-k kind] [-L events] [-n tables] [-o file] "
+    "[-p preset] [-t percent]\n"
+    "             [--area] [--sweep=name] [--text | --trace] "
+    "[file ...]\n";
 
 static void
 help(void)
@@ -184,36 +178,6 @@ help(void)
 	    pmr_common_help);
 }
 
-static void
-bad_opt(const char *opt, const char *arg, const char *why)
-{
-	warnx("%s '%s' is %s", opt, arg, why);
-	usage();
-}
-
-static unsigned long long
-num(const char *opt, const char *arg, long long min, long long max)
-{
-	const char *e;
-	long long v = pmr_strtonum(arg, min, max, &e);
-
-	if (e != NULL)
-		bad_opt(opt, arg, e);
-	return (unsigned long long)v;
-}
-
-static int
-pick(const char *opt, const char *arg, const char *const *names)
-{
-	int i;
-
-	for (i = 0; names[i] != NULL; i++)
-		if (strcmp(arg, names[i]) == 0)
-			return i;
-	bad_opt(opt, arg, "unknown");
-	return -1;
-}
-
 static const char *const hash_names[] = { "paper", "tab", "given", "exact",
 	NULL };
 static const char *const sbox_names[] = { "perm", "random", NULL };
@@ -249,21 +213,6 @@ struct fld {
 #define FS(n, v, p) { n, T_STR, p, 0, 0, (v) }
 #define FP(n, v, p) { n, T_PCT, p, 0, (v), NULL }
 #define FD(n, v) { n, T_DBL, 0, 0, (v), NULL }
-
-static void
-json_str(FILE *out, const char *s)
-{
-	putc('"', out);
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", *s);
-		else
-			putc(*s, out);
-	}
-	putc('"', out);
-}
 
 /* Prints one output line of kind k in format fmt on out. */
 static void
@@ -308,7 +257,7 @@ emit_to(FILE *out, struct run *r, enum fmt fmt, int k, const struct fld *f,
 			break;
 		case T_STR:
 			if (fmt == F_JSON)
-				json_str(out, f[i].s);
+				pmr_json_str(out, f[i].s);
 			else
 				fprintf(out, "%s", f[i].s);
 			break;
@@ -340,15 +289,14 @@ emit_pmr(struct run *r, int k, const struct fld *f, size_t n)
 	if (k == K_C) {
 		/* interval, pc, value, count (fh), exact count (fp) or 0,
 		 * class (enum pmr_mhash_class) or 255 without --eval. */
-		if ((b = pmr_write_reserve(r->pw, PMR_REC_HOT, 41)) == NULL)
+		struct pmr_hot h = { f[0].u, f[1].u, f[2].u, f[3].u,
+			n > 4 ? f[4].u : 0, n > 5 ? (uint8_t)f[5].u : 255 };
+
+		if ((b = pmr_write_reserve(r->pw, PMR_REC_HOT,
+		    PMR_HOT_SIZE)) == NULL)
 			errx(1, "%s: %s", pmr_outname(r->com.output),
-		    pmr_writer_errmsg(r->pw));
-		pmr_put64(b, f[0].u);
-		pmr_put64(b + 8, f[1].u);
-		pmr_put64(b + 16, f[2].u);
-		pmr_put64(b + 24, f[3].u);
-		pmr_put64(b + 32, n > 4 ? f[4].u : 0);
-		b[40] = n > 5 ? (unsigned char)f[5].u : 255;
+			    pmr_writer_errmsg(r->pw));
+		pmr_hot_put(b, &h);
 		return;
 	}
 	if ((m = open_memstream(&text, &len)) == NULL)
@@ -700,14 +648,13 @@ print_summary(struct run *r)
 static void
 dump_event(struct run *r, unsigned kind, uint64_t pc, uint64_t v)
 {
-	unsigned char *b = pmr_write_reserve(r->w, PMR_REC_EVENT, 17);
+	unsigned char *b = pmr_write_reserve(r->w, PMR_REC_EVENT,
+	    PMR_EVENT_SIZE);
 
 	if (b == NULL)
 		errx(1, "%s: %s", pmr_outname(r->com.output),
 		    pmr_writer_errmsg(r->w));
-	b[0] = (unsigned char)kind;
-	pmr_put64(b + 1, pc);
-	pmr_put64(b + 9, v);
+	pmr_event_put(b, kind, pc, v);
 }
 
 static inline void
@@ -753,12 +700,6 @@ feed_batch(struct run *r, const uint64_t *pc, const uint64_t *v, size_t n)
 		if (closed)
 			interval_end(r, 0);
 	}
-}
-
-static const char *
-display(const char *path)
-{
-	return path == NULL || strcmp(path, "-") == 0 ? "<stdin>" : path;
 }
 
 /* Parses a text number: 0x-prefixed hex, else decimal (hex with --hex). */
@@ -816,7 +757,7 @@ read_text(struct run *r, const char *path)
 		if (pmr_is_binary(line, (size_t)len))
 			errx(1, "'%s', line %" PRIu64 ": not text (binary "
 			    "data: a pmr stream or a trace is read without "
-			    "--text)", display(path), lineno);
+			    "--text)", pmr_display(path), lineno);
 		if ((tok = strchr(line, '#')) != NULL)
 			*tok = '\0';
 		nf = 0;
@@ -824,13 +765,13 @@ read_text(struct run *r, const char *path)
 		    tok = strtok_r(NULL, " \t\r\n", &save)) {
 			if (nf >= 2 + PMR_MHASH_MAXTABLES)
 				errx(1, "'%s', line %" PRIu64 ": too many "
-				    "fields", display(path), lineno);
+				    "fields", pmr_display(path), lineno);
 			if (parse_num(tok, r->hex, &x) != 0) {
 				char q[64];
 
 				errx(1, "'%s', line %" PRIu64 ": bad value "
-				    "'%s'", display(path), lineno, pmr_quote(q,
-				    sizeof(q), tok, strlen(tok)));
+				    "'%s'", pmr_display(path), lineno,
+				    pmr_quote(q, sizeof(q), tok, strlen(tok)));
 			}
 			if (nf == 0)
 				pc = x;
@@ -840,12 +781,13 @@ read_text(struct run *r, const char *path)
 				;	/* indices for --hash=given: ignored */
 			else if (nf >= need)
 				errx(1, "'%s', line %" PRIu64 ": too many "
-				    "fields (expected %u)", display(path),
+				    "fields (expected %u)", pmr_display(path),
 				    lineno, need);
 			else if (x >= r->p[0].c.size)
 				errx(1, "'%s', line %" PRIu64 ": index %"
 				    PRIu64 " is not below the table size %u",
-				    display(path), lineno, x, r->p[0].c.size);
+				    pmr_display(path), lineno, x,
+				    r->p[0].c.size);
 			else
 				idx[nf - 2] = (uint32_t)x;
 			nf++;
@@ -854,11 +796,11 @@ read_text(struct run *r, const char *path)
 			continue;
 		if (nf < need)
 			errx(1, "'%s', line %" PRIu64 ": expected %u fields, "
-			    "got %u", display(path), lineno, need, nf);
+			    "got %u", pmr_display(path), lineno, need, nf);
 		feed(r, pc, v, given ? idx : NULL);
 	}
 	if (ferror(f))
-		err(1, "'%s'", display(path));
+		err(1, "'%s'", pmr_display(path));
 	free(line);
 	if (f != stdin)
 		fclose(f);
@@ -875,17 +817,14 @@ read_pmr(struct run *r, const char *path)
 	int e = 0, ret;
 
 	if ((rd = pmr_reader_open(path, 0, &e)) == NULL) {
-		if (e == PMR_EIO)
-			warn("cannot open '%s'", display(path));
-		else
-			warnx("cannot open '%s': %s", display(path),
-			    pmr_strerror(e));
+		warnx("cannot open '%s': %s", pmr_display(path),
+		    pmr_strerror(e));
 		return 1;
 	}
 	while ((ret = pmr_reader_next(rd, &rec)) > 0) {
-		if (rec.type == PMR_REC_EVENT && rec.len < 17)
+		if (rec.type == PMR_REC_EVENT && rec.len < PMR_EVENT_SIZE)
 			errx(1, "'%s': record %" PRIu64 ": EVENT payload of "
-			    "%" PRIu32 " bytes, expected 17", display(path),
+			    "%" PRIu32 " bytes, expected 17", pmr_display(path),
 			    rec.index, rec.len);
 		if (rec.type != PMR_REC_EVENT ||
 		    (r->kind != 0 && rec.p[0] != r->kind)) {
@@ -898,10 +837,10 @@ read_pmr(struct run *r, const char *path)
 			continue;
 		}
 		r->cur_kind = rec.p[0];
-		feed(r, pmr_le64(rec.p + 1), pmr_le64(rec.p + 9), NULL);
+		feed(r, pmr_event_pc(rec.p), pmr_event_value(rec.p), NULL);
 	}
 	if (ret < 0)
-		errx(1, "'%s': %s", display(path), pmr_reader_errmsg(rd));
+		errx(1, "'%s': %s", pmr_display(path), pmr_reader_errmsg(rd));
 	pmr_reader_close(rd);
 	return 0;
 }
@@ -957,28 +896,25 @@ feeder_run(void *arg)
 		const char *path = f->nfiles > 0 ? f->files[i] : "-";
 
 		if ((rd = pmr_reader_open(path, 0, &e)) == NULL) {
-			if (e == PMR_EIO)
-				warn("cannot open '%s'", display(path));
-			else
-				warnx("cannot open '%s': %s", display(path),
-				    pmr_strerror(e));
+			warnx("cannot open '%s': %s", pmr_display(path),
+			    pmr_strerror(e));
 			f->status = 1;
 			continue;
 		}
 		while ((ret = pmr_reader_next(rd, &rec)) > 0) {
 			if (rec.type != PMR_REC_EVENT)
 				continue;	/* not ours */
-			if (rec.len < 17) {
+			if (rec.len < PMR_EVENT_SIZE) {
 				snprintf(f->msg, sizeof(f->msg), "'%s': record "
 				    "%" PRIu64 ": EVENT payload of %" PRIu32
-				    " bytes, expected 17", display(path),
+				    " bytes, expected 17", pmr_display(path),
 				    rec.index, rec.len);
 				break;
 			}
 			if (f->kind != 0 && rec.p[0] != f->kind)
 				continue;
-			b->pc[b->n] = pmr_le64(rec.p + 1);
-			b->v[b->n] = pmr_le64(rec.p + 9);
+			b->pc[b->n] = pmr_event_pc(rec.p);
+			b->v[b->n] = pmr_event_value(rec.p);
 			if (++b->n == BATCH) {
 				feeder_put(f);
 				b = &f->b[f->head % NBATCH];
@@ -987,7 +923,7 @@ feeder_run(void *arg)
 		}
 		if (ret < 0)
 			snprintf(f->msg, sizeof(f->msg), "'%s': %s",
-			    display(path), pmr_reader_errmsg(rd));
+			    pmr_display(path), pmr_reader_errmsg(rd));
 		pmr_reader_close(rd);
 	}
 	if (b->n > 0)
@@ -1069,7 +1005,7 @@ read_trace(struct run *r, const char *path)
 		if (msg[0] != '\0')
 			warnx("%s", msg);
 		else
-			warnx("cannot open '%s': %s", display(path),
+			warnx("cannot open '%s': %s", pmr_display(path),
 			    pmr_strerror(e));
 		return 1;
 	}
@@ -1111,7 +1047,7 @@ read_trace(struct run *r, const char *path)
 	pmr_trace_close(t);
 	if (k == PMR_EV_VALUE && tuples == 0 && loads > 0 && !r->com.quiet)
 		warnx("'%s': %" PRIu64 " loads but no loaded values; "
-		    "try --kind=addr", display(path), loads);
+		    "try --kind=addr", pmr_display(path), loads);
 	return 0;
 }
 
@@ -1127,12 +1063,9 @@ open_writer(struct run *r, int argc, char **argv)
 	if (pmr_common_tty_refused(&r->com))
 		errx(1, "refusing to write a binary stream to a terminal "
 		    "(use -o file or --force)");
-	if ((w = pmr_common_writer(&r->com, "mhash", argc, argv, &e)) == NULL) {
-		if (e == PMR_EIO)
-			err(1, "cannot create '%s'", display(r->com.output));
-		errx(1, "cannot create '%s': %s", display(r->com.output),
+	if ((w = pmr_common_writer(&r->com, "mhash", argc, argv, &e)) == NULL)
+		errx(1, "cannot create '%s': %s", pmr_display(r->com.output),
 		    pmr_strerror(e));
-	}
 	return w;
 }
 
@@ -1149,7 +1082,7 @@ add_prof(struct run *r, const struct pmr_mhash_cfg *c)
 	p->c = *c;
 	if (pmr_mhash_cfg_finish(&p->c, msg, sizeof(msg)) != 0) {
 		warnx("%s", msg);
-		usage();
+		pmr_cli_usage();
 	}
 	pmr_mhash_cfg_name(&p->c, p->name, sizeof(p->name));
 	p->agg.empty_zero = r->empty_zero;
@@ -1168,14 +1101,14 @@ parse_algos(struct run *r, const char *arg)
 	for (tok = strtok_r(s, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
 		if (r->nalgo == sizeof(r->algos) / sizeof(r->algos[0]))
-			bad_opt("--algo", arg, "too long");
+			pmr_cli_bad("--algo", arg, "too long");
 		if (pmr_mhash_algo_parse(tok, &r->algos[r->nalgo]) != 0)
-			bad_opt("--algo", tok, "unknown");
+			pmr_cli_bad("--algo", tok, "unknown");
 		r->nalgo++;
 	}
 	free(s);
 	if (r->nalgo == 0)
-		bad_opt("--algo", arg, "empty");
+		pmr_cli_bad("--algo", arg, "empty");
 }
 
 int
@@ -1226,11 +1159,12 @@ main(int argc, char *argv[])
 	struct pmr_mhash_cfg sw[MAXCFG], xc;
 	struct run r;
 	struct pmr_textout tout = { .f = NULL };
-	const char *e, *synth_spec = NULL;
+	const char *synth_spec = NULL;
 	char msg[160];
 	int ch, i, rc, status = 0, n;
 	size_t j;
 
+	pmr_cli_init("mhash", synopsis, help);
 	memset(&r, 0, sizeof(r));
 	r.p = profs;
 	r.kind = PMR_EV_VALUE;
@@ -1242,14 +1176,15 @@ main(int argc, char *argv[])
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'A':
-			r.base.acc = (uint32_t)num("--acc", optarg, 1, 1 << 24);
+			r.base.acc = (uint32_t)pmr_cli_num("--acc", optarg, 1,
+			    1 << 24);
 			break;
 		case 'a':
 			parse_algos(&r, optarg);
 			break;
 		case 'c':
-			r.base.cbits = (unsigned)num("--counter-bits", optarg,
-			    1, 32);
+			r.base.cbits = (unsigned)pmr_cli_num("--counter-bits",
+			    optarg, 1, 32);
 			break;
 		case 'E':
 			r.eval = 1;
@@ -1258,30 +1193,31 @@ main(int argc, char *argv[])
 			r.exact = 1;
 			break;
 		case 'f':
-			r.fmt = (enum fmt)pick("--format", optarg, fmt_names);
+			r.fmt = (enum fmt)pmr_cli_pick("--format", optarg,
+			    fmt_names);
 			break;
 		case 'H':
-			r.base.entries = (uint32_t)num("--entries", optarg, 1,
-			    1 << 30);
+			r.base.entries = (uint32_t)pmr_cli_num("--entries",
+			    optarg, 1, 1 << 30);
 			break;
 		case 'k':
-			r.kind = pick("--kind", optarg, kind_names);
+			r.kind = pmr_cli_pick("--kind", optarg, kind_names);
 			break;
 		case 'L':
-			r.base.interval = num("--interval", optarg, 1,
+			r.base.interval = pmr_cli_num("--interval", optarg, 1,
 			    (long long)1 << 40);
 			break;
 		case 'n':
-			r.base.tables = (uint32_t)num("--tables", optarg, 1,
-			    PMR_MHASH_MAXTABLES);
+			r.base.tables = (uint32_t)pmr_cli_num("--tables",
+			    optarg, 1, PMR_MHASH_MAXTABLES);
 			break;
 		case 'p':
 			if (pmr_mhash_preset(&r.base, optarg) != 0)
-				bad_opt("--preset", optarg, "unknown");
+				pmr_cli_bad("--preset", optarg, "unknown");
 			break;
 		case 't':
 			if (pmr_mhash_parse_pct(optarg, &r.base.theta_ppb) != 0)
-				bad_opt("--threshold", optarg,
+				pmr_cli_bad("--threshold", optarg,
 				    "not a percentage in (0, 100]");
 			break;
 		case O_CU:
@@ -1297,31 +1233,31 @@ main(int argc, char *argv[])
 			r.base.retain = ch == O_RETAIN;
 			break;
 		case O_HASH:
-			r.base.hash = (enum pmr_mhash_hashfn)pick("--hash",
-			    optarg, hash_names);
+			r.base.hash = (enum pmr_mhash_hashfn)pmr_cli_pick(
+			    "--hash", optarg, hash_names);
 			break;
 		case O_SBOX:
-			r.base.sbox_random = pick("--sbox", optarg,
+			r.base.sbox_random = pmr_cli_pick("--sbox", optarg,
 			    sbox_names);
 			break;
 		case O_VICTIM:
-			r.base.victim = (enum pmr_mhash_victim)pick("--victim",
-			    optarg, victim_names);
+			r.base.victim = (enum pmr_mhash_victim)pmr_cli_pick(
+			    "--victim", optarg, victim_names);
 			break;
 		case O_ACC_INIT:
-			r.base.acc_init = (enum pmr_mhash_init)pick(
+			r.base.acc_init = (enum pmr_mhash_init)pmr_cli_pick(
 			    "--acc-init", optarg, init_names);
 			break;
 		case O_RESET_OVF:
 			r.base.reset_on_overflow = 1;
 			break;
 		case O_BYTES:
-			r.base.bytes = num("--bytes", optarg, 1,
+			r.base.bytes = pmr_cli_num("--bytes", optarg, 1,
 			    (long long)1 << 40);
 			break;
 		case O_ACCOUNTING:
-			r.base.exact_bytes = pick("--accounting", optarg,
-			    acct_names);
+			r.base.exact_bytes = pmr_cli_pick("--accounting",
+			    optarg, acct_names);
 			break;
 		case O_AREA:
 			r.area = 1;
@@ -1336,7 +1272,8 @@ main(int argc, char *argv[])
 			r.summary_only = 1;
 			break;
 		case O_EMPTY:
-			r.empty_zero = pick("--empty", optarg, empty_names);
+			r.empty_zero = pmr_cli_pick("--empty", optarg,
+			    empty_names);
 			break;
 		case O_PARTIAL:
 			r.with_partial = 1;
@@ -1360,19 +1297,7 @@ main(int argc, char *argv[])
 			r.sweep = optarg;
 			break;
 		default:
-			rc = pmr_common_opt(&r.com, ch, optarg, &e);
-			if (rc == 'h') {
-				help();
-				goto out;
-			}
-			if (rc == 'V') {
-				printf("mhash (pmtools) %s\n", PMTOOLS_VERSION);
-				goto out;
-			}
-			if (rc < 0)
-				warnx("%s", e);
-			if (rc <= 0)
-				usage();
+			pmr_cli_common(&r.com, ch, optarg);
 		}
 	}
 	argc -= optind;
@@ -1381,11 +1306,11 @@ main(int argc, char *argv[])
 		r.base.seed = r.com.seed;
 	if (r.kind == K_ADDR && !r.trace) {
 		warnx("--kind=addr needs --trace");
-		usage();
+		pmr_cli_usage();
 	}
 	if (r.trace && r.text) {
 		warnx("--trace and --text exclude each other");
-		usage();
+		pmr_cli_usage();
 	}
 	if (synth_spec != NULL) {
 		const char *bad;
@@ -1393,17 +1318,15 @@ main(int argc, char *argv[])
 		r.synth = 1;
 		pmr_mhash_synth_init(&r.syn, r.base.seed);
 		if (pmr_mhash_synth_parse(&r.syn, synth_spec, &bad) != 0)
-			bad_opt("--synth", bad, "invalid");
+			pmr_cli_bad("--synth", bad, "invalid");
 		if (argc > 0) {
 			warnx("--synth takes no input file");
-			usage();
+			pmr_cli_usage();
 		}
 	}
 	if (!r.area && !r.theory && !r.synth && argc == 0 &&
-	    isatty(STDIN_FILENO)) {
-		help();
-		goto out;
-	}
+	    isatty(STDIN_FILENO))
+		pmr_cli_help();
 
 	if (r.fmt == F_PMR && !r.dump)
 		r.pw = open_writer(&r, argc + optind, argv - optind);
@@ -1415,7 +1338,7 @@ main(int argc, char *argv[])
 	if (r.sweep != NULL) {
 		n = pmr_mhash_sweep(r.sweep, &r.base, sw, MAXCFG);
 		if (n < 0)
-			bad_opt("--sweep", r.sweep, "unknown");
+			pmr_cli_bad("--sweep", r.sweep, "unknown");
 		for (i = 0; i < n; i++)
 			add_prof(&r, &sw[i]);
 	} else if (r.exact && !r.eval) {
@@ -1432,7 +1355,7 @@ main(int argc, char *argv[])
 		add_prof(&r, &r.base);
 	if (r.p[0].c.hash == PMR_MHASH_HGIVEN && (!r.text || r.np > 1)) {
 		warnx("--hash=given needs --text input and one configuration");
-		usage();
+		pmr_cli_usage();
 	}
 	r.input = r.synth ? synth_spec : argc == 0 ? "-" : argv[0];
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);

@@ -51,7 +51,7 @@ enet() {
 
 @test "mhash: a bad threshold is a usage error" {
 	run -2 --separate-stderr "$MHASH" -t 0 --text "$G/empty.txt"
-	[[ $stderr == *"--threshold '0' is not a percentage"* ]]
+	[[ $stderr == *"--threshold: value '0' is not a percentage"* ]]
 	[[ $stderr == *usage:* ]]
 }
 

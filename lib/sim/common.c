@@ -165,11 +165,10 @@ sim_emit_event(struct pmr_sim *s, unsigned kind, uint64_t pc, uint64_t v)
 	}
 	if (s->w == NULL || s->err != 0)
 		return;
-	if ((p = pmr_write_reserve(s->w, PMR_REC_EVENT, 17)) == NULL) {
+	p = pmr_write_reserve(s->w, PMR_REC_EVENT, PMR_EVENT_SIZE);
+	if (p == NULL) {
 		sim_fail(s, PMR_EIO, "%s", pmr_writer_errmsg(s->w));
 		return;
 	}
-	p[0] = (unsigned char)kind;
-	pmr_put64(p + 1, pc);
-	pmr_put64(p + 9, v);
+	pmr_event_put(p, kind, pc, v);
 }

@@ -611,3 +611,18 @@ out:
 	free(scratch);
 	return ret;
 }
+
+void
+pmr_json_str(FILE *f, const char *s)
+{
+	putc('"', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", (unsigned char)*s);
+		else
+			putc(*s, f);
+	}
+	putc('"', f);
+}

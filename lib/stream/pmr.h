@@ -102,6 +102,48 @@ pmr_put64(unsigned char *p, uint64_t v)
 	pmr_put32(p + 4, (uint32_t)(v >> 32));
 }
 
+/*
+ * The fixed layouts that hot loops encode and decode by hand rather than
+ * through the field tables: EVENT (mhash's input, pmsim --events) and HOT
+ * (mhash's output).  The offsets are those of man/pmr.5; the field tables
+ * in records/rec_core.c say the same, and tests/unit/test_stream.c checks
+ * that the two agree.
+ */
+#define PMR_EVENT_SIZE 17u
+#define PMR_HOT_SIZE 41u
+
+static inline void
+pmr_event_put(unsigned char *p, unsigned kind, uint64_t pc, uint64_t value)
+{
+	p[0] = (unsigned char)kind;
+	pmr_put64(p + 1, pc);
+	pmr_put64(p + 9, value);
+}
+
+/* pc and value of the EVENT payload p (kind is p[0]). */
+static inline uint64_t
+pmr_event_pc(const unsigned char *p)
+{
+	return pmr_le64(p + 1);
+}
+
+static inline uint64_t
+pmr_event_value(const unsigned char *p)
+{
+	return pmr_le64(p + 9);
+}
+
+static inline void
+pmr_hot_put(unsigned char *p, const struct pmr_hot *h)
+{
+	pmr_put64(p, h->interval);
+	pmr_put64(p + 8, h->pc);
+	pmr_put64(p + 16, h->value);
+	pmr_put64(p + 24, h->count);
+	pmr_put64(p + 32, h->exact);
+	p[40] = h->cls;
+}
+
 /* --- the record registry -------------------------------------------- */
 
 /* The record types, their decoded structs and field tables, and the
@@ -293,5 +335,11 @@ int pmr_is_binary(const char *s, size_t n);
  * "..." where buf is full (64 bytes hold about 40 characters).  Returns buf.
  */
 const char *pmr_quote(char *buf, size_t len, const char *s, size_t n);
+/*
+ * Prints s on f as a JSON string: quotes around it, '"' and '\\' escaped
+ * with a backslash, control characters as \u00XX.  Every program's JSON
+ * output writes its strings through it.
+ */
+void pmr_json_str(FILE *f, const char *s);
 
 #endif /* PMR_H */

@@ -718,10 +718,47 @@ UNIT_TEST(items)
 	CHECK_STR(pmr_outname("a.pmr"), "'a.pmr'");
 }
 
+/* The hand-coded EVENT and HOT layouts of pmr.h agree with the field
+ * tables: what pmr_event_put() and pmr_hot_put() write, pmr_rec_decode()
+ * reads back field for field. */
+UNIT_TEST(fixed_layouts)
+{
+	unsigned char p[64];
+	struct pmr_rec rec = { PMR_REC_EVENT, PMR_EVENT_SIZE, p, 0, 0 };
+	struct pmr_event ev;
+	struct pmr_hot h = { 7, 0x401000, 0xdeadbeefcafe, 123, 120, 3 }, g;
+	const char *why = NULL;
+
+	pmr_event_put(p, PMR_EV_EDGE, 0x400123, 0x1122334455667788ULL);
+	CHECK_EQ(pmr_rec_decode(&rec, &ev, &why), PMR_OK);
+	CHECK_EQ(ev.kind, PMR_EV_EDGE);
+	CHECK_EQ(ev.pc, 0x400123);
+	CHECK_EQ(ev.value, 0x1122334455667788ULL);
+	CHECK_EQ(pmr_event_pc(p), 0x400123);
+	CHECK_EQ(pmr_event_value(p), 0x1122334455667788ULL);
+	rec.len = PMR_EVENT_SIZE - 1;
+	CHECK_EQ(pmr_rec_decode(&rec, &ev, &why), PMR_ECORRUPT);
+
+	pmr_hot_put(p, &h);
+	rec.type = PMR_REC_HOT;
+	rec.len = PMR_HOT_SIZE;
+	memset(&g, 0, sizeof(g));
+	CHECK_EQ(pmr_rec_decode(&rec, &g, &why), PMR_OK);
+	CHECK_EQ(g.interval, 7);
+	CHECK_EQ(g.pc, 0x401000);
+	CHECK_EQ(g.value, 0xdeadbeefcafeULL);
+	CHECK_EQ(g.count, 123);
+	CHECK_EQ(g.exact, 120);
+	CHECK_EQ(g.cls, 3);
+	rec.len = PMR_HOT_SIZE - 1;
+	CHECK_EQ(pmr_rec_decode(&rec, &g, &why), PMR_ECORRUPT);
+}
+
 UNIT_MAIN(UNIT_ENTRY(le_bytes), UNIT_ENTRY(wire_layout),
     UNIT_ENTRY(roundtrip_raw), UNIT_ENTRY(roundtrip_zstd),
     UNIT_ENTRY(text_roundtrip), UNIT_ENTRY(parse_errors),
     UNIT_ENTRY(reader_errors), UNIT_ENTRY(boundary_sizes),
     UNIT_ENTRY(concat_mixed), UNIT_ENTRY(codecs_identical),
     UNIT_ENTRY(zstd_errors), UNIT_ENTRY(writer_tempfile),
-    UNIT_ENTRY(prov_order), UNIT_ENTRY(strtonum), UNIT_ENTRY(items))
+    UNIT_ENTRY(prov_order), UNIT_ENTRY(strtonum), UNIT_ENTRY(items),
+    UNIT_ENTRY(fixed_layouts))
