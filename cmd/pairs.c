@@ -66,10 +66,7 @@ struct opts {
 	const char *rebuild;	/* --rebuild trace */
 };
 
-static void
-synopsis(FILE *f)
-{
-	fprintf(f,
+static const char synopsis[] =
 	    "usage: pairs [-lt] [-b by] [-C width] [-f format] [-m metrics] "
 	    "[-n top]\n"
 	    "             [-o file] [-p lo-hi] [-s metric] [-W window] "
@@ -80,16 +77,7 @@ synopsis(FILE *f)
 	    "[--occupancy]\n"
 	    "             [--page-size=n] [--partner] [--paths=bits] "
 	    "[--proc=name]\n"
-	    "             [--rebuild=trace] [--sysroot=dir] [file ...]\n");
-}
-
-static void PMR_NORETURN
-usage(void)
-{
-	synopsis(stderr);
-	fprintf(stderr, "Try 'pairs --help'.\n");
-	exit(2);
-}
+	    "             [--rebuild=trace] [--sysroot=dir] [file ...]\n";
 
 static void
 help(void)
@@ -201,7 +189,7 @@ parse_metrics(struct opts *o, const char *arg)
 	    tok = strtok_r(NULL, ",", &save)) {
 		if ((m = pairs_metric_find(tok)) < 0) {
 			warnx("unknown metric '%s' (pairs -l lists them)", tok);
-			usage();
+			pmr_cli_usage();
 		}
 		if (o->nm < pairs_nmetrics())
 			o->mlist[o->nm++] = m;
@@ -209,7 +197,7 @@ parse_metrics(struct opts *o, const char *arg)
 	free(s);
 	if (o->nm == 0) {
 		warnx("--metrics: empty list");
-		usage();
+		pmr_cli_usage();
 	}
 }
 
@@ -228,7 +216,7 @@ parse_if(struct opts *o, const char *arg)
 		neg = tok[0] == '!';
 		if ((bit = pairs_event_bit(tok + neg)) == 0) {
 			warnx("--if: unknown event '%s'", tok + neg);
-			usage();
+			pmr_cli_usage();
 		}
 		if (neg)
 			o->po.if_clear |= bit;
@@ -255,20 +243,7 @@ parse_range(struct opts *o, const char *arg)
 	return;
 bad:
 	warnx("--pc '%s': give LO-HI, LO <= HI", arg);
-	usage();
-}
-
-static uint64_t
-num(const char *what, const char *arg, long long lo, long long hi)
-{
-	const char *e;
-	long long v = pmr_strtonum(arg, lo, hi, &e);
-
-	if (e != NULL) {
-		warnx("%s '%s' is %s", what, arg, e);
-		usage();
-	}
-	return (uint64_t)v;
+	pmr_cli_usage();
 }
 
 static void
@@ -284,7 +259,6 @@ default_metrics(struct opts *o, int mode)
 
 /* --- output ---------------------------------------------------------- */
 
-static void json_str(FILE *f, const char *s);
 static void print_num(FILE *f, const char *fmt, double v, const char *nan);
 static const struct pairs_rebuild *rb;	/* --rebuild results, or NULL */
 static const char *rb_trace;
@@ -303,7 +277,7 @@ rebuild_report(FILE *f, enum fmt fmt)
 		return;
 	if (fmt == F_JSON) {
 		fprintf(f, "{\"rebuild\":{\"trace\":");
-		json_str(f, rb_trace);
+		pmr_json_str(f, rb_trace);
 		fprintf(f, ",\"insns\":%" PRIu64 ",\"nodes\":%" PRIu64
 		    ",\"edges\":%" PRIu64 ",\"samples\":%" PRIu64
 		    ",\"scored\":%" PRIu64 ",\"notrue\":%" PRIu64
@@ -568,21 +542,6 @@ tsv_report(FILE *f, const struct opts *o, const struct pairs *p,
 }
 
 static void
-json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-static void
 json_report(FILE *f, const struct opts *o, const struct pairs *p,
     const struct pairs_row *rows, size_t n)
 {
@@ -594,11 +553,11 @@ json_report(FILE *f, const struct opts *o, const struct pairs *p,
 	int k;
 
 	fprintf(f, "{\"header\":{\"machine\":");
-	json_str(f, in->machine);
+	pmr_json_str(f, in->machine);
 	fprintf(f, ",\"config\":");
-	json_str(f, in->digest);
+	pmr_json_str(f, in->digest);
 	fprintf(f, ",\"sampler\":");
-	json_str(f, in->sampler);
+	pmr_json_str(f, in->sampler);
 	fprintf(f, ",\"mode\":\"%s\",\"S\":%" PRIu64 ",\"W\":%u,\"C\":%u,"
 	    "\"samples\":%" PRIu64 ",\"pairs\":%" PRIu64 ",\"fetched\":%"
 	    PRIu64 ",\"S_eff\":%.10g,\"scale\":%.10g",
@@ -620,7 +579,7 @@ json_report(FILE *f, const struct opts *o, const struct pairs *p,
 	rebuild_report(f, F_JSON);
 	for (i = 0; i < n; i++) {
 		fprintf(f, "{\"key\":");
-		json_str(f, row_key(&rows[i], key, sizeof(key)));
+		pmr_json_str(f, row_key(&rows[i], key, sizeof(key)));
 		for (k = 0; k < o->nm; k++) {
 			int ok = pairs_eval(p, &rows[i], o->mlist[k], &v);
 
@@ -678,7 +637,7 @@ hist_report(FILE *f, const struct opts *o, const struct pairs *p,
 			    UINT32_MAX - 1;
 			if (o->fmt == F_JSON) {
 				fprintf(f, "{\"key\":");
-				json_str(f, key);
+				pmr_json_str(f, key);
 				fprintf(f, ",\"lat\":\"%s\",\"lo\":%" PRIu64
 				    ",\"hi\":%" PRIu64 ",\"samples\":%" PRIu64
 				    ",\"fraction\":%.6g,\"est\":%.10g}\n",
@@ -951,14 +910,14 @@ prof_report(FILE *f, const struct opts *o, struct pairs_prow *rows, size_t n)
 			snprintf(key3, sizeof(key3), "0x%" PRIx64, r->key3);
 		if (o->fmt == F_JSON) {
 			fprintf(f, "{\"%s\":", prof_key[o->prof]);
-			json_str(f, key);
+			pmr_json_str(f, key);
 			if (k2 != NULL) {
 				fprintf(f, ",\"%s\":", k2);
-				json_str(f, key2);
+				pmr_json_str(f, key2);
 			}
 			if (pp) {
 				fprintf(f, ",\"partner\":");
-				json_str(f, key3);
+				pmr_json_str(f, key3);
 			}
 			fprintf(f, ",\"k\":%" PRIu64 ",\"n\":%" PRIu64
 			    ",\"est\":%.10g,\"lo\":%.10g,\"hi\":%.10g,"
@@ -1039,7 +998,7 @@ parse_cache(struct opts *o, const char *arg)
 		warnx("--cache '%s': give SIZE,WAYS,LINE (SIZE 1..2^40, WAYS "
 		    "1..1024, LINE a power of 2 up to 2^20, SIZE a multiple "
 		    "of WAYS x LINE)", arg);
-		usage();
+		pmr_cli_usage();
 	}
 	o->geom.size = sz;
 	o->geom.ways = (uint32_t)ways;
@@ -1081,11 +1040,8 @@ read_input(struct pairs *p, const char *path, struct pmr_writer *w,
 	const char *name = path ? path : "-";
 	int e, rc;
 
-	if ((r = pmr_reader_open(path, 0, &e)) == NULL) {
-		if (e == PMR_EIO)
-			err(1, "cannot open '%s'", name);
+	if ((r = pmr_reader_open(path, 0, &e)) == NULL)
 		errx(1, "cannot open '%s': %s", name, pmr_strerror(e));
-	}
 	while ((rc = pmr_reader_next(r, &rec)) == 1) {
 		nrec++;
 		if ((e = pairs_add(p, &rec)) < 0)
@@ -1145,11 +1101,12 @@ main(int argc, char *argv[])
 	size_t npr;
 	uint32_t boot = 200;
 	int ci_boot = 0;
-	const char *e, *note;
+	const char *note;
 	char *end, ebuf[256];
 	size_t n;
 	int ch, i, r;
 
+	pmr_cli_init("pairs", synopsis, help);
 	memset(&o, 0, sizeof(o));
 	pmr_common_init(&o.c);
 	o.sort = -1;
@@ -1173,7 +1130,7 @@ main(int argc, char *argv[])
 			else {
 				warnx("unknown --aborts rule '%s' (count, "
 				    "zero)", optarg);
-				usage();
+				pmr_cli_usage();
 			}
 			break;
 		case 'b':
@@ -1194,11 +1151,11 @@ main(int argc, char *argv[])
 			else {
 				warnx("unknown grouping '%s' (pc, proc, "
 				    "image, all, context, page, set)", optarg);
-				usage();
+				pmr_cli_usage();
 			}
 			break;
 		case O_BOOT:
-			boot = (uint32_t)num("--boot", optarg, 2,
+			boot = (uint32_t)pmr_cli_num("--boot", optarg, 2,
 			    PAIRS_BOOT_MAX);
 			break;
 		case O_CACHE:
@@ -1214,30 +1171,30 @@ main(int argc, char *argv[])
 			else {
 				warnx("unknown --ci method '%s' (score, "
 				    "bootstrap)", optarg);
-				usage();
+				pmr_cli_usage();
 			}
 			break;
 		case O_DELTA:
-			o.po.delta = (uint32_t)num("--delta", optarg, 1,
+			o.po.delta = (uint32_t)pmr_cli_num("--delta", optarg, 1,
 			    1 << 20);
 			break;
 		case O_EDGES:
 			o.prof = PAIRS_PROF_EDGE;
 			break;
 		case O_PAGE_SIZE:
-			o.geom.page = num("--page-size", optarg, 1,
+			o.geom.page = pmr_cli_num("--page-size", optarg, 1,
 			    (long long)1 << 40);
 			if ((o.geom.page & (o.geom.page - 1)) != 0) {
 				warnx("--page-size '%s' is not a power of 2",
 				    optarg);
-				usage();
+				pmr_cli_usage();
 			}
 			break;
 		case O_PARTNER:
 			o.partner = 1;
 			break;
 		case O_PATHS:
-			o.bits = (unsigned)num("--paths", optarg, 1, 64);
+			o.bits = (unsigned)pmr_cli_num("--paths", optarg, 1, 64);
 			o.prof = PAIRS_PROF_PATH;
 			break;
 		case O_PROC:
@@ -1251,7 +1208,7 @@ main(int argc, char *argv[])
 			o.po.keep_paths = 1;
 			break;
 		case 'C':
-			o.po.width = (uint32_t)num("--width", optarg, 1, 64);
+			o.po.width = (uint32_t)pmr_cli_num("--width", optarg, 1, 64);
 			break;
 		case O_CONFIDENCE:
 			errno = 0;
@@ -1260,7 +1217,7 @@ main(int argc, char *argv[])
 			    !(o.po.confidence > 0 && o.po.confidence < 1)) {
 				warnx("--confidence '%s' is not in (0, 1)",
 				    optarg);
-				usage();
+				pmr_cli_usage();
 			}
 			break;
 		case 'f':
@@ -1275,14 +1232,14 @@ main(int argc, char *argv[])
 			else {
 				warnx("unknown format '%s' (text, tsv, json, "
 				    "pmr)", optarg);
-				usage();
+				pmr_cli_usage();
 			}
 			break;
 		case O_HIST:
 			if ((o.hist = pairs_lat_find(optarg)) < 0) {
 				warnx("--hist: unknown latency '%s' (fm, md, "
 				    "dx, xr, rr, ld, total)", optarg);
-				usage();
+				pmr_cli_usage();
 			}
 			break;
 		case O_IF:
@@ -1296,10 +1253,10 @@ main(int argc, char *argv[])
 			parse_metrics(&o, optarg);
 			break;
 		case O_MIN_SAMPLES:
-			o.min_k = num("--min-samples", optarg, 0, LLONG_MAX);
+			o.min_k = pmr_cli_num("--min-samples", optarg, 0, LLONG_MAX);
 			break;
 		case 'n':
-			o.top = num("--top", optarg, 1, LLONG_MAX);
+			o.top = pmr_cli_num("--top", optarg, 1, LLONG_MAX);
 			break;
 		case O_NOMINAL:
 			o.po.nominal = 1;
@@ -1314,43 +1271,29 @@ main(int argc, char *argv[])
 			if ((o.sort = pairs_metric_find(optarg)) < 0) {
 				warnx("unknown metric '%s' (pairs -l lists "
 				    "them)", optarg);
-				usage();
+				pmr_cli_usage();
 			}
 			break;
 		case 't':
 			o.truth = 1;
 			break;
 		case 'W':
-			o.po.window = (uint32_t)num("--window", optarg, 1,
+			o.po.window = (uint32_t)pmr_cli_num("--window", optarg, 1,
 			    1 << 20);
 			break;
 		default:
-			r = pmr_common_opt(&o.c, ch, optarg, &e);
-			if (r == 'h') {
-				help();
-				goto out;
-			}
-			if (r == 'V') {
-				printf("pairs %s\n", PMTOOLS_VERSION);
-				goto out;
-			}
-			if (r < 0) {
-				warnx("%s", e);
-				usage();
-			}
-			if (r == 0)
-				usage();
+			pmr_cli_common(&o.c, ch, optarg);
 		}
 	}
 	if (o.po.proc != NULL && o.po.pc_hi != 0) {
 		warnx("--proc and --pc exclude each other");
-		usage();
+		pmr_cli_usage();
 	}
 	argc -= optind;
 	argv += optind;
 	if (o.partner && o.prof != PAIRS_PROF_PATH) {
 		warnx("--partner needs --paths");
-		usage();
+		pmr_cli_usage();
 	}
 	if (o.partner)
 		o.prof = PAIRS_PROF_PPATH;
@@ -1366,13 +1309,13 @@ main(int argc, char *argv[])
 	if (o.by == PAIRS_BY_CONTEXT) {
 		if (o.fmt == F_PMR) {
 			warnx("--by=context cannot be combined with -f pmr");
-			usage();
+			pmr_cli_usage();
 		}
 		o.po.by_context = 1;
 	}
 	if (o.rebuild != NULL && o.fmt == F_PMR) {
 		warnx("--rebuild cannot be combined with -f pmr");
-		usage();
+		pmr_cli_usage();
 	}
 	/* paths compared with the trace: retired samples only */
 	if (o.rebuild != NULL && o.truth && o.prof == PAIRS_PROF_PATH)
@@ -1380,7 +1323,7 @@ main(int argc, char *argv[])
 	if (o.prof >= 0 && o.hist >= 0) {
 		warnx("--hist cannot be combined with --by=page, --by=set, "
 		    "--edges or --paths");
-		usage();
+		pmr_cli_usage();
 	}
 
 	if (o.list) {
@@ -1392,7 +1335,7 @@ main(int argc, char *argv[])
 	}
 	if (argc == 0 && isatty(STDIN_FILENO)) {
 		/* a bare run on a terminal: nothing to read */
-		synopsis(stdout);
+		fputs(synopsis, stdout);
 		goto out;
 	}
 	if (o.fmt == F_PMR) {

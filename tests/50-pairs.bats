@@ -764,7 +764,7 @@ rb() {
 	run -0 "$PAIRS" -f tsv --delta=3 -m local "$T/paired.pmr"
 	near "$(val 0xa0 local est)" 4
 	run -2 --separate-stderr "$PAIRS" --delta=0 "$T/paired.pmr"
-	[[ $stderr == *"--delta '0' is too small"* ]]
+	[[ $stderr == *"--delta: value '0' is too small"* ]]
 }
 
 # TRUTH.local (pmsim --truth, delta 15): the whole run within 5%, and
@@ -899,7 +899,7 @@ CTX1='/0x2000	0x/s/^SAMPLE	0	10	0	4	\([0-9]*\)	0	/SAMPLE	0	10	0	4	\1	1	/'
 	run -2 --separate-stderr "$PAIRS" --ci=jackknife "$T/paired.pmr"
 	[[ $stderr == *"unknown --ci method 'jackknife'"* ]]
 	run -2 --separate-stderr "$PAIRS" --ci=bootstrap --boot=1 "$T/paired.pmr"
-	[[ $stderr == *"--boot '1' is too small"* ]]
+	[[ $stderr == *"--boot: value '1' is too small"* ]]
 }
 
 # METRIC records carry no replicates: their rows keep the delta method.
@@ -1017,7 +1017,7 @@ CTX1='/0x2000	0x/s/^SAMPLE	0	10	0	4	\([0-9]*\)	0	/SAMPLE	0	10	0	4	\1	1	/'
 @test "pairs --boot is at most 1000 (B x 40 bytes per pc)" {
 	mk paired
 	run -2 --separate-stderr "$PAIRS" --ci=bootstrap --boot=1001 "$T/paired.pmr"
-	[[ $stderr == *"--boot '1001' is too large"* ]]
+	[[ $stderr == *"--boot: value '1001' is too large"* ]]
 	[[ $stderr == *"usage: pairs"* ]]
 	run -0 --separate-stderr "$PAIRS" --ci=bootstrap --boot=1000 "$T/paired.pmr"
 	run -0 --separate-stderr "$PAIRS" --ci=score -f tsv -m wasted "$T/paired.pmr"
@@ -1103,4 +1103,12 @@ CTX1='/0x2000	0x/s/^SAMPLE	0	10	0	4	\([0-9]*\)	0	/SAMPLE	0	10	0	4	\1	1	/'
 	[ "$stderr" = "pairs: cannot write '/dev/full': No space left on device" ]
 	run -1 --separate-stderr "$PAIRS" -q -o /nonexistent/x "$T/paired.pmr"
 	[ "$stderr" = "pairs: cannot create '/nonexistent/x': No such file or directory" ]
+}
+
+@test "pairs -f pmr -o into a missing folder names the cause" {
+	mk paired
+	run --separate-stderr -1 "$PAIRS" -f pmr -o /nonexistent/dir/x "$T/paired.pmr"
+	[ "$stderr" = "pairs: cannot create '/nonexistent/dir/x': No such file or directory" ]
+	run --separate-stderr -1 "$PAIRS" /nonexistent/in.pmr
+	[ "$stderr" = "pairs: cannot open '/nonexistent/in.pmr': No such file or directory" ]
 }
