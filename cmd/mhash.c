@@ -415,7 +415,7 @@ print_area(struct run *r)
 	}
 }
 
-/* --theory: the paper's false-positive bound (§1.7) for N = 1..16 tables
+/* --theory: the paper's false-positive bound (paper §6.2) for N = 1..16 tables
  * sharing the H counters of the configuration. */
 static void
 print_theory(struct run *r)

@@ -349,7 +349,7 @@ row_key(const struct pairs_row *r, char *buf, size_t cap)
 }
 
 /*
- * Windowed IPC (spec 4.7): the retire-weighted mean m = sum c^2 / sum c
+ * Windowed IPC (ProfileMe §6): the retire-weighted mean m = sum c^2 / sum c
  * of the retires c per window, the weighted sd sqrt(sum c^3 / sum c -
  * m^2), the plain mean and the max/min ratio, min over windows that
  * retired something.  Returns 0 when the input has none.

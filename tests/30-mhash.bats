@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # 30-mhash.bats: the mhash command line (see man/mhash.1).  Golden outputs
-# are the traces of spec/multihash.md 5.3 with an injected index map.
+# are hand-made traces with an injected index map (mhash(1), --hash=given).
 
 bats_require_minimum_version 1.5.0
 load test_helper

@@ -1,5 +1,5 @@
 /*
- * eval.c: the paper's error metric (spec/multihash.md §3.2, eq. 1).
+ * eval.c: the paper's error metric (Multi-Hash, HPCA-9, §5.5.1-5.5.2, eq. 1).
  *
  * For each interval the hardware candidates are compared with the perfect
  * interval profiler of the same L and T over U, the union of both

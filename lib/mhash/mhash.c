@@ -1,9 +1,9 @@
 /*
- * mhash.c: the Multi-Hash profiler model and its baselines (spec/multihash.md).
+ * mhash.c: the Multi-Hash profiler model and its baselines (Narayanasamy et al., HPCA-9).
  *
  * One struct pmr_mhash runs one algorithm over a stream of (pc, value)
  * events cut into intervals of L events.  The multi-hash model follows the
- * pseudocode of §1.5 exactly: a tuple found in the accumulator is counted
+ * pseudocode of the paper's §5.2 and §6.1 exactly: a tuple found in the accumulator is counted
  * there only (shielding); otherwise its N counters are updated (plainly or
  * conservatively) and, when every one reaches T, it is promoted into an
  * empty accumulator entry, else into a replaceable (retained) one, else
@@ -22,7 +22,7 @@
  * Accumulator lookups go through an open-addressing index, so the fully
  * associative search is O(1).  Nothing is allocated per event.
  *
- * Choices the paper leaves open (§7) are marked "choice" in comments.
+ * Choices the paper leaves open are marked "choice" in comments.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -777,7 +777,7 @@ pmr_mhash_cfg(const struct pmr_mhash *m)
 	return &m->c;
 }
 
-/* --- the multi-hash model (§1.5) ---------------------------------------- */
+/* --- the multi-hash model (§5.2, §6.1) ------------------------------- */
 
 /* Picks a replaceable victim by the configured policy; choice: lowest
  * count, ties to the lowest index. */
@@ -849,7 +849,7 @@ mh_promote(struct pmr_mhash *m, uint64_t pc, uint64_t v, uint32_t est,
 	e = &m->ent[j];
 	e->pc = pc;
 	e->val = v;
-	/* Choice (§1.5): the entry starts at the estimate. */
+	/* Choice (the paper is silent): the entry starts at the estimate. */
 	e->count = m->c.acc_init == PMR_MHASH_IEST ? est :
 	    m->c.acc_init == PMR_MHASH_ITHRESH ? m->c.thresh : 1;
 	e->born = e->hit = ++m->clock;
@@ -1090,7 +1090,7 @@ mh_end(struct pmr_mhash *m)
 	map_clear(&m->xctr);
 	map_clear(&m->evicted);
 	if (!m->c.retain) {
-		store_reset(m);	/* choice (§1.5): P0 empties it */
+		store_reset(m);	/* choice (the paper is silent): P0 empties it */
 		return;
 	}
 	/* P1: flush replaceable entries, zero and mark the others. */

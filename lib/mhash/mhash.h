@@ -1,8 +1,8 @@
 /*
  * mhash.h: the Multi-Hash interval profiler (Narayanasamy et al., HPCA-9
  * 2003), its exact reference, the paper's error metric, area accounting and
- * heavy-hitter baselines at equal bytes.  The engineering spec is
- * spec/multihash.md; section numbers below refer to it.
+ * heavy-hitter baselines at equal bytes.  Section numbers below are the
+ * paper's.
  *
  * A struct pmr_mhash is one profiler of one configuration: the multi-hash
  * model (N tables splitting H counters, conservative update, reset,
@@ -30,7 +30,7 @@ enum pmr_mhash_algo {
 };
 
 enum pmr_mhash_hashfn {
-	PMR_MHASH_HPAPER,	/* S-box per byte, flip, XOR, XOR-fold (§1.4) */
+	PMR_MHASH_HPAPER,	/* S-box per byte, flip, XOR, XOR-fold (paper §5.3) */
 	PMR_MHASH_HTAB,		/* simple tabulation hashing, then fold */
 	PMR_MHASH_HGIVEN,	/* indices supplied with each event */
 	PMR_MHASH_HEXACT	/* ideal hash: one counter per tuple */
@@ -84,7 +84,7 @@ struct pmr_mhash_cfg {
 	uint64_t budget;	/* bytes given to a baseline */
 };
 
-/* Area in bytes of a configuration, §2. */
+/* Area in bytes of a configuration, paper §7. */
 struct pmr_mhash_area {
 	uint64_t hash_bytes;	/* H * ceil(cbits/8) */
 	unsigned acc_entry_bits;	/* 64 + 64 + cbits + valid + replaceable */
@@ -118,7 +118,7 @@ struct pmr_mhash_stats {
 	uint64_t distinct;	/* distinct tuples (exact profiler only) */
 };
 
-/* The error of one interval, eq. 1 of §3.2. */
+/* The error of one interval, eq. 1 of paper §5.5.1. */
 struct pmr_mhash_err {
 	uint64_t sum_fp;	/* Σ fp over U */
 	uint64_t d_np, d_nn, d_fp, d_fn;	/* Σ |fp - fh| per class */
@@ -178,7 +178,7 @@ int pmr_mhash_cfg_finish(struct pmr_mhash_cfg *c, char *err, size_t errlen);
 int pmr_mhash_parse_pct(const char *s, uint64_t *ppb);
 /* Returns T = ceil(θ·L) for θ in parts per billion. */
 uint64_t pmr_mhash_threshold(uint64_t interval, uint64_t theta_ppb);
-/* Computes the §2 area of c (finished) into *a. */
+/* Computes the paper's §7 area of c (finished) into *a. */
 void pmr_mhash_area(const struct pmr_mhash_cfg *c, struct pmr_mhash_area *a);
 /*
  * Expands the sweep name ("fig7", "fig10", "fig11", "fig12", "fig14",
@@ -302,14 +302,14 @@ void pmr_mhash_enet_add(struct pmr_mhash_enet *a,
 double pmr_mhash_enet(const struct pmr_mhash_enet *a, double parts[4]);
 /*
  * Returns the paper's bound on the false-positive probability of a tuple
- * (§1.7, Fig. 9): p = (100·N / (t·Z))^N for N tables sharing Z counters
+ * (paper §6.2, Fig. 9): p = (100·N / (t·Z))^N for N tables sharing Z counters
  * at threshold t percent, assuming independent tables.  Values above 1
  * mean the bound says nothing.
  */
 double pmr_mhash_fp_bound(unsigned n, double z, double t_pct);
 /*
  * Returns the change of a candidate set between consecutive intervals,
- * |cur \ prev| / |cur| (the spec's reading of Fig. 6): the share of this
+ * |cur \ prev| / |cur| (our reading of Fig. 6): the share of this
  * interval's candidates that were not candidates in the previous one; 0
  * when cur is empty.  Neither list needs to be sorted.
  */
@@ -321,7 +321,7 @@ const char *pmr_mhash_class_name(enum pmr_mhash_class c);
 /* --- synthetic streams --------------------------------------------------- */
 
 /*
- * A synthetic value-profile-like stream (§5.2 "mhgen"): a share of events
+ * A synthetic value-profile-like stream (mhash(1) --synth): a share of events
  * comes from nhot hot tuples with skewed weights (tuple j has weight about
  * ln(nhot/j)/nhot), the rest from a noise universe of nnoise tuples drawn
  * uniformly, and every phase events the hot set moves to new tuples.

@@ -1,6 +1,6 @@
 /*
  * synth.c: synthetic event streams for mhash experiments and tests
- * (spec/multihash.md §5.2, "mhgen").
+ * (mhash(1) --synth: our generator, no paper's).
  *
  * We have no SPEC/Alpha/ATOM traces, so experiments also run on streams of
  * a known shape: a few hot tuples that carry a large share of the events,

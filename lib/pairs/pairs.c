@@ -1,6 +1,6 @@
 /*
- * pairs.c: the ProfileMe estimators of spec profileme section 4 over
- * SAMPLE and PAIR records (lib/sim/RECORDS.txt), scored against TRUTH.
+ * pairs.c: the ProfileMe estimators (Dean et al., MICRO-30, §5) over
+ * SAMPLE and PAIR records (pmr(5); lib/records), scored against TRUTH.
  *
  * Everything read is kept as sums in one vector of u64 per pc (layout
  * below, also the acc field of the METRIC record), so that shards merge by
@@ -9,7 +9,7 @@
  * intervals; tests/coverage.sh measures them against TRUTH): counts s*k
  * with a Poisson score interval, proportions with Wilson's, latency means
  * and totals with pooled allowances for the long latencies a pc's samples
- * missed, and the pair metrics (spec 4.3-4.5; the paper's section 5.2)
+ * missed, and the pair metrics (the paper's §5.2)
  * with score intervals of ratios of Poisson-sampled sums, under which no
  * finite sample gives a zero width.  The pooled values are sums over the
  * pcs of an operation class (pool_sums()).  Nothing here is random, so
@@ -538,7 +538,7 @@ pairs_bucket_lo(unsigned b)
 	return b < 16 ? b : (uint64_t)1 << (b - 12);
 }
 
-/* Returns the in-progress latency of x (spec 4.4), or -1 if unknown. */
+/* Returns the in-progress latency of x (ProfileMe §5.2.3), or -1 if unknown. */
 static int64_t
 inprog(const struct pairs *p, const struct pmr_sim_sample *x)
 {
@@ -724,7 +724,7 @@ pairs_lat_find(const char *name)
 /*
  * Adds member x of a pair, fetched at fx, whose partner y was fetched at
  * fy (cycles, relative to the pair): the single-sample part and the pair
- * functions g(x, y) of spec 4.4-4.5.
+ * functions g(x, y) of ProfileMe §5.2.3-5.2.4.
  */
 static int
 add_member(struct pairs *p, const struct pmr_sim_sample *x, int64_t fx,
@@ -741,7 +741,7 @@ add_member(struct pairs *p, const struct pmr_sim_sample *x, int64_t fx,
 		return fail(p, PMR_ENOMEM, "out of memory");
 	if (p->o.keep_paths && keep_psamp(p, x, first ? NULL : y, dist) != 0)
 		return fail(p, PMR_ENOMEM, "out of memory");
-	/* spec 4.6: the earlier member of a pair that both retired is on
+	/* ProfileMe §5.3: the earlier member of a pair that both retired is on
 	 * the committed path to x */
 	if (!first && yret && (x->events & PMR_SIM_EV_RETIRED) &&
 	    y->kind == PMR_SIM_KIND_INSN && padd3(p, P_PPATH |
@@ -751,7 +751,7 @@ add_member(struct pairs *p, const struct pmr_sim_sample *x, int64_t fx,
 		add_occ(a, x, fx, y->kind == PMR_SIM_KIND_INSN ? y : NULL, fy);
 	if (y->kind != PMR_SIM_KIND_INSN)
 		return 0;
-	/* spec 4.5: retire times are F + lat_total; local IPC, and
+	/* ProfileMe §5.2.4: retire times are F + lat_total; local IPC, and
 	 * partners retiring while x is in flight [F(x), end(x)) */
 	if (yret && x->lat_total != PMR_SIM_NOLAT &&
 	    y->lat_total != PMR_SIM_NOLAT) {

@@ -1,5 +1,5 @@
 /*
- * pairs.h: ProfileMe estimators (spec profileme section 4) for the pairs
+ * pairs.h: ProfileMe estimators (ProfileMe, Dean et al. MICRO-30, §5) for the pairs
  * program and its tests.
  *
  * A struct pairs accumulates SAMPLE, PAIR, TRUTH, STATS, META and METRIC
@@ -42,7 +42,7 @@ enum {
 /* Histogram buckets of a latency: 0..15 exactly, then one per power of 2. */
 #define PAIRS_NB 44
 
-/* How an aborted instance enters the in-progress latency L (spec 4.4). */
+/* How an aborted instance enters the in-progress latency L (ProfileMe §5.2.3). */
 enum pairs_abort_rule {
 	PAIRS_ABORT_COUNT = 0,	/* (a): count F to abort (the TRUTH rule) */
 	PAIRS_ABORT_ZERO	/* (b): contribute nothing */
@@ -103,7 +103,7 @@ struct pairs_info {
 	uint64_t nimg;		/* IMAGE records */
 	uint64_t warmup;	/* sum of final STATS.warmup */
 	uint64_t retired;	/* sum of final STATS.retired */
-	/* windowed IPC (spec 4.7) of the final STATS: the sums add over
+	/* windowed IPC (ProfileMe §6) of the final STATS: the sums add over
 	 * shards, max and min (over windows that retired something) are of
 	 * them all; win_len 0 when absent or when shards differ */
 	uint64_t win_len, win_n, win_zero, win_sum, win_sumsq, win_sumcube;
@@ -236,7 +236,7 @@ int pairs_score(const struct pairs *p, const struct pairs_row *rows,
 int pairs_write(struct pairs *p, struct pmr_writer *w) PMR_RESULT_USED;
 
 /*
- * Address, edge and path profiles (spec 4.2 data-address profiles, CFG
+ * Address, edge and path profiles (ProfileMe §5.1 data-address profiles, CFG
  * edges and indirect targets, path-qualified counts by history).  Their
  * counts are kept apart from the per-pc vectors, as sums over samples
  * (pair members included) that pass the --pc and --if filters.
@@ -309,7 +309,7 @@ struct pairs_psamp {
 const struct pairs_psamp *pairs_psamples(const struct pairs *p, size_t *n);
 
 /*
- * Path reconstruction (spec 4.6, lib/path.c): outcome counts of one
+ * Path reconstruction (ProfileMe §5.3, lib/pairs/path.c): outcome counts of one
  * scheme in one mode.  A reconstruction succeeds when it yields exactly
  * one path and that path is the true one.
  */

@@ -1,6 +1,6 @@
 /*
  * path.c: path reconstruction from the history bits of ProfileMe
- * samples (spec profileme 4.6, feature A11), scored against the true
+ * samples (ProfileMe, Dean et al. MICRO-30, §5.3), scored against the true
  * paths of the trace, and the exact edge and path counts of the trace for
  * pairs --edges and --paths (A10).
  *
