@@ -46,9 +46,9 @@ enum {
 
 struct opts {
 	struct pmr_common c;
-	struct pairs_opts po;
+	struct pmr_pairs_opts po;
 	enum fmt fmt;
-	enum pairs_by by;
+	enum pmr_pairs_by by;
 	int *mlist;		/* metric ids to print */
 	int nm;
 	int m_all;		/* -m all: occ_ and fu_ need --occupancy */
@@ -59,10 +59,10 @@ struct opts {
 	int list;
 	int hist;		/* latency of --hist, -1 for none */
 	const char *if_arg;	/* --if, for the header */
-	int prof;		/* enum pairs_prof of the report, -1 none */
+	int prof;		/* enum pmr_pairs_prof of the report, -1 none */
 	unsigned bits;		/* --paths */
 	int partner;		/* --partner */
-	struct pairs_geom geom;	/* --cache, --page-size */
+	struct pmr_pairs_geom geom;	/* --cache, --page-size */
 	const char *rebuild;	/* --rebuild trace */
 };
 
@@ -174,12 +174,12 @@ parse_metrics(struct opts *o, const char *arg)
 
 	free(o->mlist);
 	o->nm = 0;
-	if ((o->mlist = calloc((size_t)pairs_nmetrics() + 1,
+	if ((o->mlist = calloc((size_t)pmr_pairs_nmetrics() + 1,
 	    sizeof(int))) == NULL)
 		err(1, NULL);
 	o->m_all = strcmp(arg, "all") == 0;
 	if (o->m_all) {
-		for (i = 0; i < pairs_nmetrics(); i++)
+		for (i = 0; i < pmr_pairs_nmetrics(); i++)
 			o->mlist[o->nm++] = i;
 		return;
 	}
@@ -187,11 +187,11 @@ parse_metrics(struct opts *o, const char *arg)
 		err(1, NULL);
 	for (tok = strtok_r(s, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
-		if ((m = pairs_metric_find(tok)) < 0) {
+		if ((m = pmr_pairs_metric_find(tok)) < 0) {
 			warnx("unknown metric '%s' (pairs -l lists them)", tok);
 			pmr_cli_usage();
 		}
-		if (o->nm < pairs_nmetrics())
+		if (o->nm < pmr_pairs_nmetrics())
 			o->mlist[o->nm++] = m;
 	}
 	free(s);
@@ -214,7 +214,7 @@ parse_if(struct opts *o, const char *arg)
 	for (tok = strtok_r(s, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
 		neg = tok[0] == '!';
-		if ((bit = pairs_event_bit(tok + neg)) == 0) {
+		if ((bit = pmr_pairs_event_bit(tok + neg)) == 0) {
 			warnx("--if: unknown event '%s'", tok + neg);
 			pmr_cli_usage();
 		}
@@ -260,7 +260,7 @@ default_metrics(struct opts *o, int mode)
 /* --- output ---------------------------------------------------------- */
 
 static void print_num(FILE *f, const char *fmt, double v, const char *nan);
-static const struct pairs_rebuild *rb;	/* --rebuild results, or NULL */
+static const struct pmr_pairs_rebuild *rb;	/* --rebuild results, or NULL */
 static const char *rb_trace;
 
 static const char *const rb_mode[] = { "intra", "inter" };
@@ -285,15 +285,17 @@ rebuild_report(FILE *f, enum fmt fmt)
 		    ",\"paired\":%" PRIu64 ",\"schemes\":[", rb->insns,
 		    rb->nodes, rb->edges, rb->samples, rb->scored, rb->notrue,
 		    rb->badpc, rb->histbad, rb->paired);
-		for (m = 0; m < PAIRS_RB_NMODE; m++)
-			for (sc = 0; sc < PAIRS_RB_NSCHEME; sc++) {
-				const struct pairs_rb_count *c = &rb->c[m][sc];
+		for (m = 0; m < PMR_PAIRS_RB_NMODE; m++)
+			for (sc = 0; sc < PMR_PAIRS_RB_NSCHEME; sc++) {
+				const struct pmr_pairs_rb_count *c =
+				    &rb->c[m][sc];
 
 				fprintf(f, "%s{\"mode\":\"%s\",\"scheme\":"
 				    "\"%s\",\"success\":", m + sc ? "," : "",
 				    rb_mode[m], rb_scheme[sc]);
-				print_num(f, "%.6g", rb->scored ? (double)c->ok /
-				    (double)rb->scored : NAN, "null");
+				print_num(f, "%.6g", rb->scored ?
+				    (double)c->ok / (double)rb->scored : NAN,
+				    "null");
 				fprintf(f, ",\"ok\":%" PRIu64 ",\"wrong\":%"
 				    PRIu64 ",\"ambiguous\":%" PRIu64
 				    ",\"none\":%" PRIu64 ",\"bound\":%" PRIu64
@@ -314,14 +316,14 @@ rebuild_report(FILE *f, enum fmt fmt)
 	fprintf(f, "%s%-6s %-8s %8s %10s %10s %10s %10s %10s\n", lead, "walk",
 	    "scheme", "success", "correct", "wrong", "ambiguous", "no-path",
 	    "bound");
-	for (m = 0; m < PAIRS_RB_NMODE; m++)
-		for (sc = 0; sc < PAIRS_RB_NSCHEME; sc++) {
-			const struct pairs_rb_count *c = &rb->c[m][sc];
+	for (m = 0; m < PMR_PAIRS_RB_NMODE; m++)
+		for (sc = 0; sc < PMR_PAIRS_RB_NSCHEME; sc++) {
+			const struct pmr_pairs_rb_count *c = &rb->c[m][sc];
 
 			fprintf(f, "%s%-6s %-8s ", lead, rb_mode[m],
 			    rb_scheme[sc]);
 			print_num(f, "%7.2f%%", rb->scored ? 100.0 *
-			    (double)c->ok / (double)rb->scored : NAN, "       -");
+			(double)c->ok / (double)rb->scored : NAN, "       -");
 			fprintf(f, " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
 			    " %10" PRIu64 " %10" PRIu64 "\n", c->ok, c->wrong,
 			    c->ambig, c->none, c->bound);
@@ -340,7 +342,7 @@ print_num(FILE *f, const char *fmt, double v, const char *nan)
 static int by_context;		/* rows are contexts: keys in decimal */
 
 static const char *
-row_key(const struct pairs_row *r, char *buf, size_t cap)
+row_key(const struct pmr_pairs_row *r, char *buf, size_t cap)
 {
 	if (r->name != NULL)
 		return r->name;
@@ -355,7 +357,7 @@ row_key(const struct pairs_row *r, char *buf, size_t cap)
  * retired something.  Returns 0 when the input has none.
  */
 static int
-winstats(const struct pairs_info *in, double *wmean, double *wsd,
+winstats(const struct pmr_pairs_info *in, double *wmean, double *wsd,
     double *mean, double *ratio)
 {
 	double sc = (double)in->win_sum, v;
@@ -373,7 +375,7 @@ winstats(const struct pairs_info *in, double *wmean, double *wsd,
 }
 
 static void
-header(FILE *f, const struct opts *o, const struct pairs_info *in,
+header(FILE *f, const struct opts *o, const struct pmr_pairs_info *in,
     int argc, char *argv[])
 {
 	double wm, wsd, mean, ratio;
@@ -397,10 +399,10 @@ header(FILE *f, const struct opts *o, const struct pairs_info *in,
 	    "scale per sample %.1f\n", lead, in->S, in->W, in->C,
 	    in->samples, in->pairs, in->fetched, in->S_eff, in->s);
 	if (in->mode == 2)
-		fprintf(f, "%slocal IPC window: +-%u cycles%s\n", lead, in->delta,
-		    in->tdelta == 0 ? "" : in->tdelta == in->delta ?
-		    " (as TRUTH local)" : " (TRUTH local has another: not "
-		    "scored)");
+		fprintf(f, "%slocal IPC window: +-%u cycles%s\n", lead,
+		    in->delta, in->tdelta == 0 ? "" : in->tdelta == in->delta ?
+		    " (as TRUTH local)" :
+		    " (TRUTH local has another: not " "scored)");
 	if (in->offpath + in->empty > 0)
 		fprintf(f, "%sfront-end waste: %.4f of the selected slots "
 		    "(%" PRIu64 " off-path, %" PRIu64 " empty)\n", lead,
@@ -427,11 +429,11 @@ header(FILE *f, const struct opts *o, const struct pairs_info *in,
 }
 
 static void
-text_report(FILE *f, const struct opts *o, const struct pairs *p,
-    const struct pairs_row *rows, size_t n)
+text_report(FILE *f, const struct opts *o, const struct pmr_pairs *p,
+    const struct pmr_pairs_row *rows, size_t n)
 {
 	size_t i, c, *w, ncol = 2 + (size_t)o->nm * (o->truth ? 4 : 2);
-	struct pairs_val v;
+	struct pmr_pairs_val v;
 	char key[32];
 	int k;
 
@@ -448,11 +450,13 @@ text_report(FILE *f, const struct opts *o, const struct pairs *p,
 		if ((all[na++] = strdup(s)) == NULL)			\
 			err(1, NULL);					\
 	} while (0)
-		PUT(o->by == PAIRS_BY_ALL ? "rows" : o->by == PAIRS_BY_PC ?
-		    "pc" : o->by == PAIRS_BY_CONTEXT ? "context" : o->by == PAIRS_BY_PROC ? "procedure" : "image");
+		PUT(o->by == PMR_PAIRS_BY_ALL ? "rows" :
+		    o->by == PMR_PAIRS_BY_PC ? "pc" :
+		    o->by == PMR_PAIRS_BY_CONTEXT ? "context" :
+		    o->by == PMR_PAIRS_BY_PROC ? "procedure" : "image");
 		PUT("samples");
 		for (k = 0; k < o->nm; k++) {
-			PUT(pairs_metric_name(o->mlist[k]));
+			PUT(pmr_pairs_metric_name(o->mlist[k]));
 			PUT("+-");
 			if (o->truth) {
 				PUT("exact");
@@ -463,14 +467,14 @@ text_report(FILE *f, const struct opts *o, const struct pairs *p,
 			char buf[64];
 
 			PUT(row_key(&rows[i], key, sizeof(key)));
-			pairs_eval(p, &rows[i], 0, &v);
+			pmr_pairs_eval(p, &rows[i], 0, &v);
 			snprintf(buf, sizeof(buf), "%" PRIu64, v.k);
 			PUT(buf);
 			for (k = 0; k < o->nm; k++) {
 				int m = o->mlist[k], ok;
-				const char *fm = pairs_metric_fmt(m);
+				const char *fm = pmr_pairs_metric_fmt(m);
 
-				ok = pairs_eval(p, &rows[i], m, &v);
+				ok = pmr_pairs_eval(p, &rows[i], m, &v);
 #define NUM(fmt_, x) do {						\
 		if (!ok || isnan(x))					\
 			snprintf(buf, sizeof(buf), "-");		\
@@ -509,10 +513,10 @@ text_report(FILE *f, const struct opts *o, const struct pairs *p,
 }
 
 static void
-tsv_report(FILE *f, const struct opts *o, const struct pairs *p,
-    const struct pairs_row *rows, size_t n)
+tsv_report(FILE *f, const struct opts *o, const struct pmr_pairs *p,
+    const struct pmr_pairs_row *rows, size_t n)
 {
-	struct pairs_val v;
+	struct pmr_pairs_val v;
 	char key[32];
 	size_t i;
 	int k;
@@ -521,11 +525,11 @@ tsv_report(FILE *f, const struct opts *o, const struct pairs *p,
 	    o->truth ? "\texact\trelerr" : "");
 	for (i = 0; i < n; i++)
 		for (k = 0; k < o->nm; k++) {
-			if (!pairs_eval(p, &rows[i], o->mlist[k], &v))
+			if (!pmr_pairs_eval(p, &rows[i], o->mlist[k], &v))
 				v.est = v.lo = v.hi = NAN;
 			fprintf(f, "%s\t%s\t%" PRIu64 "\t",
 			    row_key(&rows[i], key, sizeof(key)),
-			    pairs_metric_name(o->mlist[k]), v.k);
+			    pmr_pairs_metric_name(o->mlist[k]), v.k);
 			print_num(f, "%.10g", v.est, "-");
 			fputc('\t', f);
 			print_num(f, "%.10g", v.lo, "-");
@@ -542,11 +546,11 @@ tsv_report(FILE *f, const struct opts *o, const struct pairs *p,
 }
 
 static void
-json_report(FILE *f, const struct opts *o, const struct pairs *p,
-    const struct pairs_row *rows, size_t n)
+json_report(FILE *f, const struct opts *o, const struct pmr_pairs *p,
+    const struct pmr_pairs_row *rows, size_t n)
 {
-	const struct pairs_info *in = pairs_info(p);
-	struct pairs_val v;
+	const struct pmr_pairs_info *in = pmr_pairs_info(p);
+	struct pmr_pairs_val v;
 	double wm, wsd, mean, ratio;
 	char key[32];
 	size_t i;
@@ -581,10 +585,10 @@ json_report(FILE *f, const struct opts *o, const struct pairs *p,
 		fprintf(f, "{\"key\":");
 		pmr_json_str(f, row_key(&rows[i], key, sizeof(key)));
 		for (k = 0; k < o->nm; k++) {
-			int ok = pairs_eval(p, &rows[i], o->mlist[k], &v);
+			int ok = pmr_pairs_eval(p, &rows[i], o->mlist[k], &v);
 
 			fprintf(f, ",\"%s\":{\"k\":%" PRIu64 ",\"est\":",
-			    pairs_metric_name(o->mlist[k]), v.k);
+			    pmr_pairs_metric_name(o->mlist[k]), v.k);
 			print_num(f, "%.10g", ok ? v.est : NAN, "null");
 			fprintf(f, ",\"lo\":");
 			print_num(f, "%.10g", ok ? v.lo : NAN, "null");
@@ -604,13 +608,13 @@ json_report(FILE *f, const struct opts *o, const struct pairs *p,
 
 /* Prints the distribution of latency o->hist of each row. */
 static void
-hist_report(FILE *f, const struct opts *o, const struct pairs *p,
-    const struct pairs_row *rows, size_t n)
+hist_report(FILE *f, const struct opts *o, const struct pmr_pairs *p,
+    const struct pmr_pairs_row *rows, size_t n)
 {
 	static const char *const lat[] = { "fm", "md", "dx", "xr", "rr", "ld",
 		"total" };
-	uint64_t c[PAIRS_NB], tot, lo, hi;
-	double s = pairs_info(p)->s;
+	uint64_t c[PMR_PAIRS_NB], tot, lo, hi;
+	double s = pmr_pairs_info(p)->s;
 	char key[32];
 	size_t i;
 	unsigned b;
@@ -623,18 +627,18 @@ hist_report(FILE *f, const struct opts *o, const struct pairs *p,
 		fprintf(f, "#key\tlat\tlo\thi\tsamples\tfraction\test\n");
 	else if (o->fmt == F_TEXT)
 		fprintf(f, "%-*s  %-5s  %10s  %10s  %8s  %8s  %12s\n", w,
-		    o->by == PAIRS_BY_ALL ? "rows" : "key", "lat", "lo", "hi",
+		o->by == PMR_PAIRS_BY_ALL ? "rows" : "key", "lat", "lo", "hi",
 		    "samples", "fraction", "est");
 	for (i = 0; i < n; i++) {
-		if ((tot = pairs_hist(&rows[i], o->hist, c)) == 0)
+		if ((tot = pmr_pairs_hist(&rows[i], o->hist, c)) == 0)
 			continue;
 		row_key(&rows[i], key, sizeof(key));
-		for (b = 0; b < PAIRS_NB; b++) {
+		for (b = 0; b < PMR_PAIRS_NB; b++) {
 			if (c[b] == 0)
 				continue;
-			lo = pairs_bucket_lo(b);
-			hi = b + 1 < PAIRS_NB ? pairs_bucket_lo(b + 1) - 1 :
-			    UINT32_MAX - 1;
+			lo = pmr_pairs_bucket_lo(b);
+			hi = b + 1 < PMR_PAIRS_NB ? pmr_pairs_bucket_lo(b + 1) -
+			    1 : UINT32_MAX - 1;
 			if (o->fmt == F_JSON) {
 				fprintf(f, "{\"key\":");
 				pmr_json_str(f, key);
@@ -642,7 +646,7 @@ hist_report(FILE *f, const struct opts *o, const struct pairs *p,
 				    ",\"hi\":%" PRIu64 ",\"samples\":%" PRIu64
 				    ",\"fraction\":%.6g,\"est\":%.10g}\n",
 				    lat[o->hist], lo, hi, c[b],
-				    (double)c[b] / (double)tot, s * (double)c[b]);
+				(double)c[b] / (double)tot, s * (double)c[b]);
 			} else if (o->fmt == F_TSV) {
 				fprintf(f, "%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%"
 				    PRIu64 "\t%.6g\t%.10g\n", key, lat[o->hist],
@@ -667,7 +671,7 @@ hist_report(FILE *f, const struct opts *o, const struct pairs *p,
  * their intervals allow for (pairs(1), CAVEATS).
  */
 static void
-warn_rearm(const struct pairs_info *in, int nominal)
+warn_rearm(const struct pmr_pairs_info *in, int nominal)
 {
 	uint64_t n;
 	double r;
@@ -688,26 +692,26 @@ warn_rearm(const struct pairs_info *in, int nominal)
 
 /* Prints the accuracy of each count metric against TRUTH. */
 static void
-truth_summary(FILE *f, const struct opts *o, const struct pairs *p,
-    const struct pairs_row *rows, size_t n)
+truth_summary(FILE *f, const struct opts *o, const struct pmr_pairs *p,
+    const struct pmr_pairs_row *rows, size_t n)
 {
-	struct pairs_score sc;
-	struct pairs_val v;
+	struct pmr_pairs_score sc;
+	struct pmr_pairs_val v;
 	int k, m;
 
 	for (k = 0; k < o->nm; k++) {
 		m = o->mlist[k];
-		if (n == 0 || pairs_eval(p, &rows[0], m, &v) == 0 ||
+		if (n == 0 || pmr_pairs_eval(p, &rows[0], m, &v) == 0 ||
 		    isnan(v.exact))
 			continue;
-		if (pairs_score(p, rows, n, m, o->min_k, &sc) != 0)
+		if (pmr_pairs_score(p, rows, n, m, o->min_k, &sc) != 0)
 			errx(1, "out of memory");
 		if (sc.n == 0)
 			continue;
 		if (o->fmt == F_JSON) {
 			fprintf(f, "{\"truth\":{\"metric\":\"%s\",\"rows\":%"
 			    PRIu64 ",\"min_samples\":%" PRIu64,
-			    pairs_metric_name(m), sc.n, o->min_k);
+			    pmr_pairs_metric_name(m), sc.n, o->min_k);
 			if (v.count)
 				fprintf(f, ",\"in1\":%.6g,\"in2\":%.6g",
 				    (double)sc.in1 / (double)sc.n,
@@ -721,7 +725,7 @@ truth_summary(FILE *f, const struct opts *o, const struct pairs *p,
 			continue;
 		}
 		fprintf(f, "%struth %s: %" PRIu64 " rows with %s >= %" PRIu64,
-		    o->fmt == F_TSV ? "#" : "# ", pairs_metric_name(m), sc.n,
+		o->fmt == F_TSV ? "#" : "# ", pmr_pairs_metric_name(m), sc.n,
 		    v.count ? "expected k" : "k", o->min_k);
 		if (v.count)
 			fprintf(f, ", %.1f%% inside 1 +- 1/sqrt(k), %.1f%% "
@@ -747,12 +751,12 @@ static const char *const prof_key2[] = { NULL, NULL, "target", "history",
 
 /* Formats the second key of row r (target or history pattern). */
 static const char *
-prow_key2(const struct opts *o, const struct pairs_prow *r, char *buf,
+prow_key2(const struct opts *o, const struct pmr_pairs_prow *r, char *buf,
     size_t cap)
 {
 	unsigned i;
 
-	if (o->prof == PAIRS_PROF_EDGE) {
+	if (o->prof == PMR_PAIRS_PROF_EDGE) {
 		if (r->fallthru)
 			snprintf(buf, cap, "fallthru");
 		else
@@ -767,10 +771,10 @@ prow_key2(const struct opts *o, const struct pairs_prow *r, char *buf,
 }
 
 static const char *
-prow_key(const struct opts *o, const struct pairs_prow *r, char *buf,
+prow_key(const struct opts *o, const struct pmr_pairs_prow *r, char *buf,
     size_t cap)
 {
-	if (o->prof == PAIRS_PROF_SET)
+	if (o->prof == PMR_PAIRS_PROF_SET)
 		snprintf(buf, cap, "%" PRIu64, r->key);
 	else
 		snprintf(buf, cap, "0x%" PRIx64, r->key);
@@ -781,7 +785,7 @@ prow_key(const struct opts *o, const struct pairs_prow *r, char *buf,
 static int
 cmp_prows(const void *x, const void *y)
 {
-	const struct pairs_prow *a = x, *b = y;
+	const struct pmr_pairs_prow *a = x, *b = y;
 
 	if (a->n != b->n)
 		return a->n > b->n ? -1 : 1;
@@ -797,7 +801,7 @@ cmp_prows(const void *x, const void *y)
 static int
 cmp_prows_k(const void *x, const void *y)
 {
-	const struct pairs_prow *a = x, *b = y;
+	const struct pmr_pairs_prow *a = x, *b = y;
 
 	if (a->k != b->k)
 		return a->k > b->k ? -1 : 1;
@@ -813,14 +817,14 @@ cmp_prows_k(const void *x, const void *y)
  * the rows it never saw.
  */
 static void
-prof_summary(FILE *f, const struct opts *o, const struct pairs_prow *rows,
+prof_summary(FILE *f, const struct opts *o, const struct pmr_pairs_prow *rows,
     size_t n)
 {
 	uint64_t m = 0, in1 = 0, in2 = 0, cov = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		const struct pairs_prow *r = &rows[i];
+		const struct pmr_pairs_prow *r = &rows[i];
 		double lam, d;
 
 		if (isnan(r->exact) || r->exact <= 0 || r->k == 0)
@@ -843,11 +847,11 @@ prof_summary(FILE *f, const struct opts *o, const struct pairs_prow *rows,
 
 /* Builds the rows of the profile report into *rows, *n. */
 static void
-prof_rows(const struct opts *o, struct pairs *p, struct pairs_prow **rows,
-    size_t *n)
+prof_rows(const struct opts *o, struct pmr_pairs *p,
+    struct pmr_pairs_prow **rows, size_t *n)
 {
-	switch (pairs_prof(p, (enum pairs_prof)o->prof, &o->geom, o->bits,
-	    rows, n)) {
+	switch (pmr_pairs_prof(p, (enum pmr_pairs_prof)o->prof, &o->geom,
+	    o->bits, rows, n)) {
 	case 0:
 		break;
 	case PMR_EINVAL:
@@ -858,20 +862,21 @@ prof_rows(const struct opts *o, struct pairs *p, struct pairs_prow **rows,
 }
 
 static void
-prof_report(FILE *f, const struct opts *o, struct pairs_prow *rows, size_t n)
+prof_report(FILE *f, const struct opts *o, struct pmr_pairs_prow *rows,
+    size_t n)
 {
 	const char *k2 = prof_key2[o->prof];
 	char key[32], key2[80], key3[32] = "";
 	size_t i;
-	int w = 6, w2 = 8, pp = o->prof == PAIRS_PROF_PPATH;
+	int w = 6, w2 = 8, pp = o->prof == PMR_PAIRS_PROF_PPATH;
 	int ex = o->truth && ((o->rebuild != NULL &&
-	    (o->prof == PAIRS_PROF_EDGE || o->prof == PAIRS_PROF_RPATH)) ||
-	    (o->prof <= PAIRS_PROF_SET && n > 0 && !isnan(rows[0].exact)));
+	(o->prof == PMR_PAIRS_PROF_EDGE || o->prof == PMR_PAIRS_PROF_RPATH)) ||
+	    (o->prof <= PMR_PAIRS_PROF_SET && n > 0 && !isnan(rows[0].exact)));
 
 	size_t nall = n;
 
-	qsort(rows, n, sizeof(*rows), o->prof == PAIRS_PROF_PAGE ||
-	    o->prof == PAIRS_PROF_SET ? cmp_prows_k : cmp_prows);
+	qsort(rows, n, sizeof(*rows), o->prof == PMR_PAIRS_PROF_PAGE ||
+	    o->prof == PMR_PAIRS_PROF_SET ? cmp_prows_k : cmp_prows);
 	if (o->top && o->top < n)
 		n = o->top;
 	for (i = 0; i < n; i++) {
@@ -892,16 +897,16 @@ prof_report(FILE *f, const struct opts *o, struct pairs_prow *rows, size_t n)
 		if (pp)
 			fprintf(f, "  %10s", "partner");
 		fprintf(f, "  %8s  %12s  %10s  %7s  %7s", "samples",
-		    o->prof <= PAIRS_PROF_SET ? "misses" : o->prof ==
-		    PAIRS_PROF_EDGE ? "edge" : pp ? "pairs" : o->prof ==
-		    PAIRS_PROF_RPATH ? "retires" : "execs", "+-",
+		    o->prof <= PMR_PAIRS_PROF_SET ? "misses" : o->prof ==
+		    PMR_PAIRS_PROF_EDGE ? "edge" : pp ? "pairs" : o->prof ==
+		    PMR_PAIRS_PROF_RPATH ? "retires" : "execs", "+-",
 		    "frac", "+-");
 		if (ex)
 			fprintf(f, "  %12s  %7s", "exact", "err%");
 		fputc('\n', f);
 	}
 	for (i = 0; i < n; i++) {
-		const struct pairs_prow *r = &rows[i];
+		const struct pmr_pairs_prow *r = &rows[i];
 
 		prow_key(o, r, key, sizeof(key));
 		if (k2 != NULL)
@@ -1005,18 +1010,18 @@ parse_cache(struct opts *o, const char *arg)
 	o->geom.line = (uint32_t)line;
 }
 
-static const struct pairs *sort_p;
+static const struct pmr_pairs *sort_p;
 static int sort_m;
 
 static int
 cmp_rows(const void *x, const void *y)
 {
-	const struct pairs_row *a = x, *b = y;
-	struct pairs_val va, vb;
+	const struct pmr_pairs_row *a = x, *b = y;
+	struct pmr_pairs_val va, vb;
 	double ea, eb;
 
-	ea = pairs_eval(sort_p, a, sort_m, &va) ? va.est : NAN;
-	eb = pairs_eval(sort_p, b, sort_m, &vb) ? vb.est : NAN;
+	ea = pmr_pairs_eval(sort_p, a, sort_m, &va) ? va.est : NAN;
+	eb = pmr_pairs_eval(sort_p, b, sort_m, &vb) ? vb.est : NAN;
 	if (isnan(ea) != isnan(eb))
 		return isnan(ea) ? 1 : -1;
 	if (!isnan(ea) && ea != eb)
@@ -1032,7 +1037,7 @@ static uint64_t nrec;
  * others through.
  */
 static void
-read_input(struct pairs *p, const char *path, struct pmr_writer *w,
+read_input(struct pmr_pairs *p, const char *path, struct pmr_writer *w,
     const char *output)
 {
 	struct pmr_reader *r;
@@ -1044,8 +1049,8 @@ read_input(struct pairs *p, const char *path, struct pmr_writer *w,
 		errx(1, "cannot open '%s': %s", name, pmr_strerror(e));
 	while ((rc = pmr_reader_next(r, &rec)) == 1) {
 		nrec++;
-		if ((e = pairs_add(p, &rec)) < 0)
-			errx(1, "'%s': %s", name, pairs_errmsg(p));
+		if ((e = pmr_pairs_add(p, &rec)) < 0)
+			errx(1, "'%s': %s", name, pmr_pairs_errmsg(p));
 		if (e == 0 && w != NULL &&
 		    pmr_write_raw(w, rec.type, rec.p, rec.len) != 0)
 			errx(1, "%s: %s", pmr_outname(output),
@@ -1092,12 +1097,12 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct opts o;
-	struct pairs *p;
-	struct pairs_row *rows;
+	struct pmr_pairs *p;
+	struct pmr_pairs_row *rows;
 	struct pmr_writer *w = NULL;
 	struct pmr_textout tout;
-	struct pairs_prow *prows;
-	struct pairs_rebuild rbres;
+	struct pmr_pairs_prow *prows;
+	struct pmr_pairs_rebuild rbres;
 	size_t npr;
 	uint32_t boot = 200;
 	int ci_boot = 0;
@@ -1124,9 +1129,9 @@ main(int argc, char *argv[])
 		switch (ch) {
 		case O_ABORTS:
 			if (strcmp(optarg, "count") == 0)
-				o.po.aborts = PAIRS_ABORT_COUNT;
+				o.po.aborts = PMR_PAIRS_ABORT_COUNT;
 			else if (strcmp(optarg, "zero") == 0)
-				o.po.aborts = PAIRS_ABORT_ZERO;
+				o.po.aborts = PMR_PAIRS_ABORT_ZERO;
 			else {
 				warnx("unknown --aborts rule '%s' (count, "
 				    "zero)", optarg);
@@ -1135,19 +1140,19 @@ main(int argc, char *argv[])
 			break;
 		case 'b':
 			if (strcmp(optarg, "pc") == 0)
-				o.by = PAIRS_BY_PC;
+				o.by = PMR_PAIRS_BY_PC;
 			else if (strcmp(optarg, "image") == 0)
-				o.by = PAIRS_BY_IMAGE;
+				o.by = PMR_PAIRS_BY_IMAGE;
 			else if (strcmp(optarg, "proc") == 0)
-				o.by = PAIRS_BY_PROC;
+				o.by = PMR_PAIRS_BY_PROC;
 			else if (strcmp(optarg, "all") == 0)
-				o.by = PAIRS_BY_ALL;
+				o.by = PMR_PAIRS_BY_ALL;
 			else if (strcmp(optarg, "context") == 0)
-				o.by = PAIRS_BY_CONTEXT;
+				o.by = PMR_PAIRS_BY_CONTEXT;
 			else if (strcmp(optarg, "page") == 0)
-				o.prof = PAIRS_PROF_PAGE;
+				o.prof = PMR_PAIRS_PROF_PAGE;
 			else if (strcmp(optarg, "set") == 0)
-				o.prof = PAIRS_PROF_SET;
+				o.prof = PMR_PAIRS_PROF_SET;
 			else {
 				warnx("unknown grouping '%s' (pc, proc, "
 				    "image, all, context, page, set)", optarg);
@@ -1156,7 +1161,7 @@ main(int argc, char *argv[])
 			break;
 		case O_BOOT:
 			boot = (uint32_t)pmr_cli_num("--boot", optarg, 2,
-			    PAIRS_BOOT_MAX);
+			    PMR_PAIRS_BOOT_MAX);
 			break;
 		case O_CACHE:
 			parse_cache(&o, optarg);
@@ -1179,7 +1184,7 @@ main(int argc, char *argv[])
 			    1 << 20);
 			break;
 		case O_EDGES:
-			o.prof = PAIRS_PROF_EDGE;
+			o.prof = PMR_PAIRS_PROF_EDGE;
 			break;
 		case O_PAGE_SIZE:
 			o.geom.page = pmr_cli_num("--page-size", optarg, 1,
@@ -1194,8 +1199,9 @@ main(int argc, char *argv[])
 			o.partner = 1;
 			break;
 		case O_PATHS:
-			o.bits = (unsigned)pmr_cli_num("--paths", optarg, 1, 64);
-			o.prof = PAIRS_PROF_PATH;
+			o.bits = (unsigned)pmr_cli_num("--paths", optarg, 1,
+			    64);
+			o.prof = PMR_PAIRS_PROF_PATH;
 			break;
 		case O_PROC:
 			o.po.proc = optarg;
@@ -1208,7 +1214,8 @@ main(int argc, char *argv[])
 			o.po.keep_paths = 1;
 			break;
 		case 'C':
-			o.po.width = (uint32_t)pmr_cli_num("--width", optarg, 1, 64);
+			o.po.width = (uint32_t)pmr_cli_num("--width", optarg, 1,
+			    64);
 			break;
 		case O_CONFIDENCE:
 			errno = 0;
@@ -1236,7 +1243,7 @@ main(int argc, char *argv[])
 			}
 			break;
 		case O_HIST:
-			if ((o.hist = pairs_lat_find(optarg)) < 0) {
+			if ((o.hist = pmr_pairs_lat_find(optarg)) < 0) {
 				warnx("--hist: unknown latency '%s' (fm, md, "
 				    "dx, xr, rr, ld, total)", optarg);
 				pmr_cli_usage();
@@ -1253,7 +1260,8 @@ main(int argc, char *argv[])
 			parse_metrics(&o, optarg);
 			break;
 		case O_MIN_SAMPLES:
-			o.min_k = pmr_cli_num("--min-samples", optarg, 0, LLONG_MAX);
+			o.min_k = pmr_cli_num("--min-samples", optarg, 0,
+			    LLONG_MAX);
 			break;
 		case 'n':
 			o.top = pmr_cli_num("--top", optarg, 1, LLONG_MAX);
@@ -1268,7 +1276,7 @@ main(int argc, char *argv[])
 			parse_range(&o, optarg);
 			break;
 		case 's':
-			if ((o.sort = pairs_metric_find(optarg)) < 0) {
+			if ((o.sort = pmr_pairs_metric_find(optarg)) < 0) {
 				warnx("unknown metric '%s' (pairs -l lists "
 				    "them)", optarg);
 				pmr_cli_usage();
@@ -1278,8 +1286,8 @@ main(int argc, char *argv[])
 			o.truth = 1;
 			break;
 		case 'W':
-			o.po.window = (uint32_t)pmr_cli_num("--window", optarg, 1,
-			    1 << 20);
+			o.po.window = (uint32_t)pmr_cli_num("--window", optarg,
+			    1, 1 << 20);
 			break;
 		default:
 			pmr_cli_common(&o.c, ch, optarg);
@@ -1291,22 +1299,22 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (o.partner && o.prof != PAIRS_PROF_PATH) {
+	if (o.partner && o.prof != PMR_PAIRS_PROF_PATH) {
 		warnx("--partner needs --paths");
 		pmr_cli_usage();
 	}
 	if (o.partner)
-		o.prof = PAIRS_PROF_PPATH;
+		o.prof = PMR_PAIRS_PROF_PPATH;
 	/* the occ_ and fu_ sums cost time: only when asked for */
 	for (i = 0; i < o.nm && !o.m_all; i++)
-		o.po.occupancy |= pairs_metric_occ(o.mlist[i]);
+		o.po.occupancy |= pmr_pairs_metric_occ(o.mlist[i]);
 	if (o.sort >= 0)
-		o.po.occupancy |= pairs_metric_occ(o.sort);
+		o.po.occupancy |= pmr_pairs_metric_occ(o.sort);
 	if (ci_boot) {
 		o.po.boot = boot;
 		o.po.seed = o.c.seed;
 	}
-	if (o.by == PAIRS_BY_CONTEXT) {
+	if (o.by == PMR_PAIRS_BY_CONTEXT) {
 		if (o.fmt == F_PMR) {
 			warnx("--by=context cannot be combined with -f pmr");
 			pmr_cli_usage();
@@ -1318,8 +1326,8 @@ main(int argc, char *argv[])
 		pmr_cli_usage();
 	}
 	/* paths compared with the trace: retired samples only */
-	if (o.rebuild != NULL && o.truth && o.prof == PAIRS_PROF_PATH)
-		o.prof = PAIRS_PROF_RPATH;
+	if (o.rebuild != NULL && o.truth && o.prof == PMR_PAIRS_PROF_PATH)
+		o.prof = PMR_PAIRS_PROF_RPATH;
 	if (o.prof >= 0 && o.hist >= 0) {
 		warnx("--hist cannot be combined with --by=page, --by=set, "
 		    "--edges or --paths");
@@ -1327,10 +1335,10 @@ main(int argc, char *argv[])
 	}
 
 	if (o.list) {
-		for (i = 0; i < pairs_nmetrics(); i++)
-			printf("%-14s %s%s\n", pairs_metric_name(i),
-			    pairs_metric_desc(i),
-			    pairs_metric_paired(i) ? " [pairs]" : "");
+		for (i = 0; i < pmr_pairs_nmetrics(); i++)
+			printf("%-14s %s%s\n", pmr_pairs_metric_name(i),
+			    pmr_pairs_metric_desc(i),
+			    pmr_pairs_metric_paired(i) ? " [pairs]" : "");
 		goto out;
 	}
 	if (argc == 0 && isatty(STDIN_FILENO)) {
@@ -1347,7 +1355,7 @@ main(int argc, char *argv[])
 			errx(1, "cannot create %s: %s",
 			    pmr_outname(o.c.output), pmr_strerror(r));
 	}
-	if ((p = pairs_new(&o.po)) == NULL)
+	if ((p = pmr_pairs_new(&o.po)) == NULL)
 		err(1, NULL);
 	pmr_progress_start(&progress, "pairs", " records", &nrec, 0,
 	    o.c.quiet);
@@ -1357,31 +1365,31 @@ main(int argc, char *argv[])
 		read_input(p, strcmp(argv[i], "-") == 0 ? NULL : argv[i], w,
 		    o.c.output);
 	pmr_progress_end(&progress);
-	if (pairs_finish(p) != 0)
+	if (pmr_pairs_finish(p) != 0)
 		errx(1, "'%s': %s", argc == 1 ? argv[0] : argc == 0 ? "-" :
-		    "input", pairs_errmsg(p));
+		    "input", pmr_pairs_errmsg(p));
 	if (!o.c.quiet)
-		warn_rearm(pairs_info(p), o.po.nominal);
+		warn_rearm(pmr_pairs_info(p), o.po.nominal);
 	if (w != NULL) {
-		if (pairs_write(p, w) != 0) {
+		if (pmr_pairs_write(p, w) != 0) {
 			pmr_writer_abort(w);
 			errx(1, "%s: %s", pmr_outname(o.c.output),
-			    pairs_errmsg(p));
+			    pmr_pairs_errmsg(p));
 		}
 		if (pmr_writer_close(w, ebuf, sizeof(ebuf)) != 0)
 			errx(1, "%s: %s", pmr_outname(o.c.output), ebuf);
-		pairs_free(p);
+		pmr_pairs_free(p);
 		goto out;
 	}
 	if (o.nm == 0)
-		default_metrics(&o, pairs_info(p)->mode);
+		default_metrics(&o, pmr_pairs_info(p)->mode);
 	prows = NULL;
 	npr = 0;
 	if (o.prof >= 0)
 		prof_rows(&o, p, &prows, &npr);
-	if (o.truth && o.prof >= 0 && o.prof <= PAIRS_PROF_SET &&
+	if (o.truth && o.prof >= 0 && o.prof <= PMR_PAIRS_PROF_SET &&
 	    !o.c.quiet) {
-		const struct pairs_info *in = pairs_info(p);
+		const struct pmr_pairs_info *in = pmr_pairs_info(p);
 
 		if (in->natruth == 0)
 			warnx("no exact values: the input has no ATRUTH "
@@ -1390,27 +1398,27 @@ main(int argc, char *argv[])
 		else if (npr > 0 && isnan(prows[0].exact))
 			warnx("no exact values: the ATRUTH lines (%u bytes) "
 			    "are larger than the %s", in->abytes,
-			    o.prof == PAIRS_PROF_PAGE ? "page" :
+			    o.prof == PMR_PAIRS_PROF_PAGE ? "page" :
 			    "--cache line");
 	}
 	if (o.rebuild != NULL) {
-		int ex = o.truth && (o.prof == PAIRS_PROF_EDGE ||
-		    o.prof == PAIRS_PROF_RPATH);
+		int ex = o.truth && (o.prof == PMR_PAIRS_PROF_EDGE ||
+		    o.prof == PMR_PAIRS_PROF_RPATH);
 
-		if (pairs_rebuild_run(p, o.rebuild, (enum pairs_prof)o.prof,
-		    o.bits, ex ? prows : NULL, ex ? npr : 0, &rbres, ebuf,
-		    sizeof(ebuf)) != 0)
+		if (pmr_pairs_rebuild_run(p, o.rebuild,
+		    (enum pmr_pairs_prof)o.prof, o.bits, ex ? prows : NULL, ex ?
+		    npr : 0, &rbres, ebuf, sizeof(ebuf)) != 0)
 			errx(1, "--rebuild: %s", ebuf);
 		rb = &rbres;
 		rb_trace = o.rebuild;
 	}
-	if (pairs_rows(p, o.by, &rows, &n, &note) != 0)
+	if (pmr_pairs_rows(p, o.by, &rows, &n, &note) != 0)
 		errx(1, "out of memory");
-	if (note != NULL && pairs_info(p)->nimg == 0)
-		o.by = PAIRS_BY_PC;
+	if (note != NULL && pmr_pairs_info(p)->nimg == 0)
+		o.by = PMR_PAIRS_BY_PC;
 	if (note != NULL && !o.c.quiet)
 		warnx("%s", note);
-	by_context = o.by == PAIRS_BY_CONTEXT;
+	by_context = o.by == PMR_PAIRS_BY_CONTEXT;
 	sort_p = p;
 	sort_m = o.sort >= 0 ? o.sort : 0;
 	qsort(rows, n, sizeof(*rows), cmp_rows);
@@ -1418,12 +1426,12 @@ main(int argc, char *argv[])
 		err(1, "cannot create '%s'", o.c.output);
 	if (o.prof >= 0) {
 		if (o.fmt != F_JSON)
-			header(tout.f, &o, pairs_info(p), argc, argv);
+			header(tout.f, &o, pmr_pairs_info(p), argc, argv);
 		rebuild_report(tout.f, o.fmt);
 		prof_report(tout.f, &o, prows, npr);
 	} else if (o.hist >= 0) {
 		if (o.fmt != F_JSON)
-			header(tout.f, &o, pairs_info(p), argc, argv);
+			header(tout.f, &o, pmr_pairs_info(p), argc, argv);
 		rebuild_report(tout.f, o.fmt);
 		hist_report(tout.f, &o, p, rows,
 		    o.top && o.top < n ? o.top : n);
@@ -1431,7 +1439,7 @@ main(int argc, char *argv[])
 		json_report(tout.f, &o, p, rows,
 		    o.top && o.top < n ? o.top : n);
 	else {
-		header(tout.f, &o, pairs_info(p), argc, argv);
+		header(tout.f, &o, pmr_pairs_info(p), argc, argv);
 		rebuild_report(tout.f, o.fmt);
 		if (o.fmt == F_TSV)
 			tsv_report(tout.f, &o, p, rows,
@@ -1445,7 +1453,7 @@ main(int argc, char *argv[])
 	if (tout.f != stdout && (ferror(tout.f) ||
 	    pmr_textout_close(&tout, 1) != 0))
 		err(1, "cannot write '%s'", o.c.output);
-	pairs_free(p);
+	pmr_pairs_free(p);
 out:
 	free(o.mlist);
 	if (ferror(stdout) | fclose(stdout))

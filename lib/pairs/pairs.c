@@ -14,7 +14,7 @@
  * finite sample gives a zero width.  The pooled values are sums over the
  * pcs of an operation class (pool_sums()).  Nothing here is random, so
  * merged and unmerged runs print the same numbers, except the optional
- * Poisson bootstrap (pairs_opts.boot), whose weights come from a seeded
+ * Poisson bootstrap (pmr_pairs_opts.boot), whose weights come from a seeded
  * generator in record order.  Path reconstruction is in path.c.
  */
 #include <errno.h>
@@ -48,19 +48,19 @@ enum {
 	A_MAPR = A_EVR + 32,	/* retired with any map-stage stall bit */
 	A_MISPR,		/* retired with BR_MISP or JMP_MISP */
 	A_LN,			/* 7: retired samples with latency j */
-	A_LS = A_LN + PAIRS_NLAT,	/* 7: sum of latency j */
-	A_LQ = A_LS + PAIRS_NLAT,	/* 7: sum of squares */
-	A_INP = A_LQ + PAIRS_NLAT,	/* sum of l */
+	A_LS = A_LN + PMR_PAIRS_NLAT,	/* 7: sum of latency j */
+	A_LQ = A_LS + PMR_PAIRS_NLAT,	/* 7: sum of squares */
+	A_INP = A_LQ + PMR_PAIRS_NLAT,	/* sum of l */
 	A_INP2,			/* sum of l^2 */
 	A_UF, A_UB,		/* sum of u, member first / second */
 	A_UL,			/* sum of u*l */
 	A_GF, A_GF2, A_GFL,	/* sum of gf, gf^2, gf*l */
 	A_GU, A_GU2, A_GUL,	/* sum of gu, gu^2, gu*l */
 	A_T,			/* TRUTH fields, T_* below */
-	A_H = A_T + 40,		/* 7 x PAIRS_NB: latency histograms */
+	A_H = A_T + 40,		/* 7 x PMR_PAIRS_NB: latency histograms */
 	/* appended after the first METRIC version: */
-	A_LOC = A_H + PAIRS_NLAT * PAIRS_NB,	/* partners retiring within
-				 * +-delta cycles of this retired member */
+	/* partners retiring within +-delta cycles of this retired member */
+	A_LOC = A_H + PMR_PAIRS_NLAT * PMR_PAIRS_NB,
 	A_RIF,			/* partners retiring while this is in flight */
 	A_ISS,			/* partners issuing while this is in progress,
 				 * retiring or not */
@@ -218,13 +218,13 @@ enum { P_MISS = 1, P_TAKEN, P_FALL, P_PATH, P_PPATH, P_RPATH, P_ATRUTH };
 struct image {
 	uint64_t start, size, offset;
 	char *path;
-	struct pairs_symtab *st;	/* --by=proc, loaded on demand */
+	struct pmr_symtab *st;	/* --by=proc, loaded on demand */
 	int st_tried;
 };
 
-struct pairs {
-	struct pairs_opts o;
-	struct pairs_info info;
+struct pmr_pairs {
+	struct pmr_pairs_opts o;
+	struct pmr_pairs_info info;
 	struct ent *ent;
 	size_t nent, capent;
 	uint32_t *hash;		/* entry index + 1, 0 empty */
@@ -234,7 +234,7 @@ struct pairs {
 	size_t nimg;
 	int proc_found;		/* --proc: its range is in o.pc_lo/hi */
 	/* report */
-	struct pairs_row *rows;
+	struct pmr_pairs_row *rows;
 	uint64_t *racc;		/* vectors of the grouped rows */
 	char **names;		/* row names of --by=proc */
 	size_t nnames;
@@ -243,7 +243,7 @@ struct pairs {
 	size_t npe, cappe;
 	uint32_t *ph;		/* entry index + 1, 0 empty */
 	size_t phcap;
-	struct pairs_prow *prows;
+	struct pmr_pairs_prow *prows;
 	float *bpool;		/* bootstrap slots of B * B_N sums (float:
 				 * percentiles need no more, and B x 10
 				 * of them per pc add up) */
@@ -251,24 +251,25 @@ struct pairs {
 	float *rboot;		/* summed slots of the grouped rows */
 	uint8_t *bw;		/* weights of the current pair */
 	uint64_t rng;		/* splitmix64 state */
-	struct pairs_psamp *ps;	/* kept samples (keep_paths) */
+	struct pmr_pairs_psamp *ps;	/* kept samples (keep_paths) */
 	size_t nps, capps;
 	int have_s;		/* META profileme seen */
 	uint32_t delta;		/* local IPC window in use */
 	uint32_t tdelta;	/* delta of META truth, 0 unknown */
 	uint32_t meta_w, meta_c;
-	/* pooled sums of the intervals, set by pairs_finish(): per operation
-	 * class (the last slot: every pc), the sums of the accumulators and,
+	/* pooled sums of the intervals, set by pmr_pairs_finish(): per
+	 * operation class (the last slot: every pc), the sums of the
+	 * accumulators and,
 	 * per latency, the within-pc sums of squares and their degrees of
 	 * freedom */
 	double *pool;		/* NPOOL vectors of A_N */
-	double wss[NPOOL][PAIRS_NLAT], wdf[NPOOL][PAIRS_NLAT];
-	double ex1[NPOOL][PAIRS_NLAT], ex2[NPOOL][PAIRS_NLAT];
+	double wss[NPOOL][PMR_PAIRS_NLAT], wdf[NPOOL][PMR_PAIRS_NLAT];
+	double ex1[NPOOL][PMR_PAIRS_NLAT], ex2[NPOOL][PMR_PAIRS_NLAT];
 	char err[256];
 };
 
 static int PMR_FORMAT(3, 4)
-fail(struct pairs *p, int code, const char *fmt, ...)
+fail(struct pmr_pairs *p, int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -278,18 +279,18 @@ fail(struct pairs *p, int code, const char *fmt, ...)
 	return code;
 }
 
-struct pairs *
-pairs_new(const struct pairs_opts *o)
+struct pmr_pairs *
+pmr_pairs_new(const struct pmr_pairs_opts *o)
 {
-	struct pairs *p;
+	struct pmr_pairs *p;
 
 	if ((p = calloc(1, sizeof(*p))) == NULL)
 		return NULL;
 	p->o = *o;
 	p->delta = o->delta ? o->delta : 15;
 	p->rng = o->seed;
-	if (p->o.boot > PAIRS_BOOT_MAX)
-		p->o.boot = PAIRS_BOOT_MAX;
+	if (p->o.boot > PMR_PAIRS_BOOT_MAX)
+		p->o.boot = PMR_PAIRS_BOOT_MAX;
 	if (p->o.boot > 0 && (p->bw = calloc(p->o.boot, 1)) == NULL) {
 		free(p);
 		return NULL;
@@ -305,7 +306,7 @@ pairs_new(const struct pairs_opts *o)
 }
 
 void
-pairs_free(struct pairs *p)
+pmr_pairs_free(struct pmr_pairs *p)
 {
 	size_t i;
 
@@ -313,7 +314,7 @@ pairs_free(struct pairs *p)
 		return;
 	for (i = 0; i < p->nimg; i++) {
 		free(p->img[i].path);
-		pairs_symtab_free(p->img[i].st);
+		pmr_symtab_free(p->img[i].st);
 	}
 	free(p->img);
 	for (i = 0; i < p->nnames; i++)
@@ -336,13 +337,13 @@ pairs_free(struct pairs *p)
 }
 
 const char *
-pairs_errmsg(const struct pairs *p)
+pmr_pairs_errmsg(const struct pmr_pairs *p)
 {
 	return p->err;
 }
 
-const struct pairs_info *
-pairs_info(const struct pairs *p)
+const struct pmr_pairs_info *
+pmr_pairs_info(const struct pmr_pairs *p)
 {
 	return &p->info;
 }
@@ -357,7 +358,7 @@ hash64(uint64_t x)
 }
 
 static int
-rehash(struct pairs *p, size_t cap)
+rehash(struct pmr_pairs *p, size_t cap)
 {
 	uint32_t *h;
 	size_t i, j;
@@ -378,7 +379,7 @@ rehash(struct pairs *p, size_t cap)
 
 /* Returns the vector of pc, created if new, or NULL (out of memory). */
 static uint64_t *
-lookup(struct pairs *p, uint64_t pc, uint8_t cls)
+lookup(struct pmr_pairs *p, uint64_t pc, uint8_t cls)
 {
 	size_t j;
 	struct ent *e;
@@ -427,7 +428,7 @@ phash(uint32_t tag, uint64_t a, uint64_t b, uint64_t c)
 }
 
 static int
-prehash(struct pairs *p, size_t cap)
+prehash(struct pmr_pairs *p, size_t cap)
 {
 	uint32_t *h;
 	size_t i, j;
@@ -450,7 +451,7 @@ prehash(struct pairs *p, size_t cap)
 
 /* Adds k to the profile count (tag, a, b, c); returns 0 or PMR_ENOMEM. */
 static int
-padd3(struct pairs *p, uint32_t tag, uint64_t a, uint64_t b, uint64_t c,
+padd3(struct pmr_pairs *p, uint32_t tag, uint64_t a, uint64_t b, uint64_t c,
     uint64_t k)
 {
 	struct pent *e;
@@ -491,14 +492,14 @@ padd3(struct pairs *p, uint32_t tag, uint64_t a, uint64_t b, uint64_t c,
 }
 
 static int
-padd(struct pairs *p, uint32_t tag, uint64_t a, uint64_t b, uint64_t k)
+padd(struct pmr_pairs *p, uint32_t tag, uint64_t a, uint64_t b, uint64_t k)
 {
 	return padd3(p, tag, a, b, 0, k);
 }
 
 /* Adds the profile counts of sample x (an instruction kept by filters). */
 static int
-add_prof(struct pairs *p, const struct pmr_sim_sample *x)
+add_prof(struct pmr_pairs *p, const struct pmr_sim_sample *x)
 {
 	uint32_t ev = x->events;
 	int ret = (ev & PMR_SIM_EV_RETIRED) != 0, rc;
@@ -523,7 +524,7 @@ add_prof(struct pairs *p, const struct pmr_sim_sample *x)
 }
 
 unsigned
-pairs_bucket(uint32_t v)
+pmr_pairs_bucket(uint32_t v)
 {
 	unsigned b = 31 - (unsigned)__builtin_clz(v | 1);  /* floor(log2 v) */
 
@@ -533,22 +534,23 @@ pairs_bucket(uint32_t v)
 }
 
 uint64_t
-pairs_bucket_lo(unsigned b)
+pmr_pairs_bucket_lo(unsigned b)
 {
 	return b < 16 ? b : (uint64_t)1 << (b - 12);
 }
 
-/* Returns the in-progress latency of x (ProfileMe §5.2.3), or -1 if unknown. */
+/* Returns the in-progress latency of x (ProfileMe §5.2.3), or -1 if
+ * unknown. */
 static int64_t
-inprog(const struct pairs *p, const struct pmr_sim_sample *x)
+inprog(const struct pmr_pairs *p, const struct pmr_sim_sample *x)
 {
 	if (x->events & PMR_SIM_EV_RETIRED) {
-		if (x->lat_total == PMR_SIM_NOLAT || x->lat_rr == PMR_SIM_NOLAT ||
-		    x->lat_rr > x->lat_total)
+		if (x->lat_total == PMR_SIM_NOLAT ||
+		    x->lat_rr == PMR_SIM_NOLAT || x->lat_rr > x->lat_total)
 			return -1;
 		return (int64_t)x->lat_total - x->lat_rr;
 	}
-	if (p->o.aborts == PAIRS_ABORT_ZERO)
+	if (p->o.aborts == PMR_PAIRS_ABORT_ZERO)
 		return 0;
 	if (x->lat_total == PMR_SIM_NOLAT)
 		return -1;
@@ -588,10 +590,10 @@ sample_bad(const struct pmr_sim_sample *x, char *buf, size_t len)
 
 /* Adds the single-sample part of x to its pc; returns the vector. */
 static uint64_t *
-add_sample(struct pairs *p, const struct pmr_sim_sample *x, int64_t l)
+add_sample(struct pmr_pairs *p, const struct pmr_sim_sample *x, int64_t l)
 {
 	uint64_t *a;
-	uint32_t ev = x->events, lat[PAIRS_NLAT];
+	uint32_t ev = x->events, lat[PMR_PAIRS_NLAT];
 	int ret = (ev & PMR_SIM_EV_RETIRED) != 0;
 	unsigned i;
 
@@ -617,14 +619,14 @@ add_sample(struct pairs *p, const struct pmr_sim_sample *x, int64_t l)
 	a[A_MAPR] += (ev & (PMR_SIM_EV_MAP_REGS | PMR_SIM_EV_MAP_IQ |
 	    PMR_SIM_EV_MAP_ROB | PMR_SIM_EV_LSQ_FULL)) != 0;
 	a[A_MISPR] += (ev & (PMR_SIM_EV_BR_MISP | PMR_SIM_EV_JMP_MISP)) != 0;
-	lat[PAIRS_LAT_FM] = x->lat_fm;
-	lat[PAIRS_LAT_MD] = x->lat_md;
-	lat[PAIRS_LAT_DX] = x->lat_dx;
-	lat[PAIRS_LAT_XR] = x->lat_xr;
-	lat[PAIRS_LAT_RR] = x->lat_rr;
-	lat[PAIRS_LAT_LD] = x->lat_ld;
-	lat[PAIRS_LAT_TOTAL] = x->lat_total;
-	for (i = 0; i < PAIRS_NLAT; i++) {
+	lat[PMR_PAIRS_LAT_FM] = x->lat_fm;
+	lat[PMR_PAIRS_LAT_MD] = x->lat_md;
+	lat[PMR_PAIRS_LAT_DX] = x->lat_dx;
+	lat[PMR_PAIRS_LAT_XR] = x->lat_xr;
+	lat[PMR_PAIRS_LAT_RR] = x->lat_rr;
+	lat[PMR_PAIRS_LAT_LD] = x->lat_ld;
+	lat[PMR_PAIRS_LAT_TOTAL] = x->lat_total;
+	for (i = 0; i < PMR_PAIRS_NLAT; i++) {
 		uint64_t v = lat[i];
 
 		if (lat[i] == PMR_SIM_NOLAT)
@@ -632,17 +634,17 @@ add_sample(struct pairs *p, const struct pmr_sim_sample *x, int64_t l)
 		a[A_LN + i]++;
 		a[A_LS + i] += v;
 		a[A_LQ + i] += v * v;
-		a[A_H + i * PAIRS_NB + pairs_bucket(lat[i])]++;
+		a[A_H + i * PMR_PAIRS_NB + pmr_pairs_bucket(lat[i])]++;
 	}
 	return a;
 }
 
 /* Keeps retired sample x for path reconstruction, with its partner. */
 static int
-keep_psamp(struct pairs *p, const struct pmr_sim_sample *x,
+keep_psamp(struct pmr_pairs *p, const struct pmr_sim_sample *x,
     const struct pmr_sim_sample *partner, uint32_t dist)
 {
-	struct pairs_psamp *e;
+	struct pmr_pairs_psamp *e;
 
 	if (!(x->events & PMR_SIM_EV_RETIRED) || x->cpos == UINT64_MAX)
 		return 0;
@@ -669,22 +671,22 @@ keep_psamp(struct pairs *p, const struct pmr_sim_sample *x,
 	return 0;
 }
 
-const struct pairs_psamp *
-pairs_psamples(const struct pairs *p, size_t *n)
+const struct pmr_pairs_psamp *
+pmr_pairs_psamples(const struct pmr_pairs *p, size_t *n)
 {
 	*n = p->nps;
 	return p->ps;
 }
 
 static int
-keep(const struct pairs *p, uint64_t pc)
+keep(const struct pmr_pairs *p, uint64_t pc)
 {
 	return pc >= p->o.pc_lo && pc <= p->o.pc_hi;
 }
 
 /* Returns 1 if sample x passes the --if condition. */
 static int
-cond(const struct pairs *p, const struct pmr_sim_sample *x)
+cond(const struct pmr_pairs *p, const struct pmr_sim_sample *x)
 {
 	return (x->events & p->o.if_set) == p->o.if_set &&
 	    (x->events & p->o.if_clear) == 0;
@@ -698,7 +700,7 @@ static const char *const event_names[] = {
 };
 
 uint32_t
-pairs_event_bit(const char *name)
+pmr_pairs_event_bit(const char *name)
 {
 	unsigned i;
 
@@ -709,13 +711,13 @@ pairs_event_bit(const char *name)
 }
 
 int
-pairs_lat_find(const char *name)
+pmr_pairs_lat_find(const char *name)
 {
-	static const char *const lat[PAIRS_NLAT] = { "fm", "md", "dx", "xr",
+	static const char *const lat[PMR_PAIRS_NLAT] = { "fm", "md", "dx", "xr",
 		"rr", "ld", "total" };
 	int i;
 
-	for (i = 0; i < PAIRS_NLAT; i++)
+	for (i = 0; i < PMR_PAIRS_NLAT; i++)
 		if (strcmp(lat[i], name) == 0)
 			return i;
 	return -1;
@@ -727,7 +729,7 @@ pairs_lat_find(const char *name)
  * functions g(x, y) of ProfileMe §5.2.3-5.2.4.
  */
 static int
-add_member(struct pairs *p, const struct pmr_sim_sample *x, int64_t fx,
+add_member(struct pmr_pairs *p, const struct pmr_sim_sample *x, int64_t fx,
     const struct pmr_sim_sample *y, int64_t fy, int first, uint32_t dist)
 {
 	uint64_t *a;
@@ -808,7 +810,7 @@ splitmix(uint64_t *x)
  * 1/65536, which moves no probability by more than that).
  */
 static void
-boot_draw(struct pairs *p)
+boot_draw(struct pmr_pairs *p)
 {
 	/* P(X <= k) * 2^16 for k = 0..6 */
 	static const uint32_t cdf[] = { 24109, 48218, 60273, 64291, 65296,
@@ -832,7 +834,7 @@ boot_draw(struct pairs *p)
 
 /* Returns the bootstrap slot of vector a, created if new, or NULL. */
 static float *
-boot_slot(struct pairs *p, const uint64_t *a)
+boot_slot(struct pmr_pairs *p, const uint64_t *a)
 {
 	struct ent *e = &p->ent[(size_t)(a - p->acc) / A_N];
 	size_t n = (size_t)p->o.boot * B_N;
@@ -860,7 +862,7 @@ boot_slot(struct pairs *p, const uint64_t *a)
  * the summed accumulators before and after.
  */
 static int
-add_member_boot(struct pairs *p, const struct pmr_sim_sample *x, int64_t fx,
+add_member_boot(struct pmr_pairs *p, const struct pmr_sim_sample *x, int64_t fx,
     const struct pmr_sim_sample *y, int64_t fy, int first, uint32_t dist)
 {
 	uint64_t before[B_N], *a;
@@ -892,7 +894,7 @@ add_member_boot(struct pairs *p, const struct pmr_sim_sample *x, int64_t fx,
 }
 
 static int
-set_mode(struct pairs *p, int mode)
+set_mode(struct pmr_pairs *p, int mode)
 {
 	if (p->info.mode != 0 && p->info.mode != mode)
 		return fail(p, PMR_ECORRUPT, "mismatched shards: single "
@@ -903,7 +905,7 @@ set_mode(struct pairs *p, int mode)
 
 /* Copies a META value into dst, or fails if it differs from a kept one. */
 static int
-meta_same(struct pairs *p, char *dst, size_t cap, const char *what,
+meta_same(struct pmr_pairs *p, char *dst, size_t cap, const char *what,
     const struct pmr_bytes *v)
 {
 	char buf[512];
@@ -922,7 +924,7 @@ meta_same(struct pairs *p, char *dst, size_t cap, const char *what,
 
 /* Parses "mode=paired S=1024 W=96 ..." of META profileme. */
 static int
-meta_profileme(struct pairs *p, const struct pmr_bytes *v)
+meta_profileme(struct pmr_pairs *p, const struct pmr_bytes *v)
 {
 	const char *s;
 	int rc;
@@ -950,7 +952,7 @@ meta_profileme(struct pairs *p, const struct pmr_bytes *v)
  * follows it unless --delta was given, until the first pair is read.
  */
 static int
-set_tdelta(struct pairs *p, uint32_t d)
+set_tdelta(struct pmr_pairs *p, uint32_t d)
 {
 	if (d == 0)
 		return 0;
@@ -968,10 +970,10 @@ set_tdelta(struct pairs *p, uint32_t d)
  * cannot be pooled: the statistics are then dropped (win_len ~0 marks it).
  */
 static void
-add_win(struct pairs *p, uint64_t len, uint64_t n, uint64_t zero,
+add_win(struct pmr_pairs *p, uint64_t len, uint64_t n, uint64_t zero,
     uint64_t sum, uint64_t sq, uint64_t cube, uint64_t max, uint64_t min)
 {
-	struct pairs_info *in = &p->info;
+	struct pmr_pairs_info *in = &p->info;
 
 	if (len == 0 || in->win_len == UINT64_MAX)
 		return;
@@ -992,7 +994,7 @@ add_win(struct pairs *p, uint64_t len, uint64_t n, uint64_t zero,
 }
 
 static int
-add_meta(struct pairs *p, const struct pmr_rec *rec)
+add_meta(struct pmr_pairs *p, const struct pmr_rec *rec)
 {
 	struct pmr_meta m;
 	const char *why;
@@ -1031,7 +1033,7 @@ add_meta(struct pairs *p, const struct pmr_rec *rec)
 }
 
 static int
-add_truth(struct pairs *p, const struct pmr_rec *rec)
+add_truth(struct pmr_pairs *p, const struct pmr_rec *rec)
 {
 	struct pmr_sim_truth t;
 	const char *why;
@@ -1087,7 +1089,7 @@ add_truth(struct pairs *p, const struct pmr_rec *rec)
 }
 
 static int
-add_image(struct pairs *p, const struct pmr_rec *rec)
+add_image(struct pmr_pairs *p, const struct pmr_rec *rec)
 {
 	struct pmr_image im;
 	struct image *ni;
@@ -1110,11 +1112,11 @@ add_image(struct pairs *p, const struct pmr_rec *rec)
 		uint64_t lo, hi;
 
 		ni->st_tried = 1;
-		if (pairs_symtab_load(ni->path, p->o.sysroot, ni->start,
+		if (pmr_symtab_load(ni->path, p->o.sysroot, ni->start,
 		    ni->size, ni->offset, &ni->st) == PMR_ENOMEM)
 			return fail(p, PMR_ENOMEM, "out of memory");
 		if (ni->st != NULL &&
-		    pairs_symtab_range(ni->st, p->o.proc, &lo, &hi)) {
+		    pmr_symtab_range(ni->st, p->o.proc, &lo, &hi)) {
 			p->o.pc_lo = lo;
 			p->o.pc_hi = hi - 1;
 			p->proc_found = 1;
@@ -1125,9 +1127,9 @@ add_image(struct pairs *p, const struct pmr_rec *rec)
 
 /* Reads one METRIC record (a shard's accumulators) into p. */
 static int
-add_metric(struct pairs *p, const struct pmr_rec *rec)
+add_metric(struct pmr_pairs *p, const struct pmr_rec *rec)
 {
-	struct pairs_metric_rec m;
+	struct pmr_pairs_metric_rec m;
 	const char *why;
 	uint64_t *a, g[G_N];
 	unsigned i, n;
@@ -1135,7 +1137,7 @@ add_metric(struct pairs *p, const struct pmr_rec *rec)
 
 	if (pmr_rec_decode(rec, &m, &why) != 0)
 		return fail(p, PMR_ECORRUPT, "bad METRIC record: %s", why);
-	if (m.kind == PAIRS_MK_GLOBAL) {
+	if (m.kind == PMR_PAIRS_MK_GLOBAL) {
 		memset(g, 0, sizeof(g));
 		n = m.acc.n < G_N ? m.acc.n : G_N;
 		for (i = 0; i < n; i++)
@@ -1170,7 +1172,7 @@ add_metric(struct pairs *p, const struct pmr_rec *rec)
 		    g[G_WCUBE], g[G_WMAX], g[G_WMIN]);
 		return 1;
 	}
-	if (m.kind == PAIRS_MK_PROF) {
+	if (m.kind == PMR_PAIRS_MK_PROF) {
 		uint64_t tag, b;
 
 		if (m.acc.n < 3)
@@ -1201,7 +1203,7 @@ add_metric(struct pairs *p, const struct pmr_rec *rec)
 		}
 		return 1;
 	}
-	if (m.kind != PAIRS_MK_PC)
+	if (m.kind != PMR_PAIRS_MK_PC)
 		return 0;
 	if (p->o.by_context)
 		return fail(p, PMR_EINVAL, "METRIC records are per pc: they "
@@ -1222,7 +1224,7 @@ add_metric(struct pairs *p, const struct pmr_rec *rec)
 }
 
 int
-pairs_add(struct pairs *p, const struct pmr_rec *rec)
+pmr_pairs_add(struct pmr_pairs *p, const struct pmr_rec *rec)
 {
 	const char *why;
 	int rc;
@@ -1269,7 +1271,8 @@ pairs_add(struct pairs *p, const struct pmr_rec *rec)
 		if (pmr_rec_decode(rec, &q, &why) != 0 ||
 		    (why = sample_bad(&q.a, buf, sizeof(buf))) != NULL ||
 		    (why = sample_bad(&q.b, buf, sizeof(buf))) != NULL)
-			return fail(p, PMR_ECORRUPT, "bad PAIR record: %s", why);
+			return fail(p, PMR_ECORRUPT, "bad PAIR record: %s",
+			    why);
 		if ((rc = set_mode(p, 2)) != 0)
 			return rc;
 		p->info.pairs++;
@@ -1314,7 +1317,8 @@ pairs_add(struct pairs *p, const struct pmr_rec *rec)
 		struct pmr_sim_stats st;
 
 		if (pmr_rec_decode(rec, &st, &why) != 0)
-			return fail(p, PMR_ECORRUPT, "bad STATS record: %s", why);
+			return fail(p, PMR_ECORRUPT, "bad STATS record: %s",
+			    why);
 		if (st.final) {
 			add_win(p, st.win_len, st.win_n, st.win_zero,
 			    st.win_sum, st.win_sumsq, st.win_sumcube,
@@ -1343,21 +1347,21 @@ lat_floor(const uint64_t *a, int j)
 {
 	unsigned b;
 
-	for (b = 0; b < PAIRS_NB; b++)
-		if (a[A_H + j * PAIRS_NB + b] != 0)
-			return (double)pairs_bucket_lo(b);
+	for (b = 0; b < PMR_PAIRS_NB; b++)
+		if (a[A_H + j * PMR_PAIRS_NB + b] != 0)
+			return (double)pmr_pairs_bucket_lo(b);
 	return 0;
 }
 
 /*
  * Sums the accumulators of the pcs per operation class, and of all pcs,
- * for the intervals of pairs_eval(): the spread of a latency within the
+ * for the intervals of pmr_pairs_eval(): the spread of a latency within the
  * pcs of a class and the typical size of a member's contribution stand in
  * for what a pc's few samples cannot show (a rare long latency, a partner
  * that was never useful).  Returns 0 or PMR_ENOMEM.
  */
 static int
-pool_sums(struct pairs *p)
+pool_sums(struct pmr_pairs *p)
 {
 	size_t i;
 	int c, j, k;
@@ -1383,7 +1387,7 @@ pool_sums(struct pairs *p)
 				d[k] += (double)a[k];
 			for (k = A_LOC; k < A_N; k++)
 				d[k] += (double)a[k];
-			for (j = 0; j < PAIRS_NLAT; j++) {
+			for (j = 0; j < PMR_PAIRS_NLAT; j++) {
 				double n = (double)a[A_LN + j], sx, ss, m;
 
 				if (n < 2)
@@ -1403,9 +1407,9 @@ pool_sums(struct pairs *p)
 }
 
 int
-pairs_finish(struct pairs *p)
+pmr_pairs_finish(struct pmr_pairs *p)
 {
-	struct pairs_info *in = &p->info;
+	struct pmr_pairs_info *in = &p->info;
 	uint64_t n;
 
 	if (in->mode == 0)
@@ -1433,7 +1437,7 @@ pairs_finish(struct pairs *p)
 		return fail(p, PMR_ECORRUPT, "no sampling interval: neither "
 		    "META profileme nor a final STATS record");
 	in->s = in->mode == 2 ? in->S_eff / 2 : in->S_eff;
-	in->z = pairs_zquantile(p->o.confidence);
+	in->z = pmr_pairs_zquantile(p->o.confidence);
 	in->delta = p->delta;
 	in->tdelta = p->tdelta;
 	return pool_sums(p);
@@ -1477,7 +1481,7 @@ qnorm(double q)
 }
 
 double
-pairs_zquantile(double conf)
+pmr_pairs_zquantile(double conf)
 {
 	return qnorm(0.5 + conf / 2);
 }
@@ -1487,9 +1491,9 @@ pairs_zquantile(double conf)
  * and Stegun 26.7.5); within 1% for df >= 3, exact enough for intervals.
  */
 double
-pairs_tquantile(double conf, double df)
+pmr_pairs_tquantile(double conf, double df)
 {
-	double z = pairs_zquantile(conf), z2 = z * z, z3 = z2 * z;
+	double z = pmr_pairs_zquantile(conf), z2 = z * z, z3 = z2 * z;
 	double z5 = z3 * z2, z7 = z5 * z2, z9 = z7 * z2;
 
 	if (df <= 1)
@@ -1504,7 +1508,7 @@ pairs_tquantile(double conf, double df)
 }
 
 void
-pairs_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi)
+pmr_pairs_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi)
 {
 	double ph, z2 = z * z, c, h, dn = (double)n;
 
@@ -1557,7 +1561,7 @@ score_count(double x, double z, double *lo, double *hi)
 }
 
 void
-pairs_poisson(uint64_t k, double z, double *lo, double *hi)
+pmr_pairs_poisson(uint64_t k, double z, double *lo, double *hi)
 {
 	score_count((double)k, z, lo, hi);
 }
@@ -1672,13 +1676,13 @@ static const struct metric metrics[] = {
 	EVP("taken_rate", 5, T_TAKEN, "taken per retired execution"),
 	{ "misp_rate", MT_PROP, A_MISPR, A_KRET, VT_MISP, T_RETIRED, "%.4f",
 	    "mispredicts per retired execution (of a branch)" },
-	LATM("fm", PAIRS_LAT_FM, T_SUM + 0, T_RETIRED),
-	LATM("md", PAIRS_LAT_MD, T_SUM + 1, T_RETIRED),
-	LATM("dx", PAIRS_LAT_DX, T_SUM + 2, T_RETIRED),
-	LATM("xr", PAIRS_LAT_XR, T_SUM + 3, T_RETIRED),
-	LATM("rr", PAIRS_LAT_RR, T_SUM + 4, T_RETIRED),
-	LATM("ld", PAIRS_LAT_LD, T_SUM + 5, T_N_LD),
-	LATM("total", PAIRS_LAT_TOTAL, VT_LTOT, T_RETIRED),
+	LATM("fm", PMR_PAIRS_LAT_FM, T_SUM + 0, T_RETIRED),
+	LATM("md", PMR_PAIRS_LAT_MD, T_SUM + 1, T_RETIRED),
+	LATM("dx", PMR_PAIRS_LAT_DX, T_SUM + 2, T_RETIRED),
+	LATM("xr", PMR_PAIRS_LAT_XR, T_SUM + 3, T_RETIRED),
+	LATM("rr", PMR_PAIRS_LAT_RR, T_SUM + 4, T_RETIRED),
+	LATM("ld", PMR_PAIRS_LAT_LD, T_SUM + 5, T_N_LD),
+	LATM("total", PMR_PAIRS_LAT_TOTAL, VT_LTOT, T_RETIRED),
 	{ "inprog", MT_INPROG, 0, 0, T_INPROG, VT_NONE, "%.0f",
 	    "in-progress cycles, fetch to retire-ready or abort (L S/2)" },
 	{ "useful", MT_USEFUL, 2, 0, T_USEFUL, VT_NONE, "%.0f",
@@ -1814,13 +1818,13 @@ static const struct metric metrics[] = {
 #define NMETRICS ((int)(sizeof(metrics) / sizeof(metrics[0])))
 
 int
-pairs_nmetrics(void)
+pmr_pairs_nmetrics(void)
 {
 	return NMETRICS;
 }
 
 int
-pairs_metric_find(const char *name)
+pmr_pairs_metric_find(const char *name)
 {
 	int i;
 
@@ -1831,31 +1835,31 @@ pairs_metric_find(const char *name)
 }
 
 const char *
-pairs_metric_name(int m)
+pmr_pairs_metric_name(int m)
 {
 	return metrics[m].name;
 }
 
 const char *
-pairs_metric_desc(int m)
+pmr_pairs_metric_desc(int m)
 {
 	return metrics[m].desc;
 }
 
 const char *
-pairs_metric_fmt(int m)
+pmr_pairs_metric_fmt(int m)
 {
 	return metrics[m].fmt;
 }
 
 int
-pairs_metric_paired(int m)
+pmr_pairs_metric_paired(int m)
 {
 	return metrics[m].type >= MT_USEFUL;
 }
 
 int
-pairs_metric_occ(int m)
+pmr_pairs_metric_occ(int m)
 {
 	return metrics[m].type == MT_OCC;
 }
@@ -1878,7 +1882,7 @@ kval(const uint64_t *a, int code)
 }
 
 static double
-tval(const struct pairs *p, const uint64_t *a, int t)
+tval(const struct pmr_pairs *p, const uint64_t *a, int t)
 {
 	const uint64_t *d = a + A_T;
 	unsigned i;
@@ -1913,7 +1917,7 @@ tval(const struct pairs *p, const uint64_t *a, int t)
 
 /* Sets the interval est +- z sqrt(var). */
 static void
-normal_ci(struct pairs_val *v, double var, double z)
+normal_ci(struct pmr_pairs_val *v, double var, double z)
 {
 	double h = z * sqrt(var > 0 ? var : 0);
 
@@ -1979,7 +1983,7 @@ ratio_ci(double A, double B, double Saa, double Sab, double Sbb,
  * that missed the rare large ones, still has an upper bound.
  */
 static void
-total_ci(struct pairs_val *v, double scale, double X, double X2, double c,
+total_ci(struct pmr_pairs_val *v, double scale, double X, double X2, double c,
     double z)
 {
 	double l2, h2;
@@ -1996,7 +2000,7 @@ total_ci(struct pairs_val *v, double scale, double X, double X2, double c,
 
 /* Returns the pool of row r: its operation class, or all pcs. */
 static const double *
-row_pool(const struct pairs *p, const struct pairs_row *r, int *cls)
+row_pool(const struct pmr_pairs *p, const struct pmr_pairs_row *r, int *cls)
 {
 	*cls = r->cls < PMR_OP_NCLASS ? r->cls : NPOOL - 1;
 	return p->pool + (size_t)*cls * A_N;
@@ -2008,7 +2012,7 @@ row_pool(const struct pairs *p, const struct pairs_row *r, int *cls)
  * all 0, of every pc; 0 when there is none.
  */
 static double
-pool_ratio(const struct pairs *p, const double *pool, int i2, int i)
+pool_ratio(const struct pmr_pairs *p, const double *pool, int i2, int i)
 {
 	if (pool[i] <= 0)
 		pool = p->pool + (size_t)(NPOOL - 1) * A_N;
@@ -2037,7 +2041,7 @@ pool_ratio(const struct pairs *p, const double *pool, int i2, int i)
  *    excess at all.
  */
 static void
-mean_ci(const struct pairs *p, struct pairs_val *v, const uint64_t *a,
+mean_ci(const struct pmr_pairs *p, struct pmr_pairs_val *v, const uint64_t *a,
     int cls, int j, uint64_t n, double sx, double sxx)
 {
 	double dn = (double)n, ss = sxx - sx * sx / dn, s0, var, t, h;
@@ -2047,7 +2051,7 @@ mean_ci(const struct pairs *p, struct pairs_val *v, const uint64_t *a,
 		cls = NPOOL - 1;
 	s0 = p->wdf[cls][j] > 0 ? p->wss[cls][j] / p->wdf[cls][j] : 0;
 	var = ((ss > 0 ? ss : 0) + NU0 * s0) / (dn - 1 + NU0);
-	t = pairs_tquantile(p->o.confidence, dn - 1 + NU0);
+	t = pmr_pairs_tquantile(p->o.confidence, dn - 1 + NU0);
 	h = t * sqrt(var / dn);
 	if (h < t * t / (dn + t * t))
 		h = t * t / (dn + t * t);
@@ -2080,10 +2084,10 @@ mean_ci(const struct pairs *p, struct pairs_val *v, const uint64_t *a,
  * partners, for which W S sqrt(U) is too small.
  */
 static void
-wasted_ci(struct pairs_val *v, double S, double C, double W, double L,
+wasted_ci(struct pmr_pairs_val *v, double S, double C, double W, double L,
     double L2, double U, double UL, double c, double z)
 {
-	struct pairs_val av;
+	struct pmr_pairs_val av;
 	double ulo, uhi, d, dl, dh, cv;
 
 	av.est = C * S / 2 * L;
@@ -2115,9 +2119,9 @@ boot_comp(int acc)
 
 /* Returns metric mt on one replicate's sums c, or NaN. */
 static double
-boot_est(const struct pairs *p, const struct metric *mt, const float *cf)
+boot_est(const struct pmr_pairs *p, const struct metric *mt, const float *cf)
 {
-	const struct pairs_info *in = &p->info;
+	const struct pmr_pairs_info *in = &p->info;
 	double W = in->W, C = in->C, S = in->S_eff, s = in->s;
 	double c[B_N], U, L, g, k;
 	int i;
@@ -2180,8 +2184,8 @@ quantile(const double *e, size_t n, double q)
  * row r.  Returns 1, or 0 when the row has no replicates.
  */
 static int
-boot_ci(const struct pairs *p, const struct pairs_row *r,
-    const struct metric *mt, struct pairs_val *v)
+boot_ci(const struct pmr_pairs *p, const struct pmr_pairs_row *r,
+    const struct metric *mt, struct pmr_pairs_val *v)
 {
 	double *e, a = (1 - p->o.confidence) / 2;
 	size_t n = 0;
@@ -2207,11 +2211,11 @@ boot_ci(const struct pairs *p, const struct pairs_row *r,
 }
 
 int
-pairs_eval(const struct pairs *p, const struct pairs_row *row, int m,
-    struct pairs_val *v)
+pmr_pairs_eval(const struct pmr_pairs *p, const struct pmr_pairs_row *row,
+    int m, struct pmr_pairs_val *v)
 {
 	const struct metric *mt = &metrics[m];
-	const struct pairs_info *in = &p->info;
+	const struct pmr_pairs_info *in = &p->info;
 	const uint64_t *a = row->acc;
 	double s = in->s, z = in->z, W = in->W, C = in->C, S = in->S_eff;
 	double L = (double)a[A_INP], L2 = (double)a[A_INP2], U, e, ex;
@@ -2235,7 +2239,7 @@ pairs_eval(const struct pairs *p, const struct pairs_row *row, int m,
 		v->count = 1;
 		v->scale = s;
 		v->est = s * (double)k;
-		pairs_poisson(k, z, &v->lo, &v->hi);
+		pmr_pairs_poisson(k, z, &v->lo, &v->hi);
 		v->lo *= s;
 		v->hi *= s;
 		v->exact = tval(p, a, mt->t);
@@ -2247,7 +2251,7 @@ pairs_eval(const struct pairs *p, const struct pairs_row *row, int m,
 		if (n == 0)
 			return 0;
 		v->est = (double)k / (double)n;
-		pairs_wilson(k, n, z, &v->lo, &v->hi);
+		pmr_pairs_wilson(k, n, z, &v->lo, &v->hi);
 		v->exact = tval(p, a, mt->t) / tval(p, a, mt->tb);
 		break;
 	case MT_MEAN:
@@ -2266,12 +2270,12 @@ pairs_eval(const struct pairs *p, const struct pairs_row *row, int m,
 		if (n == 0)
 			return 0;
 		want = (n * (uint64_t)mt->b + 99) / 100;
-		for (b = 0, cum = 0; b < PAIRS_NB; b++) {
-			cum += a[A_H + mt->a * PAIRS_NB + b];
+		for (b = 0, cum = 0; b < PMR_PAIRS_NB; b++) {
+			cum += a[A_H + mt->a * PMR_PAIRS_NB + b];
 			if (cum >= want)
 				break;
 		}
-		v->est = (double)pairs_bucket_lo(b);
+		v->est = (double)pmr_pairs_bucket_lo(b);
 		break;
 	case MT_SUM:
 		v->k = a[A_LN + mt->a];
@@ -2294,7 +2298,7 @@ pairs_eval(const struct pairs *p, const struct pairs_row *row, int m,
 		v->count = 1;
 		v->scale = W * S;
 		v->est = W * S * (double)k;
-		pairs_poisson(k, z, &v->lo, &v->hi);
+		pmr_pairs_poisson(k, z, &v->lo, &v->hi);
 		v->lo *= W * S;
 		v->hi *= W * S;
 		v->exact = tval(p, a, mt->t);
@@ -2302,15 +2306,16 @@ pairs_eval(const struct pairs *p, const struct pairs_row *row, int m,
 	case MT_AVAIL:
 		v->k = a[A_K];
 		v->est = C * s * L;
-		total_ci(v, C * s, L, L2, pool_ratio(p, pool, A_INP2, A_INP), z);
+		total_ci(v, C * s, L, L2, pool_ratio(p, pool, A_INP2, A_INP),
+		    z);
 		v->exact = tval(p, a, mt->t);
 		break;
 	case MT_WASTED:
 		/* S * sum of (C l / 2 - W u) over member contributions */
 		v->k = a[A_K];
 		v->est = C * s * L - W * S * U;
-		wasted_ci(v, S, C, W, L, L2, U, (double)a[A_UL], pool_ratio(p, pool, A_INP2,
-		    A_INP), z);
+		wasted_ci(v, S, C, W, L, L2, U, (double)a[A_UL], pool_ratio(p,
+		    pool, A_INP2, A_INP), z);
 		v->exact = tval(p, a, mt->t);
 		break;
 	case MT_WFRAC:
@@ -2408,12 +2413,13 @@ pairs_eval(const struct pairs *p, const struct pairs_row *row, int m,
 }
 
 uint64_t
-pairs_hist(const struct pairs_row *r, int lat, uint64_t counts[PAIRS_NB])
+pmr_pairs_hist(const struct pmr_pairs_row *r, int lat,
+    uint64_t counts[PMR_PAIRS_NB])
 {
 	unsigned b;
 
-	for (b = 0; b < PAIRS_NB; b++)
-		counts[b] = r->acc[A_H + lat * PAIRS_NB + b];
+	for (b = 0; b < PMR_PAIRS_NB; b++)
+		counts[b] = r->acc[A_H + lat * PMR_PAIRS_NB + b];
 	return r->acc[A_LN + lat];
 }
 
@@ -2429,7 +2435,7 @@ cmp_img(const void *x, const void *y)
 
 /* Returns the image holding pc, or -1. */
 static long
-image_of(const struct pairs *p, uint64_t pc)
+image_of(const struct pmr_pairs *p, uint64_t pc)
 {
 	size_t lo = 0, hi = p->nimg;
 
@@ -2451,7 +2457,7 @@ image_of(const struct pairs *p, uint64_t pc)
  * nr (p->rboot allocated on first use).  Returns 0 or PMR_ENOMEM.
  */
 static int
-boot_group(struct pairs *p, struct pairs_row *r, size_t ri, size_t nr,
+boot_group(struct pmr_pairs *p, struct pmr_pairs_row *r, size_t ri, size_t nr,
     size_t ent)
 {
 	size_t n = (size_t)p->o.boot * B_N, j;
@@ -2492,7 +2498,7 @@ cmp_pgroup(const void *x, const void *y)
 }
 
 static int
-name_add(struct pairs *p, const char *sym, const char *path, char **out)
+name_add(struct pmr_pairs *p, const char *sym, const char *path, char **out)
 {
 	const char *base = strrchr(path, '/');
 	char **nn;
@@ -2512,7 +2518,7 @@ name_add(struct pairs *p, const char *sym, const char *path, char **out)
 
 /* Builds the rows of --by=proc (images sorted, p->rows freed). */
 static int
-proc_rows(struct pairs *p, struct pairs_row **rows, size_t *n,
+proc_rows(struct pmr_pairs *p, struct pmr_pairs_row **rows, size_t *n,
     const char **note)
 {
 	struct pgroup *g;
@@ -2525,7 +2531,7 @@ proc_rows(struct pairs *p, struct pairs_row **rows, size_t *n,
 		if (im->st_tried)
 			continue;
 		im->st_tried = 1;
-		rc = pairs_symtab_load(im->path, p->o.sysroot, im->start,
+		rc = pmr_symtab_load(im->path, p->o.sysroot, im->start,
 		    im->size, im->offset, &im->st);
 		if (rc == PMR_ENOMEM)
 			return rc;
@@ -2551,7 +2557,7 @@ proc_rows(struct pairs *p, struct pairs_row **rows, size_t *n,
 		im = image_of(p, p->ent[i].pc);
 		g[ng].im = im < 0 ? p->nimg : (size_t)im;
 		if (im >= 0 && p->img[im].st != NULL)
-			g[ng].sym = pairs_symtab_find(p->img[im].st,
+			g[ng].sym = pmr_symtab_find(p->img[im].st,
 			    p->ent[i].pc, &g[ng].lo);
 		ng++;
 	}
@@ -2561,7 +2567,7 @@ proc_rows(struct pairs *p, struct pairs_row **rows, size_t *n,
 	    (p->racc = calloc((ng + 1) * A_N, sizeof(uint64_t))) == NULL)
 		goto out;
 	for (i = 0; i < ng; i++) {
-		struct pairs_row *r;
+		struct pmr_pairs_row *r;
 		const uint64_t *a = p->acc + p->ent[g[i].ent].acc;
 
 		if (i == 0 || cmp_pgroup(&g[i - 1], &g[i]) != 0) {
@@ -2601,17 +2607,17 @@ out:
 static int
 cmp_row(const void *x, const void *y)
 {
-	const struct pairs_row *a = x, *b = y;
+	const struct pmr_pairs_row *a = x, *b = y;
 
 	return a->key < b->key ? -1 : a->key > b->key;
 }
 
 int
-pairs_rows(struct pairs *p, enum pairs_by by, struct pairs_row **rows,
-    size_t *n, const char **note)
+pmr_pairs_rows(struct pmr_pairs *p, enum pmr_pairs_by by,
+    struct pmr_pairs_row **rows, size_t *n, const char **note)
 {
 	size_t i, j, nr;
-	struct pairs_row *r;
+	struct pmr_pairs_row *r;
 
 	*note = NULL;
 	free(p->rows);
@@ -2625,15 +2631,16 @@ pairs_rows(struct pairs *p, enum pairs_by by, struct pairs_row **rows,
 	p->nnames = 0;
 	*rows = NULL;
 	*n = 0;
-	if ((by == PAIRS_BY_IMAGE || by == PAIRS_BY_PROC) && p->nimg == 0) {
+	if ((by == PMR_PAIRS_BY_IMAGE || by == PMR_PAIRS_BY_PROC) &&
+	    p->nimg == 0) {
 		*note = "no IMAGE records in the input: rows by pc";
-		by = PAIRS_BY_PC;
+		by = PMR_PAIRS_BY_PC;
 	}
-	if (by == PAIRS_BY_IMAGE || by == PAIRS_BY_PROC)
+	if (by == PMR_PAIRS_BY_IMAGE || by == PMR_PAIRS_BY_PROC)
 		qsort(p->img, p->nimg, sizeof(*p->img), cmp_img);
-	if (by == PAIRS_BY_PROC)
+	if (by == PMR_PAIRS_BY_PROC)
 		return proc_rows(p, rows, n, note);
-	if (by == PAIRS_BY_PC || by == PAIRS_BY_CONTEXT) {
+	if (by == PMR_PAIRS_BY_PC || by == PMR_PAIRS_BY_CONTEXT) {
 		if ((p->rows = calloc(p->nent + 1, sizeof(*r))) == NULL)
 			return PMR_ENOMEM;
 		for (i = nr = 0; i < p->nent; i++) {
@@ -2653,14 +2660,14 @@ pairs_rows(struct pairs *p, enum pairs_by by, struct pairs_row **rows,
 		*n = nr;
 		return 0;
 	}
-	nr = by == PAIRS_BY_ALL ? 1 : p->nimg + 1;	/* + "unknown" */
+	nr = by == PMR_PAIRS_BY_ALL ? 1 : p->nimg + 1;	/* + "unknown" */
 	if ((p->rows = calloc(nr, sizeof(*r))) == NULL ||
 	    (p->racc = calloc(nr * A_N, sizeof(uint64_t))) == NULL)
 		return PMR_ENOMEM;
 	for (i = 0; i < nr; i++) {
 		p->rows[i].acc = p->racc + i * A_N;
 		p->rows[i].cls = 255;
-		if (by == PAIRS_BY_ALL)
+		if (by == PMR_PAIRS_BY_ALL)
 			p->rows[i].name = "all";
 		else if (i < p->nimg) {
 			p->rows[i].key = p->img[i].start;
@@ -2673,7 +2680,8 @@ pairs_rows(struct pairs *p, enum pairs_by by, struct pairs_row **rows,
 		long im = 0;
 		uint64_t *d;
 
-		if (by == PAIRS_BY_IMAGE && (im = image_of(p, p->ent[i].pc)) < 0)
+		if (by == PMR_PAIRS_BY_IMAGE && (im = image_of(p,
+		    p->ent[i].pc)) < 0)
 			im = (long)p->nimg;
 		d = p->rows[im].acc;
 		for (j = 0; j < A_N; j++)
@@ -2683,7 +2691,7 @@ pairs_rows(struct pairs *p, enum pairs_by by, struct pairs_row **rows,
 	}
 	/* keep groups with samples (always the single "all" row) */
 	for (i = j = 0; i < nr; i++)
-		if (by == PAIRS_BY_ALL || p->rows[i].acc[A_K] != 0)
+		if (by == PMR_PAIRS_BY_ALL || p->rows[i].acc[A_K] != 0)
 			p->rows[j++] = p->rows[i];
 	*rows = p->rows;
 	*n = j;
@@ -2691,10 +2699,10 @@ pairs_rows(struct pairs *p, enum pairs_by by, struct pairs_row **rows,
 }
 
 int
-pairs_score(const struct pairs *p, const struct pairs_row *rows, size_t n,
-    int m, uint64_t min_k, struct pairs_score *sc)
+pmr_pairs_score(const struct pmr_pairs *p, const struct pmr_pairs_row *rows,
+    size_t n, int m, uint64_t min_k, struct pmr_pairs_score *sc)
 {
-	struct pairs_val v;
+	struct pmr_pairs_val v;
 	double *err;
 	size_t i, ne = 0;
 
@@ -2705,7 +2713,7 @@ pairs_score(const struct pairs *p, const struct pairs_row *rows, size_t n,
 	for (i = 0; i < n; i++) {
 		double r, lam;
 
-		if (!pairs_eval(p, &rows[i], m, &v) || isnan(v.exact) ||
+		if (!pmr_pairs_eval(p, &rows[i], m, &v) || isnan(v.exact) ||
 		    v.exact <= 0)
 			continue;
 		lam = v.count ? v.exact / v.scale : (double)v.k;
@@ -2735,16 +2743,16 @@ pairs_score(const struct pairs *p, const struct pairs_row *rows, size_t n,
 /* --- METRIC output --------------------------------------------------- */
 
 int
-pairs_write(struct pairs *p, struct pmr_writer *w)
+pmr_pairs_write(struct pmr_pairs *p, struct pmr_writer *w)
 {
-	struct pairs_metric_rec m;
-	struct pairs_row row;
-	struct pairs_val v;
+	struct pmr_pairs_metric_rec m;
+	struct pmr_pairs_row row;
+	struct pmr_pairs_val v;
 	unsigned char *buf;
 	uint64_t g[G_N];
 	size_t i;
 	unsigned j;
-	int rc = 0, mw = pairs_metric_find("wasted");
+	int rc = 0, mw = pmr_pairs_metric_find("wasted");
 
 	if ((buf = malloc(A_N * 8)) == NULL)
 		return fail(p, PMR_ENOMEM, "out of memory");
@@ -2776,7 +2784,7 @@ pairs_write(struct pairs *p, struct pmr_writer *w)
 	for (j = 0; j < G_N; j++)
 		pmr_put64(buf + 8 * j, g[j]);
 	memset(&m, 0, sizeof(m));
-	m.kind = PAIRS_MK_GLOBAL;
+	m.kind = PMR_PAIRS_MK_GLOBAL;
 	m.samples = p->info.mode == 2 ? p->info.pairs : p->info.samples;
 	m.execs = m.retires = m.wasted = NAN;
 	m.acc.p = buf;
@@ -2788,14 +2796,14 @@ pairs_write(struct pairs *p, struct pmr_writer *w)
 		row.key = p->ent[i].pc;
 		row.acc = p->acc + p->ent[i].acc;
 		m.key = row.key;
-		m.kind = PAIRS_MK_PC;
+		m.kind = PMR_PAIRS_MK_PC;
 		m.cls = p->ent[i].cls;
 		m.samples = row.acc[A_K];
-		pairs_eval(p, &row, 0, &v);
+		pmr_pairs_eval(p, &row, 0, &v);
 		m.execs = v.est;
-		pairs_eval(p, &row, 1, &v);
+		pmr_pairs_eval(p, &row, 1, &v);
 		m.retires = v.est;
-		m.wasted = pairs_eval(p, &row, mw, &v) ? v.est : NAN;
+		m.wasted = pmr_pairs_eval(p, &row, mw, &v) ? v.est : NAN;
 		/* trailing zeros are left out: readers take them as 0 */
 		for (m.acc.n = A_N; m.acc.n > 0 && row.acc[m.acc.n - 1] == 0;
 		    m.acc.n--)
@@ -2806,7 +2814,7 @@ pairs_write(struct pairs *p, struct pmr_writer *w)
 			goto out;
 	}
 	memset(&m, 0, sizeof(m));
-	m.kind = PAIRS_MK_PROF;
+	m.kind = PMR_PAIRS_MK_PROF;
 	m.execs = m.retires = m.wasted = NAN;
 	m.acc.p = buf;
 	for (i = 0; i < p->npe; i++) {
@@ -2835,7 +2843,7 @@ out:
 static int
 cmp_prow(const void *x, const void *y)
 {
-	const struct pairs_prow *a = x, *b = y;
+	const struct pmr_pairs_prow *a = x, *b = y;
 
 	if (a->key != b->key)
 		return a->key < b->key ? -1 : 1;
@@ -2852,7 +2860,7 @@ cmp_prow(const void *x, const void *y)
 static int
 cmp_pkey(const void *x, const void *y)
 {
-	const struct pairs_prow *a = x, *b = y;
+	const struct pmr_pairs_prow *a = x, *b = y;
 
 	if (a->key != b->key)
 		return a->key < b->key ? -1 : 1;
@@ -2877,10 +2885,11 @@ pow2(uint64_t v)
  * sampled rows.
  */
 static void
-atruth_rows(struct pairs *p, enum pairs_prof what, const struct pairs_geom *g,
-    uint64_t nsets, struct pairs_prow *rows, size_t nr)
+atruth_rows(struct pmr_pairs *p, enum pmr_pairs_prof what,
+    const struct pmr_pairs_geom *g, uint64_t nsets, struct pmr_pairs_prow *rows,
+    size_t nr)
 {
-	uint64_t unit = what == PAIRS_PROF_PAGE ? g->page : g->line;
+	uint64_t unit = what == PMR_PAIRS_PROF_PAGE ? g->page : g->line;
 	size_t i, lo, hi, mid;
 	int any = 0;
 
@@ -2904,7 +2913,7 @@ atruth_rows(struct pairs *p, enum pairs_prof what, const struct pairs_geom *g,
 
 		if ((e->tag & 0xff) != P_ATRUTH)
 			continue;
-		key = what == PAIRS_PROF_PAGE ? e->a & ~(g->page - 1) :
+		key = what == PMR_PAIRS_PROF_PAGE ? e->a & ~(g->page - 1) :
 		    e->a / g->line % nsets;
 		for (lo = 0, hi = nr; lo < hi;) {
 			mid = lo + (hi - lo) / 2;
@@ -2919,31 +2928,32 @@ atruth_rows(struct pairs *p, enum pairs_prof what, const struct pairs_geom *g,
 }
 
 int
-pairs_prof(struct pairs *p, enum pairs_prof what, const struct pairs_geom *g,
-    unsigned bits, struct pairs_prow **rows, size_t *n)
+pmr_pairs_prof(struct pmr_pairs *p, enum pmr_pairs_prof what,
+    const struct pmr_pairs_geom *g, unsigned bits, struct pmr_pairs_prow **rows,
+    size_t *n)
 {
-	struct pairs_prow *r;
+	struct pmr_pairs_prow *r;
 	uint64_t nsets = 0, mask = 0, tot;
 	size_t i, j, nr = 0, grp;
 	double s = p->info.s, z = p->info.z;
 
 	/* a given (y, x) with y before x is a pair with probability 1/(S W) */
-	if (what == PAIRS_PROF_PPATH)
+	if (what == PMR_PAIRS_PROF_PPATH)
 		s = p->info.S_eff * p->info.W;
 	*rows = NULL;
 	*n = 0;
 	free(p->prows);
 	p->prows = NULL;
-	if (what == PAIRS_PROF_PAGE && !pow2(g->page))
+	if (what == PMR_PAIRS_PROF_PAGE && !pow2(g->page))
 		return PMR_EINVAL;
-	if (what == PAIRS_PROF_SET) {
+	if (what == PMR_PAIRS_PROF_SET) {
 		if (!pow2(g->line) || g->ways == 0 ||
 		    g->size % ((uint64_t)g->ways * g->line) != 0 ||
 		    (nsets = g->size / ((uint64_t)g->ways * g->line)) == 0)
 			return PMR_EINVAL;
 	}
-	if (what == PAIRS_PROF_PATH || what == PAIRS_PROF_PPATH ||
-	    what == PAIRS_PROF_RPATH) {
+	if (what == PMR_PAIRS_PROF_PATH || what == PMR_PAIRS_PROF_PPATH ||
+	    what == PMR_PAIRS_PROF_RPATH) {
 		if (bits < 1 || bits > 64)
 			return PMR_EINVAL;
 		mask = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
@@ -2957,25 +2967,25 @@ pairs_prof(struct pairs *p, enum pairs_prof what, const struct pairs_geom *g,
 
 		r = &p->prows[nr];
 		switch (what) {
-		case PAIRS_PROF_PAGE:
-		case PAIRS_PROF_SET:
+		case PMR_PAIRS_PROF_PAGE:
+		case PMR_PAIRS_PROF_SET:
 			if (t != P_MISS)
 				continue;
-			r->key = what == PAIRS_PROF_PAGE ? e->a & ~(g->page - 1) :
-			    e->a / g->line % nsets;
+			r->key = what == PMR_PAIRS_PROF_PAGE ?
+			    e->a & ~(g->page - 1) : e->a / g->line % nsets;
 			break;
-		case PAIRS_PROF_EDGE:
+		case PMR_PAIRS_PROF_EDGE:
 			if (t != P_TAKEN && t != P_FALL)
 				continue;
 			r->key = e->a;
 			r->key2 = e->b;
 			r->fallthru = t == P_FALL;
 			break;
-		case PAIRS_PROF_PATH:
-		case PAIRS_PROF_PPATH:
-		case PAIRS_PROF_RPATH:
-			if (t != (what == PAIRS_PROF_PATH ? P_PATH :
-			    what == PAIRS_PROF_RPATH ? P_RPATH : P_PPATH) ||
+		case PMR_PAIRS_PROF_PATH:
+		case PMR_PAIRS_PROF_PPATH:
+		case PMR_PAIRS_PROF_RPATH:
+			if (t != (what == PMR_PAIRS_PROF_PATH ? P_PATH :
+			    what == PMR_PAIRS_PROF_RPATH ? P_RPATH : P_PPATH) ||
 			    (e->tag >> 8) < bits)
 				continue;
 			r->key = e->a;
@@ -2991,16 +3001,16 @@ pairs_prof(struct pairs *p, enum pairs_prof what, const struct pairs_geom *g,
 	for (i = j = 0; i < nr; i++) {
 		r = &p->prows[i];
 		if (j > 0 && p->prows[j - 1].key == r->key &&
-		    (what == PAIRS_PROF_PAGE || what == PAIRS_PROF_SET ||
-		    (p->prows[j - 1].key2 == r->key2 &&
-		    p->prows[j - 1].key3 == r->key3 &&
-		    p->prows[j - 1].fallthru == r->fallthru)))
+		(what == PMR_PAIRS_PROF_PAGE || what == PMR_PAIRS_PROF_SET ||
+		    (p->prows[j - 1].key2 == r->key2 && p->prows[j -
+		    1].key3 == r->key3 && p->prows[j -
+		    1].fallthru == r->fallthru)))
 			p->prows[j - 1].k += r->k;
 		else
 			p->prows[j++] = *r;
 	}
 	nr = j;
-	if (what == PAIRS_PROF_PAGE || what == PAIRS_PROF_SET)
+	if (what == PMR_PAIRS_PROF_PAGE || what == PMR_PAIRS_PROF_SET)
 		atruth_rows(p, what, g, nsets, p->prows, nr);
 	qsort(p->prows, nr, sizeof(*r), cmp_prow);
 	/* group totals: all rows (page, set) or the rows of one pc */
@@ -3010,21 +3020,22 @@ pairs_prof(struct pairs *p, enum pairs_prof what, const struct pairs_geom *g,
 		uint64_t gk = 0;
 
 		for (j = grp; j < nr; j++) {
-			if (what >= PAIRS_PROF_EDGE &&
+			if (what >= PMR_PAIRS_PROF_EDGE &&
 			    p->prows[j].key != p->prows[grp].key)
 				break;
 			gk += p->prows[j].k;
 		}
 		for (i = grp; i < j; i++) {
 			r = &p->prows[i];
-			r->n = what >= PAIRS_PROF_EDGE ? gk : tot;
+			r->n = what >= PMR_PAIRS_PROF_EDGE ? gk : tot;
 			r->est = s * (double)r->k;
-			pairs_poisson(r->k, z, &r->lo, &r->hi);
+			pmr_pairs_poisson(r->k, z, &r->lo, &r->hi);
 			r->lo *= s;
 			r->hi *= s;
 			r->frac = (double)r->k / (double)r->n;
-			pairs_wilson(r->k, r->n, z, &r->flo, &r->fhi);
-			if (what != PAIRS_PROF_PAGE && what != PAIRS_PROF_SET)
+			pmr_pairs_wilson(r->k, r->n, z, &r->flo, &r->fhi);
+			if (what != PMR_PAIRS_PROF_PAGE &&
+			    what != PMR_PAIRS_PROF_SET)
 				r->exact = NAN;
 		}
 	}

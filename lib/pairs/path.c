@@ -15,20 +15,19 @@
  * conditional branch before it.
  *
  * A path is a sequence of nodes, identified by a hash of it.  The walks
- * backward from the sampled pc follow the same rules for the true path and
- * for the reconstructions: at a return site the walk enters the callee
- * through its returns (the history holds the callee's branches) and leaves
- * it at its entry through a call site whose return site is the one it
- * came from; at the entry of the sampled instruction's own routine the
- * intraprocedural walk ends, the interprocedural one goes on into any
- * caller.  Scheme 1 takes the most frequent predecessor at each merge;
- * scheme 2 keeps every path whose conditional-branch directions are the
- * history bits; scheme 3 also drops the paths that do not hold the pc of
- * the pair's first member within d nodes (d, in fetches, bounds the
- * committed distance; consecutive steps of one pc are one node, so the
- * node distance is at most d; an earlier step of the sampled rep
- * instruction is in the sampled node itself).  The enumeration stops at the second
- * distinct path, or after BUDGET node visits (ambiguous).  Results are
+ * backward from the sampled pc follow the same rules for the true path and for
+ * the reconstructions: at a return site the walk enters the callee through its
+ * returns (the history holds the callee's branches) and leaves it at its entry
+ * through a call site whose return site is the one it came from; at the entry
+ * of the sampled instruction's own routine the intraprocedural walk ends, the
+ * interprocedural one goes on into any caller.  Scheme 1 takes the most
+ * frequent predecessor at each merge; scheme 2 keeps every path whose
+ * conditional-branch directions are the history bits; scheme 3 also drops the
+ * paths that do not hold the pc of the pair's first member within d nodes (d,
+ * in fetches, bounds the committed distance; consecutive steps of one pc are
+ * one node, so the node distance is at most d; an earlier step of the sampled
+ * rep instruction is in the sampled node itself).  The enumeration stops at the
+ * second distinct path, or after BUDGET node visits (ambiguous).  Results are
  * memoized by (mode, scheme, pc, history, partner, d).
  */
 #include <stdint.h>
@@ -311,7 +310,7 @@ complete(struct walk *w, uint64_t h)
 static int
 pair_ok(const struct walk *w, int pfound, unsigned steps)
 {
-	return w->scheme != PAIRS_RB_PAIR || w->partner == NONE || pfound ||
+	return w->scheme != PMR_PAIRS_RB_PAIR || w->partner == NONE || pfound ||
 	    steps < w->d;
 }
 
@@ -362,7 +361,7 @@ dfs(struct walk *w, uint32_t q, unsigned nb, unsigned steps, uint64_t h,
 			pushed = 1;
 		}
 		if (pc == PMR_OP_BR_COND) {
-			if (w->scheme != PAIRS_RB_COUNTS &&
+			if (w->scheme != PMR_PAIRS_RB_COUNTS &&
 			    e->kind != ((w->hist >> nb) & 1))
 				goto next;
 			nb2++;
@@ -489,8 +488,10 @@ true_path(const struct cfg *g, const struct rent *ring, uint64_t nring,
 static int
 cmp_cpos(const void *x, const void *y)
 {
-	const struct pairs_psamp *a = *(const struct pairs_psamp *const *)x;
-	const struct pairs_psamp *b = *(const struct pairs_psamp *const *)y;
+	const struct pmr_pairs_psamp *a =
+	    *(const struct pmr_pairs_psamp *const *)x;
+	const struct pmr_pairs_psamp *b =
+	    *(const struct pmr_pairs_psamp *const *)y;
 
 	return a->cpos < b->cpos ? -1 : a->cpos > b->cpos;
 }
@@ -539,7 +540,7 @@ memo_get(struct memotab *t, const uint64_t key[4], int *isnew)
 
 /* Reconstructs the path of s with scheme sc in mode inter; memoized. */
 static int
-reconstruct(struct cfg *g, struct memotab *mt, const struct pairs_psamp *s,
+reconstruct(struct cfg *g, struct memotab *mt, const struct pmr_pairs_psamp *s,
     uint32_t x, int inter, int sc, uint64_t *h)
 {
 	uint64_t key[4], mask;
@@ -556,25 +557,25 @@ reconstruct(struct cfg *g, struct memotab *mt, const struct pairs_psamp *s,
 	w.n = n;
 	w.hist = s->history & mask;
 	w.partner = NONE;
-	if (sc == PAIRS_RB_PAIR && s->has_partner) {
+	if (sc == PMR_PAIRS_RB_PAIR && s->has_partner) {
 		w.partner = node_get(g, s->partner, 0, 0);
 		w.d = s->dist;
 		if (w.partner == NONE)
 			w.d = 0;	/* not in the CFG: no constraint */
 	}
-	if (sc == PAIRS_RB_PAIR && !s->has_partner)
-		sc = w.scheme = PAIRS_RB_HIST;
+	if (sc == PMR_PAIRS_RB_PAIR && !s->has_partner)
+		sc = w.scheme = PMR_PAIRS_RB_HIST;
 	key[0] = (uint64_t)x << 8 | (uint64_t)inter << 4 | (uint64_t)sc;
-	key[1] = sc == PAIRS_RB_COUNTS ? 0 : w.hist;
-	key[2] = (uint64_t)n << 32 | (sc == PAIRS_RB_PAIR ? w.d : 0);
-	key[3] = sc == PAIRS_RB_PAIR ? w.partner : 0;
+	key[1] = sc == PMR_PAIRS_RB_COUNTS ? 0 : w.hist;
+	key[2] = (uint64_t)n << 32 | (sc == PMR_PAIRS_RB_PAIR ? w.d : 0);
+	key[3] = sc == PMR_PAIRS_RB_PAIR ? w.partner : 0;
 	if ((m = memo_get(mt, key, &isnew)) == NULL)
 		return PMR_ENOMEM;
 	if (!isnew) {
 		*h = m->h;
 		return m->status;
 	}
-	if (sc == PAIRS_RB_COUNTS) {
+	if (sc == PMR_PAIRS_RB_COUNTS) {
 		r = greedy(&w, x, &m->h);
 		m->status = r == 1 ? 1 : r == 2 ? 4 : 3;
 	} else {
@@ -604,7 +605,7 @@ rkey(uint64_t pc, uint64_t k2, int fall)
 }
 
 static int
-row_index(const struct pairs_prow *rows, size_t n, struct rowtab *t)
+row_index(const struct pmr_pairs_prow *rows, size_t n, struct rowtab *t)
 {
 	size_t i, j;
 
@@ -622,14 +623,14 @@ row_index(const struct pairs_prow *rows, size_t n, struct rowtab *t)
 	return 0;
 }
 
-static struct pairs_prow *
-row_find(struct pairs_prow *rows, const struct rowtab *t, uint64_t pc,
+static struct pmr_pairs_prow *
+row_find(struct pmr_pairs_prow *rows, const struct rowtab *t, uint64_t pc,
     uint64_t k2, int fall)
 {
 	size_t j = rkey(pc, k2, fall) & (t->cap - 1);
 
 	while (t->h[j] != 0) {
-		struct pairs_prow *r = &rows[t->h[j] - 1];
+		struct pmr_pairs_prow *r = &rows[t->h[j] - 1];
 
 		if (r->key == pc && r->key2 == k2 && r->fallthru == fall)
 			return r;
@@ -639,12 +640,12 @@ row_find(struct pairs_prow *rows, const struct rowtab *t, uint64_t pc,
 }
 
 int
-pairs_rebuild_run(const struct pairs *p, const char *path,
-    enum pairs_prof what, unsigned bits, struct pairs_prow *rows, size_t nrows,
-    struct pairs_rebuild *res, char *err, size_t errlen)
+pmr_pairs_rebuild_run(const struct pmr_pairs *p, const char *path,
+enum pmr_pairs_prof what, unsigned bits, struct pmr_pairs_prow *rows,
+    size_t nrows, struct pmr_pairs_rebuild *res, char *err, size_t errlen)
 {
-	const struct pairs_info *in = pairs_info(p);
-	const struct pairs_psamp *ps, **ord = NULL;
+	const struct pmr_pairs_info *in = pmr_pairs_info(p);
+	const struct pmr_pairs_psamp *ps, **ord = NULL;
 	struct cfg g;
 	struct memotab mt;
 	struct rowtab rt;
@@ -656,15 +657,15 @@ pairs_rebuild_run(const struct pairs *p, const char *path,
 	uint64_t *th = NULL, *tb = NULL;
 	uint8_t prevcls = 0, prevtaken = 0;
 	size_t nps, i, next = 0, sdepth = 0;
-	int rc, e, doedges = rows != NULL && what == PAIRS_PROF_EDGE;
-	int dopaths = rows != NULL && what == PAIRS_PROF_RPATH;
+	int rc, e, doedges = rows != NULL && what == PMR_PAIRS_PROF_EDGE;
+	int dopaths = rows != NULL && what == PMR_PAIRS_PROF_RPATH;
 
 	memset(res, 0, sizeof(*res));
 	memset(&g, 0, sizeof(g));
 	memset(&mt, 0, sizeof(mt));
 	memset(&rt, 0, sizeof(rt));
 	mask = bits >= 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
-	ps = pairs_psamples(p, &nps);
+	ps = pmr_pairs_psamples(p, &nps);
 	res->samples = nps;
 	rc = PMR_ENOMEM;
 	if ((ord = calloc(nps + 1, sizeof(*ord))) == NULL ||
@@ -699,7 +700,8 @@ pairs_rebuild_run(const struct pairs *p, const char *path,
 
 		if ((e = pmr_trace_next(t, &di)) <= 0) {
 			if (e < 0) {
-				snprintf(err, errlen, "%s", pmr_trace_errmsg(t));
+				snprintf(err, errlen, "%s",
+				    pmr_trace_errmsg(t));
 				rc = e;
 				goto out;
 			}
@@ -711,7 +713,7 @@ pairs_rebuild_run(const struct pairs *p, const char *path,
 		if ((x = node_get(&g, di.pc, cls, 1)) == NONE)
 			goto nomem;
 		if (seq >= lo && (doedges || dopaths)) {
-			struct pairs_prow *r;
+			struct pmr_pairs_prow *r;
 
 			if (dopaths && (r = row_find(rows, &rt, di.pc,
 			    hist & mask, 0)) != NULL)
@@ -726,7 +728,8 @@ pairs_rebuild_run(const struct pairs *p, const char *path,
 		if (prev != NONE && pending != NONE) {
 			struct edge *se;
 
-			if ((se = edge_get(&g, pending, x, K_SUMMARY, 1)) == NULL)
+			if ((se = edge_get(&g, pending, x, K_SUMMARY,
+			    1)) == NULL)
 				goto nomem;
 			se->n++;
 			pending = NONE;
@@ -762,7 +765,7 @@ pairs_rebuild_run(const struct pairs *p, const char *path,
 		prevtaken = taken;
 		/* true paths of the samples retired here */
 		while (next < nps && ord[next]->cpos == seq) {
-			const struct pairs_psamp *s = ord[next];
+			const struct pmr_pairs_psamp *s = ord[next];
 			size_t k = (size_t)(s - ps);
 			uint64_t tbits;
 			unsigned nb, n = s->hist_len > 64 ? 64 : s->hist_len;
@@ -773,9 +776,9 @@ pairs_rebuild_run(const struct pairs *p, const char *path,
 				res->badpc++;
 				continue;
 			}
-			for (m = 0; m < PAIRS_RB_NMODE; m++) {
-				if (!true_path(&g, ring, nring, n, m, &th[2 * k + m],
-				    &tbits, &nb)) {
+			for (m = 0; m < PMR_PAIRS_RB_NMODE; m++) {
+				if (!true_path(&g, ring, nring, n, m, &th[2 *
+				    k + m], &tbits, &nb)) {
 					th[2 * k] = th[2 * k + 1] = 0;
 					break;
 				}
@@ -784,7 +787,7 @@ pairs_rebuild_run(const struct pairs *p, const char *path,
 					    (nb >= 64 ? UINT64_MAX :
 					    ((uint64_t)1 << nb) - 1))) + 1;
 			}
-			if (m == PAIRS_RB_NMODE)
+			if (m == PMR_PAIRS_RB_NMODE)
 				tb[2 * k + 1] = 1;	/* scored */
 		}
 		while (next < nps && ord[next]->cpos < seq)
@@ -797,7 +800,7 @@ pairs_rebuild_run(const struct pairs *p, const char *path,
 	for (i = 0; i < g.ne; i++)
 		res->edges += g.e[i].kind != K_SUMMARY;
 	for (i = 0; i < nps; i++) {
-		const struct pairs_psamp *s = &ps[i];
+		const struct pmr_pairs_psamp *s = &ps[i];
 		uint32_t x;
 		int m, sc;
 
@@ -809,10 +812,10 @@ pairs_rebuild_run(const struct pairs *p, const char *path,
 		res->histbad += tb[2 * i] == 2;
 		res->paired += s->has_partner;
 		x = node_get(&g, s->pc, 0, 0);
-		for (m = 0; m < PAIRS_RB_NMODE; m++)
-			for (sc = 0; sc < PAIRS_RB_NSCHEME; sc++) {
+		for (m = 0; m < PMR_PAIRS_RB_NMODE; m++)
+			for (sc = 0; sc < PMR_PAIRS_RB_NSCHEME; sc++) {
 				uint64_t h = 0;
-				struct pairs_rb_count *c = &res->c[m][sc];
+				struct pmr_pairs_rb_count *c = &res->c[m][sc];
 				int st = reconstruct(&g, &mt, s, x, m, sc, &h);
 
 				if (st < 0)

@@ -16,7 +16,7 @@
 #include "records/records.h"
 
 #define F(name, kind, desc) \
-	{ #name, PMR_K_##kind, 0, offsetof(struct pairs_metric_rec, name), \
+	{ #name, PMR_K_##kind, 0, offsetof(struct pmr_pairs_metric_rec, name), \
 	    desc }
 
 static const struct pmr_field metric_fields[] = {
@@ -34,7 +34,7 @@ static const struct pmr_field metric_fields[] = {
 const struct pmr_rtype pmr_rtypes_pairs[] = {
 	{ PMR_REC_METRIC, "METRIC", "ProfileMe accumulators of a pc (pairs)",
 	    metric_fields, sizeof(metric_fields) / sizeof(metric_fields[0]),
-	    sizeof(struct pairs_metric_rec) },
+	    sizeof(struct pmr_pairs_metric_rec) },
 };
 
 const unsigned pmr_rtypes_pairs_n =

@@ -364,11 +364,11 @@ struct pmr_sim_det {
 
 /* --- profile metrics (rec_pairs.c) ------------------------------------- */
 
-/* METRIC record (pairs -f pmr), decoded form; PAIRS_MK_* are in
+/* METRIC record (pairs -f pmr), decoded form; PMR_PAIRS_MK_* are in
  * pairs/pairs.h. */
-struct pairs_metric_rec {
+struct pmr_pairs_metric_rec {
 	uint64_t key;		/* pc; 0 for the global record */
-	uint8_t kind;		/* PAIRS_MK_* */
+	uint8_t kind;		/* PMR_PAIRS_MK_* */
 	uint8_t cls;		/* operation class of the pc */
 	uint64_t samples;	/* samples (or pair members) of the pc */
 	double execs;		/* estimates of this stream alone */

@@ -1,5 +1,5 @@
 /*
- * sym/sym.c: procedure names for pairs --by=proc, from the symbol table
+ * sym.c: procedure names for pairs --by=proc, from the symbol table
  * (or, in a stripped file, the dynamic symbol table) of the ELF file that
  * an IMAGE record names, read with libelf.
  *
@@ -20,14 +20,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pairs/pairs.h"
+#include "sym/sym.h"
 
 struct sym {
 	uint64_t lo, hi;	/* run-time addresses, [lo, hi) */
 	char *name;
 };
 
-struct pairs_symtab {
+struct pmr_symtab {
 	struct sym *s;
 	size_t n;
 };
@@ -65,7 +65,7 @@ bias_of(Elf *e, uint64_t start, uint64_t offset, int *ok)
 
 /* Appends the code symbols of section scn; returns 0 or PMR_ENOMEM. */
 static int
-add_syms(struct pairs_symtab *t, size_t *cap, Elf *e, Elf_Scn *scn,
+add_syms(struct pmr_symtab *t, size_t *cap, Elf *e, Elf_Scn *scn,
     const GElf_Shdr *sh, uint64_t bias)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
@@ -108,7 +108,7 @@ add_syms(struct pairs_symtab *t, size_t *cap, Elf *e, Elf_Scn *scn,
 }
 
 void
-pairs_symtab_free(struct pairs_symtab *t)
+pmr_symtab_free(struct pmr_symtab *t)
 {
 	size_t i;
 
@@ -121,10 +121,10 @@ pairs_symtab_free(struct pairs_symtab *t)
 }
 
 int
-pairs_symtab_load(const char *path, const char *root, uint64_t start,
-    uint64_t size, uint64_t offset, struct pairs_symtab **out)
+pmr_symtab_load(const char *path, const char *root, uint64_t start,
+    uint64_t size, uint64_t offset, struct pmr_symtab **out)
 {
-	struct pairs_symtab *t;
+	struct pmr_symtab *t;
 	Elf *e = NULL;
 	Elf_Scn *scn;
 	GElf_Shdr sh;
@@ -197,7 +197,7 @@ out:
 		elf_end(e);
 	close(fd);
 	if (rc != 0) {
-		pairs_symtab_free(t);
+		pmr_symtab_free(t);
 		return rc;
 	}
 	*out = t;
@@ -205,7 +205,7 @@ out:
 }
 
 int
-pairs_symtab_range(const struct pairs_symtab *t, const char *name,
+pmr_symtab_range(const struct pmr_symtab *t, const char *name,
     uint64_t *lo, uint64_t *hi)
 {
 	size_t i;
@@ -220,7 +220,7 @@ pairs_symtab_range(const struct pairs_symtab *t, const char *name,
 }
 
 const char *
-pairs_symtab_find(const struct pairs_symtab *t, uint64_t pc, uint64_t *lo)
+pmr_symtab_find(const struct pmr_symtab *t, uint64_t pc, uint64_t *lo)
 {
 	size_t a = 0, b = t->n;
 

@@ -22,13 +22,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 static void
 run_pairs(const unsigned char *data, size_t size)
 {
-	struct pairs_opts o;
+	struct pmr_pairs_opts o;
 	struct pmr_reader *r;
 	struct pmr_rec rec;
-	struct pairs *p;
-	struct pairs_row *rows;
-	struct pairs_val v;
-	struct pairs_score sc;
+	struct pmr_pairs *p;
+	struct pmr_pairs_row *rows;
+	struct pmr_pairs_val v;
+	struct pmr_pairs_score sc;
 	const char *note;
 	size_t n, i;
 	int err = 0, ret, m, k = 0;
@@ -36,32 +36,32 @@ run_pairs(const unsigned char *data, size_t size)
 	memset(&o, 0, sizeof(o));
 	o.confidence = 0.95;
 	o.occupancy = 1;
-	if ((p = pairs_new(&o)) == NULL)
+	if ((p = pmr_pairs_new(&o)) == NULL)
 		return;
 	if ((r = pmr_reader_open_mem(data, size, PMR_RD_FRAMING, &err)) ==
 	    NULL)
 		goto out;
 	while ((ret = pmr_reader_next(r, &rec)) == 1 && k++ < 100000)
-		if ((ret = pairs_add(p, &rec)) < 0) {
-			if (pairs_errmsg(p)[0] == '\0')
+		if ((ret = pmr_pairs_add(p, &rec)) < 0) {
+			if (pmr_pairs_errmsg(p)[0] == '\0')
 				abort();	/* every error says why */
 			break;
 		}
 	pmr_reader_close(r);
-	if (ret < 0 || pairs_finish(p) != 0 ||
-	    pairs_rows(p, PAIRS_BY_PC, &rows, &n, &note) != 0)
+	if (ret < 0 || pmr_pairs_finish(p) != 0 ||
+	    pmr_pairs_rows(p, PMR_PAIRS_BY_PC, &rows, &n, &note) != 0)
 		goto out;
-	for (m = 0; m < pairs_nmetrics(); m++) {
+	for (m = 0; m < pmr_pairs_nmetrics(); m++) {
 		for (i = 0; i < n && i < 64; i++)
-			(void)pairs_eval(p, &rows[i], m, &v);
-		(void)pairs_score(p, rows, n, m, 1, &sc);
+			(void)pmr_pairs_eval(p, &rows[i], m, &v);
+		(void)pmr_pairs_score(p, rows, n, m, 1, &sc);
 	}
-	if (pairs_rows(p, PAIRS_BY_ALL, &rows, &n, &note) == 0)
-		for (m = 0; m < pairs_nmetrics(); m++)
+	if (pmr_pairs_rows(p, PMR_PAIRS_BY_ALL, &rows, &n, &note) == 0)
+		for (m = 0; m < pmr_pairs_nmetrics(); m++)
 			for (i = 0; i < n; i++)
-				(void)pairs_eval(p, &rows[i], m, &v);
+				(void)pmr_pairs_eval(p, &rows[i], m, &v);
 out:
-	pairs_free(p);
+	pmr_pairs_free(p);
 }
 
 static void

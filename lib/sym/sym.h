@@ -1,0 +1,37 @@
+/*
+ * sym.h: procedure symbols of the images a program mapped (the IMAGE
+ * records of a trace), read with libelf, for any analysis that names
+ * procedures: pairs --by=proc and --proc today.  A symbol table maps
+ * run-time pcs to the function symbols of one ELF file, its load bias
+ * found from the mapping's file offset.  Below lib/stream only.
+ */
+#ifndef PMR_SYM_H
+#define PMR_SYM_H
+
+#include <stdint.h>
+
+#include "stream/pmr.h"
+
+struct pmr_symtab;
+/* pmr_symtab_load's answer for a path that is no regular file. */
+#define PMR_ENOTREG (-100)
+/*
+ * Reads the function symbols of the ELF file path (under root when root is
+ * not NULL and path is absolute), mapped at start (size bytes from file
+ * offset offset), into *out.  Only a regular file is read.  Returns 0,
+ * PMR_EIO (errno set), PMR_ENOTREG (a FIFO, device or directory),
+ * PMR_EFORMAT (not ELF, or offset not in a loaded segment), or PMR_ENOMEM.
+ * Caller frees with pmr_symtab_free().
+ */
+int pmr_symtab_load(const char *path, const char *root, uint64_t start,
+    uint64_t size, uint64_t offset, struct pmr_symtab **out)
+    PMR_RESULT_USED;
+/* Finds the procedure called name; sets its run-time range [*lo, *hi). */
+int pmr_symtab_range(const struct pmr_symtab *t, const char *name,
+    uint64_t *lo, uint64_t *hi);
+/* Returns the name of the symbol holding pc and sets *lo, or NULL. */
+const char *pmr_symtab_find(const struct pmr_symtab *t, uint64_t pc,
+    uint64_t *lo);
+void pmr_symtab_free(struct pmr_symtab *t);
+
+#endif /* PMR_SYM_H */
