@@ -22,10 +22,13 @@
 #include "mhash/mhash.h"
 #include "stream/pmr.h"
 #include "util/cli.h"
+#include "util/table.h"
 #include "trace/trace.h"
 
 #define MAXCFG 64
 
+/* the report formats, in the order of enum pmr_table_fmt (-f pmr: the
+ * fields as META values) */
 enum fmt { F_TEXT, F_TSV, F_JSON, F_PMR };
 
 enum {
@@ -66,7 +69,7 @@ struct run {
 	int blocks;		/* print per-interval blocks */
 	struct pmr_mhash_row *rows;
 	size_t rowcap;
-	unsigned char seen[16];	/* TSV headers printed, by line kind */
+	int seen[16];		/* TSV headers printed, by line kind */
 	struct pmr_writer *w;	/* --dump-events */
 	struct pmr_progress progress;	/* on a terminal */
 	struct pmr_writer *pw;	/* -f pmr */
@@ -197,80 +200,23 @@ enum { K_CONFIG, K_I, K_C, K_E, K_S, K_SUM, K_AREA, K_THEORY, K_N };
 static const char *const knames[] = { "config", "I", "C", "E", "S",
 	"summary", "area", "theory" };
 
-enum ftype { T_U64, T_HEX, T_STR, T_PCT, T_DBL };
-
-struct fld {
-	const char *name;
-	enum ftype t;
-	int pos;	/* text: value only, no "name=" */
-	uint64_t u;
-	double d;
-	const char *s;
-};
-
-#define FU(n, v, p) { n, T_U64, p, (v), 0, NULL }
-#define FX(n, v) { n, T_HEX, 1, (v), 0, NULL }
-#define FS(n, v, p) { n, T_STR, p, 0, 0, (v) }
-#define FP(n, v, p) { n, T_PCT, p, 0, (v), NULL }
-#define FD(n, v) { n, T_DBL, 0, 0, (v), NULL }
+/* The values of a report line (util/table.h), by type. */
+#define FU(n, v, p) PMR_TVU(n, v, p)
+#define FX(n, v) PMR_TVX(n, v)
+#define FS(n, v, p) PMR_TVS(n, v, p)
+#define FP(n, v, p) PMR_TVP(n, v, p)
+#define FD(n, v) PMR_TVD(n, v)
 
 /* Prints one output line of kind k in format fmt on out. */
 static void
-emit_to(FILE *out, struct run *r, enum fmt fmt, int k, const struct fld *f,
-    size_t n)
+emit_to(FILE *out, struct run *r, enum fmt fmt, int k,
+    const struct pmr_tval *f, size_t n)
 {
-	size_t i;
+	char lead[64];
 
-	if (fmt == F_TSV && !r->seen[k]) {
-		r->seen[k] = 1;
-		fprintf(out, "#%s", knames[k]);
-		for (i = 0; i < n; i++)
-			fprintf(out, "\t%s", f[i].name);
-		putc('\n', out);
-	}
-	if (fmt == F_JSON)
-		fprintf(out, "{\"type\":\"%s\"", knames[k]);
-	else if (fmt == F_PMR)
-		;	/* a META value: the fields only */
-	else if (k == K_CONFIG && fmt == F_TEXT)
-		fprintf(out, "# mhash %s", PMTOOLS_VERSION);
-	else
-		fprintf(out, "%s", knames[k]);
-	for (i = 0; i < n; i++) {
-		if (fmt == F_JSON)
-			fprintf(out, ",\"%s\":", f[i].name);
-		else if (fmt == F_TSV)
-			putc('\t', out);
-		else if (f[i].pos)
-			putc(' ', out);
-		else
-			fprintf(out, " %s=", f[i].name);
-		switch (f[i].t) {
-		case T_U64:
-			fprintf(out, "%" PRIu64, f[i].u);
-			break;
-		case T_HEX:
-			if (fmt == F_JSON)
-				fprintf(out, "\"0x%" PRIx64 "\"", f[i].u);
-			else
-				fprintf(out, "0x%" PRIx64, f[i].u);
-			break;
-		case T_STR:
-			if (fmt == F_JSON)
-				pmr_json_str(out, f[i].s);
-			else
-				fprintf(out, "%s", f[i].s);
-			break;
-		case T_PCT:
-			fprintf(out, fmt == F_TEXT ? "%.2f%s" : "%.6f%s",
-			    100 * f[i].d, fmt == F_TEXT ? "%" : "");
-			break;
-		case T_DBL:
-			fprintf(out, "%.6g", f[i].d);
-			break;
-		}
-	}
-	fprintf(out, fmt == F_JSON ? "}\n" : "\n");
+	snprintf(lead, sizeof(lead), "# mhash %s", PMTOOLS_VERSION);
+	pmr_table_line(out, (enum pmr_table_fmt)fmt, knames[k],
+	    k == K_CONFIG ? lead : NULL, &r->seen[k], f, n);
 }
 
 /*
@@ -278,7 +224,7 @@ emit_to(FILE *out, struct run *r, enum fmt fmt, int k, const struct fld *f,
  * "mhash.KIND" holding the line in its text form.
  */
 static void
-emit_pmr(struct run *r, int k, const struct fld *f, size_t n)
+emit_pmr(struct run *r, int k, const struct pmr_tval *f, size_t n)
 {
 	struct pmr_meta meta;
 	unsigned char *b;
@@ -321,7 +267,7 @@ emit_pmr(struct run *r, int k, const struct fld *f, size_t n)
 
 /* Prints one output line of kind k in the run's format. */
 static void
-emit(struct run *r, int k, const struct fld *f, size_t n)
+emit(struct run *r, int k, const struct pmr_tval *f, size_t n)
 {
 	if (r->fmt == F_PMR)
 		emit_pmr(r, k, f, n);
@@ -352,7 +298,7 @@ print_config(struct run *r, const struct prof *p)
 {
 	const struct pmr_mhash_cfg *c = &p->c;
 	char theta[32];
-	struct fld f[] = {
+	struct pmr_tval f[] = {
 		FS("name", p->name, 0),
 		FS("algo", pmr_mhash_algo_name(c->algo), 0),
 		FU("N", c->tables, 0), FU("H", c->entries, 0),
@@ -398,7 +344,7 @@ print_area(struct run *r)
 			    a.paper_total, a.acc_bytes, a.total, a.algo_bytes);
 			continue;
 		} else {
-			struct fld f[] = {
+			struct pmr_tval f[] = {
 				FS("config", r->p[i].name, 0),
 				FU("hash_bytes", a.hash_bytes, 0),
 				FU("acc", r->p[i].c.acc, 0),
@@ -434,7 +380,7 @@ print_theory(struct run *r)
 			printf("  %4u %8u %12.4g\n", n, c->entries / n, p);
 			continue;
 		} else {
-			struct fld f[] = {
+			struct pmr_tval f[] = {
 				FU("N", n, 0), FU("Z", c->entries, 0),
 				FD("t", t), FD("p", p),
 			};
@@ -453,7 +399,7 @@ print_block(struct run *r, struct prof *p, const struct pmr_mhash_cand *c,
 	size_t i;
 
 	{
-		struct fld f[] = {
+		struct pmr_tval f[] = {
 			FU("interval", k, 1),
 			FU("events", pmr_mhash_ievents(p->m), 0),
 			FU("T", p->c.thresh, 0), FU("cand", n, 0),
@@ -462,7 +408,7 @@ print_block(struct run *r, struct prof *p, const struct pmr_mhash_cand *c,
 
 		/* Text tags a partial interval with the bare word. */
 		if (r->fmt == F_TEXT) {
-			f[4].t = T_STR;
+			f[4].t = PMR_TV_STR;
 			f[4].pos = 1;
 			f[4].s = "partial";
 		}
@@ -470,7 +416,7 @@ print_block(struct run *r, struct prof *p, const struct pmr_mhash_cand *c,
 	}
 	if (e == NULL)
 		for (i = 0; i < n; i++) {
-			struct fld f[] = {
+			struct pmr_tval f[] = {
 				FU("interval", k, 1), FX("pc", c[i].pc),
 				FX("value", c[i].value),
 				FU("count", c[i].count, 1),
@@ -481,18 +427,18 @@ print_block(struct run *r, struct prof *p, const struct pmr_mhash_cand *c,
 	else {
 		for (i = 0; i < nrows; i++) {
 			const struct pmr_mhash_row *w = &r->rows[i];
-			struct fld f[] = {
+			struct pmr_tval f[] = {
 				FU("interval", k, 1), FX("pc", w->pc),
 				FX("value", w->value), FU("fh", w->fh, 1),
 				FU("fp", w->fp, 1),
-				{ "class", T_STR, 1, (uint64_t)w->cls, 0,
+				{ "class", PMR_TV_STR, 1, (uint64_t)w->cls, 0,
 				    pmr_mhash_class_name(w->cls) },
 			};
 
 			emit(r, K_C, f, 6);
 		}
 		{
-			struct fld f[] = {
+			struct pmr_tval f[] = {
 				FU("interval", k, 1), FP("E", e->e, 1),
 				FP("NP", e->e_np, 0), FP("NN", e->e_nn, 0),
 				FP("FP", e->e_fp, 0), FP("FN", e->e_fn, 0),
@@ -510,7 +456,7 @@ print_block(struct run *r, struct prof *p, const struct pmr_mhash_cand *c,
 		uint64_t distinct = r->ex != NULL ?
 		    pmr_mhash_istats(r->ex)->distinct : s->distinct;
 		size_t nx = 0;
-		struct fld f[] = {
+		struct pmr_tval f[] = {
 			FU("interval", k, 1), FU("hashed", s->hashed, 0),
 			FU("shielded", s->shielded, 0),
 			FU("promotions", s->promotions, 0),
@@ -619,7 +565,7 @@ print_summary(struct run *r)
 			continue;
 		}
 		{
-			struct fld f[] = {
+			struct pmr_tval f[] = {
 				FS("config", p->name, 0),
 				FD("bytes", a.algo_bytes),
 				FU("events", s->events, 0),

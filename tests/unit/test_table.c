@@ -1,0 +1,75 @@
+/*
+ * test_table.c: unit tests of the table emitter (lib/util/table.c): one
+ * line of every value type in each format, byte for byte.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream/pmr.h"
+#include "util/table.h"
+#include "unit.h"
+
+/* Prints the line of f in fmt into a string (caller frees). */
+static char *
+line(enum pmr_table_fmt fmt, const char *lead, int *seen,
+    const struct pmr_tval *f, size_t n)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&s, &len);
+
+	pmr_table_line(m, fmt, "row", lead, seen, f, n);
+	fclose(m);
+	return s;
+}
+
+UNIT_TEST(formats)
+{
+	const struct pmr_tval f[] = {
+		PMR_TVU("n", 42, 0), PMR_TVX("pc", 0x401000),
+		PMR_TVS("name", "a\"b", 0), PMR_TVP("share", 0.125, 0),
+		PMR_TVD("ratio", 1.0 / 3), PMR_TVS("tag", "partial", 1),
+	};
+	int seen = 0;
+	char *s;
+
+	s = line(PMR_TABLE_TEXT, NULL, &seen, f, 6);
+	CHECK_STR(s, "row n=42 0x401000 name=a\"b share=12.50% "
+	    "ratio=0.333333 partial\n");
+	free(s);
+	s = line(PMR_TABLE_TEXT, "# lead", &seen, f, 1);
+	CHECK_STR(s, "# lead n=42\n");
+	free(s);
+	CHECK_EQ(seen, 0);
+	s = line(PMR_TABLE_TSV, NULL, &seen, f, 6);
+	CHECK_STR(s, "#row\tn\tpc\tname\tshare\tratio\ttag\n"
+	    "row\t42\t0x401000\ta\"b\t12.500000\t0.333333\tpartial\n");
+	free(s);
+	CHECK_EQ(seen, 1);
+	s = line(PMR_TABLE_TSV, NULL, &seen, f, 1);	/* header once */
+	CHECK_STR(s, "row\t42\n");
+	free(s);
+	s = line(PMR_TABLE_JSON, NULL, &seen, f, 6);
+	CHECK_STR(s, "{\"type\":\"row\",\"n\":42,\"pc\":\"0x401000\","
+	    "\"name\":\"a\\\"b\",\"share\":12.500000,\"ratio\":0.333333,"
+	    "\"tag\":\"partial\"}\n");
+	free(s);
+	s = line(PMR_TABLE_FIELDS, NULL, &seen, f, 2);
+	CHECK_STR(s, " n=42 0x401000\n");
+	free(s);
+}
+
+/* JSON strings: quotes and backslashes escaped, control bytes as \u00XX. */
+UNIT_TEST(json_str)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&s, &len);
+
+	pmr_json_str(m, "a\\b\"c\n\x01");
+	fclose(m);
+	CHECK_STR(s, "\"a\\\\b\\\"c\\u000a\\u0001\"");
+	free(s);
+}
+
+UNIT_MAIN(UNIT_ENTRY(formats), UNIT_ENTRY(json_str))
