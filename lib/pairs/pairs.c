@@ -896,7 +896,7 @@ add_member_boot(struct pmr_pairs *p, const struct pmr_sim_sample *x, int64_t fx,
 static int
 set_mode(struct pmr_pairs *p, int mode)
 {
-	if (p->info.mode != 0 && p->info.mode != mode)
+	if (p->info.mode != PMR_PAIRS_UNKNOWN && p->info.mode != mode)
 		return fail(p, PMR_ECORRUPT, "mismatched shards: single "
 		    "samples and pairs in one input");
 	p->info.mode = mode;
@@ -934,9 +934,9 @@ meta_profileme(struct pmr_pairs *p, const struct pmr_bytes *v)
 		return rc;
 	s = p->info.sampler;
 	if (strstr(s, "mode=paired") != NULL)
-		rc = set_mode(p, 2);
+		rc = set_mode(p, PMR_PAIRS_PAIRED);
 	else if (strstr(s, "mode=single") != NULL)
-		rc = set_mode(p, 1);
+		rc = set_mode(p, PMR_PAIRS_SINGLE);
 	if (rc != 0)
 		return rc;
 	if ((s = strstr(p->info.sampler, "S=")) != NULL)
@@ -1244,7 +1244,7 @@ pmr_pairs_add(struct pmr_pairs *p, const struct pmr_rec *rec)
 			p->info.other++;
 			return 1;
 		}
-		if ((rc = set_mode(p, 1)) != 0)
+		if ((rc = set_mode(p, PMR_PAIRS_SINGLE)) != 0)
 			return rc;
 		p->info.samples++;
 		if (x.kind == PMR_SIM_KIND_OFFPATH) {
@@ -1273,7 +1273,7 @@ pmr_pairs_add(struct pmr_pairs *p, const struct pmr_rec *rec)
 		    (why = sample_bad(&q.b, buf, sizeof(buf))) != NULL)
 			return fail(p, PMR_ECORRUPT, "bad PAIR record: %s",
 			    why);
-		if ((rc = set_mode(p, 2)) != 0)
+		if ((rc = set_mode(p, PMR_PAIRS_PAIRED)) != 0)
 			return rc;
 		p->info.pairs++;
 		p->info.offpath += (q.a.kind == PMR_SIM_KIND_OFFPATH) +
@@ -1412,19 +1412,19 @@ pmr_pairs_finish(struct pmr_pairs *p)
 	struct pmr_pairs_info *in = &p->info;
 	uint64_t n;
 
-	if (in->mode == 0)
+	if (in->mode == PMR_PAIRS_UNKNOWN)
 		return fail(p, PMR_ECORRUPT, "no SAMPLE or PAIR records");
 	if (p->o.proc != NULL && !p->proc_found)
 		return fail(p, PMR_EINVAL, "no procedure '%s' in the symbols "
 		    "of the %s", p->o.proc, p->nimg ? "IMAGE records' files" :
 		    "input (it has no IMAGE records)");
-	n = in->mode == 2 ? in->pairs : in->samples;
+	n = in->mode == PMR_PAIRS_PAIRED ? in->pairs : in->samples;
 	if (n == 0)
 		return fail(p, PMR_ECORRUPT, "no %s records",
-		    in->mode == 2 ? "PAIR" : "SAMPLE");
+		    in->mode == PMR_PAIRS_PAIRED ? "PAIR" : "SAMPLE");
 	in->W = p->o.window ? p->o.window : p->meta_w;
 	in->C = p->o.width ? p->o.width : p->meta_c;
-	if (in->mode == 2 && in->W == 0)
+	if (in->mode == PMR_PAIRS_PAIRED && in->W == 0)
 		return fail(p, PMR_ECORRUPT, "PAIR records without a pair "
 		    "window: META profileme has no W (give --window)");
 	if (in->C == 0)
@@ -1436,7 +1436,7 @@ pmr_pairs_finish(struct pmr_pairs *p)
 	else
 		return fail(p, PMR_ECORRUPT, "no sampling interval: neither "
 		    "META profileme nor a final STATS record");
-	in->s = in->mode == 2 ? in->S_eff / 2 : in->S_eff;
+	in->s = in->mode == PMR_PAIRS_PAIRED ? in->S_eff / 2 : in->S_eff;
 	in->z = pmr_pairs_zquantile(p->o.confidence);
 	in->delta = p->delta;
 	in->tdelta = p->tdelta;
@@ -2229,7 +2229,7 @@ pmr_pairs_eval(const struct pmr_pairs *p, const struct pmr_pairs_row *row,
 	v->k = 0;
 	v->count = 0;
 	v->scale = NAN;
-	if (mt->type >= MT_USEFUL && in->mode != 2)
+	if (mt->type >= MT_USEFUL && in->mode != PMR_PAIRS_PAIRED)
 		return 0;
 	U = (double)(a[A_UF] + a[A_UB]);
 	switch (mt->type) {
@@ -2785,7 +2785,7 @@ pmr_pairs_write(struct pmr_pairs *p, struct pmr_writer *w)
 		pmr_put64(buf + 8 * j, g[j]);
 	memset(&m, 0, sizeof(m));
 	m.kind = PMR_PAIRS_MK_GLOBAL;
-	m.samples = p->info.mode == 2 ? p->info.pairs : p->info.samples;
+	m.samples = p->info.mode == PMR_PAIRS_PAIRED ? p->info.pairs : p->info.samples;
 	m.execs = m.retires = m.wasted = NAN;
 	m.acc.p = buf;
 	m.acc.n = G_N;

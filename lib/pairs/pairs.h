@@ -89,8 +89,12 @@ struct pmr_pairs_opts {
 };
 
 /* Sampling description, filled while reading and by pmr_pairs_finish(). */
+/* Single or paired sampling, as the input's records say. */
+enum pmr_pairs_mode { PMR_PAIRS_UNKNOWN = 0, PMR_PAIRS_SINGLE,
+	PMR_PAIRS_PAIRED };
+
 struct pmr_pairs_info {
-	int mode;		/* 0 unknown, 1 single, 2 paired */
+	int mode;		/* enum pmr_pairs_mode */
 	uint64_t S;		/* nominal mean interval (META) */
 	uint32_t W;		/* pair window */
 	uint32_t C;		/* issue width */
