@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pairs/report.h"
+#include "util/table.h"
 
 static void print_num(FILE *f, const char *fmt, double v, const char *nan);
 
@@ -182,108 +183,56 @@ header(FILE *f, const struct pmr_pairs_report *o,
 		    in->ntruth);
 }
 
-/* Adds a copy of s to the cells of a text report.  Returns 0, or -1. */
-static int
-cell_put(char ***all, size_t *na, const char *s)
-{
-	char **a = realloc(*all, (*na + 1) * sizeof(**all));
-
-	if (a == NULL)
-		return -1;
-	*all = a;
-	if ((a[*na] = strdup(s)) == NULL)
-		return -1;
-	++*na;
-	return 0;
-}
-
 static int
 text_report(FILE *f, const struct pmr_pairs_report *o,
     const struct pmr_pairs *p, const struct pmr_pairs_row *rows, size_t n)
 {
-	size_t i, c, *w, ncol = 2 + (size_t)o->nm * (o->truth ? 4 : 2);
+	struct pmr_grid g;
 	struct pmr_pairs_val v;
 	char key[32];
+	size_t i;
 	int k;
 
 	/* all cells row-major, then printed with the widest of each column */
-	char **all = NULL;
-	size_t na = 0;
-	int rc = 0;
-
-	if ((w = calloc(ncol, sizeof(*w))) == NULL)
-		return PMR_ENOMEM;
-	{
-#define PUT(s) do {							\
-		if (cell_put(&all, &na, (s)) != 0)			\
-			goto nomem;					\
-	} while (0)
-		PUT(o->by == PMR_PAIRS_BY_ALL ? "rows" :
-		    o->by == PMR_PAIRS_BY_PC ? "pc" :
-		    o->by == PMR_PAIRS_BY_CONTEXT ? "context" :
-		    o->by == PMR_PAIRS_BY_PROC ? "procedure" : "image");
-		PUT("samples");
-		for (k = 0; k < o->nm; k++) {
-			PUT(pmr_pairs_metric_name(o->mlist[k]));
-			PUT("+-");
-			if (o->truth) {
-				PUT("exact");
-				PUT("err%");
-			}
+	pmr_grid_init(&g, 2 + (size_t)o->nm * (o->truth ? 4 : 2));
+	pmr_grid_put(&g, o->by == PMR_PAIRS_BY_ALL ? "rows" :
+	    o->by == PMR_PAIRS_BY_PC ? "pc" :
+	    o->by == PMR_PAIRS_BY_CONTEXT ? "context" :
+	    o->by == PMR_PAIRS_BY_PROC ? "procedure" : "image");
+	pmr_grid_put(&g, "samples");
+	for (k = 0; k < o->nm; k++) {
+		pmr_grid_put(&g, pmr_pairs_metric_name(o->mlist[k]));
+		pmr_grid_put(&g, "+-");
+		if (o->truth) {
+			pmr_grid_put(&g, "exact");
+			pmr_grid_put(&g, "err%");
 		}
-		for (i = 0; i < n; i++) {
-			char buf[64];
+	}
+	for (i = 0; i < n; i++) {
+		pmr_grid_put(&g, row_key(o, &rows[i], key, sizeof(key)));
+		pmr_pairs_eval(p, &rows[i], 0, &v);
+		pmr_grid_putf(&g, "%" PRIu64, v.k);
+		for (k = 0; k < o->nm; k++) {
+			int m = o->mlist[k], ok;
+			const char *fm = pmr_pairs_metric_fmt(m);
 
-			PUT(row_key(o, &rows[i], key, sizeof(key)));
-			pmr_pairs_eval(p, &rows[i], 0, &v);
-			snprintf(buf, sizeof(buf), "%" PRIu64, v.k);
-			PUT(buf);
-			for (k = 0; k < o->nm; k++) {
-				int m = o->mlist[k], ok;
-				const char *fm = pmr_pairs_metric_fmt(m);
-
-				ok = pmr_pairs_eval(p, &rows[i], m, &v);
+			ok = pmr_pairs_eval(p, &rows[i], m, &v);
 #define NUM(fmt_, x) do {						\
 		if (!ok || isnan(x))					\
-			snprintf(buf, sizeof(buf), "-");		\
+			pmr_grid_put(&g, "-");				\
 		else							\
-			snprintf(buf, sizeof(buf), fmt_, x);		\
-		PUT(buf);						\
+			pmr_grid_putf(&g, fmt_, x);			\
 	} while (0)
-				NUM(fm, v.est);
-				NUM(fm, (v.hi - v.lo) / 2);
-				if (o->truth) {
-					NUM(fm, v.exact);
-					NUM("%+.1f", 100 * v.relerr);
-				}
+			NUM(fm, v.est);
+			NUM(fm, (v.hi - v.lo) / 2);
+			if (o->truth) {
+				NUM(fm, v.exact);
+				NUM("%+.1f", 100 * v.relerr);
 			}
-		}
-		for (i = 0; i < na; i++) {
-			c = i % ncol;
-			if (strlen(all[i]) > w[c])
-				w[c] = strlen(all[i]);
-		}
-		for (i = 0; i < na; i++) {
-			c = i % ncol;
-			if (c == 0)
-				fprintf(f, "%-*s", (int)w[c], all[i]);
-			else
-				fprintf(f, "  %*s", (int)w[c], all[i]);
-			if (c == ncol - 1)
-				fputc('\n', f);
-		}
 #undef NUM
-#undef PUT
+		}
 	}
-	if (0) {
-nomem:
-		rc = PMR_ENOMEM;
-	}
-	for (i = 0; i < na; i++)
-		free(all[i]);
-	free(all);
-	free(w);
-	return rc;
+	return pmr_grid_print(&g, f) == 0 ? 0 : PMR_ENOMEM;
 }
 
 static void

@@ -3,6 +3,9 @@
  * JSON or bare fields.
  */
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "stream/pmr.h"
 #include "util/table.h"
@@ -61,4 +64,75 @@ pmr_table_line(FILE *out, enum pmr_table_fmt fmt, const char *kind,
 		}
 	}
 	fputs(fmt == PMR_TABLE_JSON ? "}\n" : "\n", out);
+}
+
+void
+pmr_grid_init(struct pmr_grid *g, size_t ncol)
+{
+	memset(g, 0, sizeof(*g));
+	g->ncol = ncol;
+}
+
+void
+pmr_grid_put(struct pmr_grid *g, const char *s)
+{
+	char **c;
+
+	if (g->failed)
+		return;
+	if (g->n == g->cap) {
+		g->cap = g->cap ? 2 * g->cap : 64;
+		if ((c = realloc(g->cell, g->cap * sizeof(*c))) == NULL) {
+			g->failed = 1;
+			return;
+		}
+		g->cell = c;
+	}
+	if ((g->cell[g->n] = strdup(s)) == NULL)
+		g->failed = 1;
+	else
+		g->n++;
+}
+
+void
+pmr_grid_putf(struct pmr_grid *g, const char *fmt, ...)
+{
+	char buf[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	pmr_grid_put(g, buf);
+}
+
+int
+pmr_grid_print(struct pmr_grid *g, FILE *f)
+{
+	size_t i, c, *w;
+	int rc = -1;
+
+	if (!g->failed && (w = calloc(g->ncol, sizeof(*w))) != NULL) {
+		for (i = 0; i < g->n; i++) {
+			c = i % g->ncol;
+			if (strlen(g->cell[i]) > w[c])
+				w[c] = strlen(g->cell[i]);
+		}
+		for (i = 0; i < g->n; i++) {
+			c = i % g->ncol;
+			if (c == 0)
+				fprintf(f, "%-*s", (int)w[c], g->cell[i]);
+			else
+				fprintf(f, "  %*s", (int)w[c], g->cell[i]);
+			if (c == g->ncol - 1)
+				fputc('\n', f);
+		}
+		free(w);
+		rc = 0;
+	}
+	for (i = 0; i < g->n; i++)
+		free(g->cell[i]);
+	free(g->cell);
+	memset(g, 0, sizeof(*g));
+	return rc;
 }

@@ -9,8 +9,8 @@
  * same way in every program: %.2f%% (text) or %.6f (TSV, JSON) for a
  * percentage, %.6g for a double, 0x%x for an address (a JSON string).
  *
- * mhash prints through it today; pairs' reports and the programs to come
- * (icost, pmprof) are to move onto it.
+ * mhash prints through it, pairs' metric table through its grid; the
+ * programs to come (icost, pmprof) are to print through both.
  */
 #ifndef PMR_TABLE_H
 #define PMR_TABLE_H
@@ -54,5 +54,28 @@ struct pmr_tval {
  */
 void pmr_table_line(FILE *out, enum pmr_table_fmt fmt, const char *kind,
     const char *lead, int *seen, const struct pmr_tval *f, size_t n);
+
+/*
+ * An aligned text table: cells added row-major into a grid of ncol
+ * columns, printed at the end with each column as wide as its widest
+ * cell, the first left-aligned and the others right-aligned after two
+ * spaces (pairs' metric table).
+ */
+struct pmr_grid {
+	size_t ncol;
+	char **cell;
+	size_t n, cap;
+	int failed;		/* out of memory: pmr_grid_print says so */
+};
+
+void pmr_grid_init(struct pmr_grid *g, size_t ncol);
+/* Adds a copy of s as the next cell. */
+void pmr_grid_put(struct pmr_grid *g, const char *s);
+/* Adds a printf-formatted cell. */
+void pmr_grid_putf(struct pmr_grid *g, const char *fmt, ...)
+    __attribute__((__format__(__printf__, 2, 3)));
+/* Prints the grid on f and frees it.  Returns 0, or -1 if a cell could
+ * not be stored (nothing is then printed). */
+int pmr_grid_print(struct pmr_grid *g, FILE *f);
 
 #endif /* PMR_TABLE_H */

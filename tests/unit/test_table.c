@@ -72,4 +72,28 @@ UNIT_TEST(json_str)
 	free(s);
 }
 
-UNIT_MAIN(UNIT_ENTRY(formats), UNIT_ENTRY(json_str))
+/* The grid: the first column left-aligned, the others right-aligned,
+ * each as wide as its widest cell. */
+UNIT_TEST(grid)
+{
+	struct pmr_grid g;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&s, &len);
+
+	pmr_grid_init(&g, 3);
+	pmr_grid_put(&g, "pc");
+	pmr_grid_put(&g, "samples");
+	pmr_grid_put(&g, "x");
+	pmr_grid_put(&g, "0x401000");
+	pmr_grid_putf(&g, "%d", 7);
+	pmr_grid_putf(&g, "%.2f", 12.345);
+	CHECK_EQ(pmr_grid_print(&g, m), 0);
+	fclose(m);
+	CHECK_STR(s, "pc        samples      x\n"
+	    "0x401000        7  12.35\n");
+	free(s);
+	CHECK(g.cell == NULL && g.n == 0);
+}
+
+UNIT_MAIN(UNIT_ENTRY(formats), UNIT_ENTRY(json_str), UNIT_ENTRY(grid))
