@@ -239,32 +239,41 @@ static void
 tsv_report(FILE *f, const struct pmr_pairs_report *o, const struct pmr_pairs *p,
     const struct pmr_pairs_row *rows, size_t n)
 {
+	static const struct pmr_tval names[] = {
+		PMR_TVS("key", "", 0), PMR_TVS("metric", "", 0),
+		PMR_TVU("k", 0, 0), PMR_TVN("est", 0, ""), PMR_TVN("lo", 0, ""),
+		PMR_TVN("hi", 0, ""), PMR_TVN("exact", 0, ""),
+		PMR_TVN("relerr", 0, ""),
+	};
 	struct pmr_pairs_val v;
 	char key[32];
 	size_t i;
-	int k;
+	int k, seen = 0;
 
-	fprintf(f, "#key\tmetric\tk\test\tlo\thi%s\n",
-	    o->truth ? "\texact\trelerr" : "");
+	if (n == 0 || o->nm == 0)	/* the header of an empty table */
+		pmr_table_header(f, NULL, names, o->truth ? 8 : 6);
 	for (i = 0; i < n; i++)
 		for (k = 0; k < o->nm; k++) {
 			if (!pmr_pairs_eval(p, &rows[i], o->mlist[k], &v))
 				v.est = v.lo = v.hi = NAN;
-			fprintf(f, "%s\t%s\t%" PRIu64 "\t",
-			    row_key(o, &rows[i], key, sizeof(key)),
-			    pmr_pairs_metric_name(o->mlist[k]), v.k);
-			print_num(f, "%.10g", v.est, "-");
-			fputc('\t', f);
-			print_num(f, "%.10g", v.lo, "-");
-			fputc('\t', f);
-			print_num(f, "%.10g", v.hi, "-");
-			if (o->truth) {
-				fputc('\t', f);
-				print_num(f, "%.10g", v.exact, "-");
-				fputc('\t', f);
-				print_num(f, "%.6g", v.relerr, "-");
+			{
+				struct pmr_tval t[] = {
+					PMR_TVS("key", row_key(o, &rows[i],
+					    key, sizeof(key)), 0),
+					PMR_TVS("metric",
+					    pmr_pairs_metric_name(o->mlist[k]),
+					    0),
+					PMR_TVU("k", v.k, 0),
+					PMR_TVN("est", v.est, "%.10g"),
+					PMR_TVN("lo", v.lo, "%.10g"),
+					PMR_TVN("hi", v.hi, "%.10g"),
+					PMR_TVN("exact", v.exact, "%.10g"),
+					PMR_TVN("relerr", v.relerr, "%.6g"),
+				};
+
+				pmr_table_line(f, PMR_TABLE_TSV, NULL, NULL,
+				    &seen, t, o->truth ? 8 : 6);
 			}
-			fputc('\n', f);
 		}
 }
 

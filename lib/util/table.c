@@ -3,12 +3,25 @@
  * JSON or bare fields.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stream/pmr.h"
 #include "util/table.h"
+
+void
+pmr_table_header(FILE *out, const char *kind, const struct pmr_tval *f,
+    size_t n)
+{
+	size_t i;
+
+	fprintf(out, "#%s", kind != NULL ? kind : "");
+	for (i = 0; i < n; i++)
+		fprintf(out, kind != NULL || i > 0 ? "\t%s" : "%s", f[i].name);
+	putc('\n', out);
+}
 
 void
 pmr_table_line(FILE *out, enum pmr_table_fmt fmt, const char *kind,
@@ -18,22 +31,22 @@ pmr_table_line(FILE *out, enum pmr_table_fmt fmt, const char *kind,
 
 	if (fmt == PMR_TABLE_TSV && !*seen) {
 		*seen = 1;
-		fprintf(out, "#%s", kind);
-		for (i = 0; i < n; i++)
-			fprintf(out, "\t%s", f[i].name);
-		putc('\n', out);
+		pmr_table_header(out, kind, f, n);
 	}
 	if (fmt == PMR_TABLE_JSON)
-		fprintf(out, "{\"type\":\"%s\"", kind);
+		fprintf(out, kind != NULL ? "{\"type\":\"%s\"" : "{", kind);
 	else if (fmt == PMR_TABLE_TEXT && lead != NULL)
 		fputs(lead, out);
-	else if (fmt != PMR_TABLE_FIELDS)
+	else if (fmt != PMR_TABLE_FIELDS && kind != NULL)
 		fputs(kind, out);
 	for (i = 0; i < n; i++) {
 		if (fmt == PMR_TABLE_JSON)
-			fprintf(out, ",\"%s\":", f[i].name);
-		else if (fmt == PMR_TABLE_TSV)
-			putc('\t', out);
+			fprintf(out, kind != NULL || i > 0 ? ",\"%s\":" :
+			    "\"%s\":", f[i].name);
+		else if (fmt == PMR_TABLE_TSV) {
+			if (kind != NULL || i > 0)
+				putc('\t', out);
+		}
 		else if (f[i].pos)
 			putc(' ', out);
 		else
@@ -43,8 +56,10 @@ pmr_table_line(FILE *out, enum pmr_table_fmt fmt, const char *kind,
 			fprintf(out, "%" PRIu64, f[i].u);
 			break;
 		case PMR_TV_HEX:
-			fprintf(out, fmt == PMR_TABLE_JSON ? "\"0x%" PRIx64 "\"" :
-			    "0x%" PRIx64, f[i].u);
+			if (fmt == PMR_TABLE_JSON)
+				fprintf(out, "\"0x%" PRIx64 "\"", f[i].u);
+			else
+				fprintf(out, "0x%" PRIx64, f[i].u);
 			break;
 		case PMR_TV_STR:
 			if (fmt == PMR_TABLE_JSON)
@@ -60,6 +75,13 @@ pmr_table_line(FILE *out, enum pmr_table_fmt fmt, const char *kind,
 			break;
 		case PMR_TV_DBL:
 			fprintf(out, "%.6g", f[i].d);
+			break;
+		case PMR_TV_NUM:
+			if (isnan(f[i].d))
+				fputs(fmt == PMR_TABLE_JSON ? "null" : "-",
+				    out);
+			else
+				fprintf(out, f[i].s, f[i].d);
 			break;
 		}
 	}

@@ -27,7 +27,7 @@ enum pmr_table_fmt {
 };
 
 enum pmr_tval_type { PMR_TV_U64, PMR_TV_HEX, PMR_TV_STR, PMR_TV_PCT,
-	PMR_TV_DBL };
+	PMR_TV_DBL, PMR_TV_NUM };
 
 struct pmr_tval {
 	const char *name;
@@ -35,7 +35,7 @@ struct pmr_tval {
 	int pos;		/* text: the value alone, without "name=" */
 	uint64_t u;		/* U64, HEX */
 	double d;		/* PCT (a fraction), DBL */
-	const char *s;		/* STR */
+	const char *s;		/* STR; NUM: its printf format */
 };
 
 /* Initializers of one value: name, value, and for text whether the value
@@ -45,15 +45,22 @@ struct pmr_tval {
 #define PMR_TVS(n, v, p) { n, PMR_TV_STR, p, 0, 0, (v) }
 #define PMR_TVP(n, v, p) { n, PMR_TV_PCT, p, 0, (v), NULL }
 #define PMR_TVD(n, v) { n, PMR_TV_DBL, 0, 0, (v), NULL }
+/* A double in printf format f; NaN is missing: "-", or null in JSON. */
+#define PMR_TVN(n, v, f) { n, PMR_TV_NUM, 0, 0, (v), (f) }
 
 /*
  * Prints the n values of f as one line of kind on out.  lead replaces
  * kind at the start of a text line (NULL: kind).  *seen says whether the
  * TSV header of this kind was printed; it is printed, and *seen set, before
- * the first line.
+ * the first line.  A NULL kind makes lines without it: a TSV table of
+ * one kind ("#name1\tname2..." then the values).
  */
 void pmr_table_line(FILE *out, enum pmr_table_fmt fmt, const char *kind,
     const char *lead, int *seen, const struct pmr_tval *f, size_t n);
+/* Prints the TSV header of kind and the names of f alone (a table that
+ * may have no lines). */
+void pmr_table_header(FILE *out, const char *kind, const struct pmr_tval *f,
+    size_t n);
 
 /*
  * An aligned text table: cells added row-major into a grid of ncol

@@ -2,6 +2,7 @@
  * test_table.c: unit tests of the table emitter (lib/util/table.c): one
  * line of every value type in each format, byte for byte.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,28 @@ UNIT_TEST(formats)
 	free(s);
 }
 
+/* A table of one kind: no kind column; NUM values in their format, NaN
+ * missing. */
+UNIT_TEST(no_kind)
+{
+	const struct pmr_tval f[] = {
+		PMR_TVS("key", "0x10", 0), PMR_TVN("est", 2.5, "%.10g"),
+		PMR_TVN("lo", NAN, "%.10g"),
+	};
+	int seen = 0;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&s, &len);
+
+	pmr_table_line(m, PMR_TABLE_TSV, NULL, NULL, &seen, f, 3);
+	pmr_table_line(m, PMR_TABLE_JSON, NULL, NULL, &seen, f, 3);
+	pmr_table_header(m, NULL, f, 2);
+	fclose(m);
+	CHECK_STR(s, "#key\test\tlo\n0x10\t2.5\t-\n"
+	    "{\"key\":\"0x10\",\"est\":2.5,\"lo\":null}\n#key\test\n");
+	free(s);
+}
+
 /* JSON strings: quotes and backslashes escaped, control bytes as \u00XX. */
 UNIT_TEST(json_str)
 {
@@ -96,4 +119,5 @@ UNIT_TEST(grid)
 	CHECK(g.cell == NULL && g.n == 0);
 }
 
-UNIT_MAIN(UNIT_ENTRY(formats), UNIT_ENTRY(json_str), UNIT_ENTRY(grid))
+UNIT_MAIN(UNIT_ENTRY(formats), UNIT_ENTRY(json_str), UNIT_ENTRY(grid),
+    UNIT_ENTRY(no_kind))
