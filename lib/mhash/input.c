@@ -128,27 +128,32 @@ pmr_mhash_read_text(struct pmr_mhash_run *r, const char *path)
 		need += r->p[0].c.tables;
 	while ((len = getline(&line, &cap, f)) > 0) {
 		lineno++;
-		if (pmr_is_binary(line, (size_t)len))
-			return pmr_mhash_fail(r, "'%s', line %" PRIu64
+		if (pmr_is_binary(line, (size_t)len)) {
+			pmr_mhash_fail(r, "'%s', line %" PRIu64
 			    ": not text (binary data: a pmr stream or a trace "
 			    "is read without --text)", pmr_display(path),
 			    lineno);
+			goto done;
+		}
 		if ((tok = strchr(line, '#')) != NULL)
 			*tok = '\0';
 		nf = 0;
 		for (tok = strtok_r(line, " \t\r\n", &save); tok != NULL;
 		    tok = strtok_r(NULL, " \t\r\n", &save)) {
-			if (nf >= 2 + PMR_MHASH_MAXTABLES)
-				return pmr_mhash_fail(r, "'%s', line %"
+			if (nf >= 2 + PMR_MHASH_MAXTABLES) {
+				pmr_mhash_fail(r, "'%s', line %"
 				    PRIu64 ": too many fields",
 				    pmr_display(path), lineno);
+				goto done;
+			}
 			if (parse_num(tok, r->hex, &x) != 0) {
 				char q[64];
 
-				return pmr_mhash_fail(r,
-				    "'%s', line %" PRIu64 ": bad value " "'%s'",
+				pmr_mhash_fail(r,
+				    "'%s', line %" PRIu64 ": bad value '%s'",
 				    pmr_display(path), lineno, pmr_quote(q,
 				    sizeof(q), tok, strlen(tok)));
+				goto done;
 			}
 			if (nf == 0)
 				pc = x;
@@ -156,26 +161,30 @@ pmr_mhash_read_text(struct pmr_mhash_run *r, const char *path)
 				v = x;
 			else if (!given)
 				;	/* indices for --hash=given: ignored */
-			else if (nf >= need)
-				return pmr_mhash_fail(r, "'%s', line %"
+			else if (nf >= need) {
+				pmr_mhash_fail(r, "'%s', line %"
 				    PRIu64 ": too many fields (expected %u)",
 				    pmr_display(path), lineno, need);
-			else if (x >= r->p[0].c.size)
-				return pmr_mhash_fail(r, "'%s', line %"
+				goto done;
+			} else if (x >= r->p[0].c.size) {
+				pmr_mhash_fail(r, "'%s', line %"
 				    PRIu64 ": index %" PRIu64 " is not below "
 				    "the table size %u",
 				    pmr_display(path), lineno, x,
 				    r->p[0].c.size);
-			else
+				goto done;
+			} else
 				idx[nf - 2] = (uint32_t)x;
 			nf++;
 		}
 		if (nf == 0)
 			continue;
-		if (nf < need)
-			return pmr_mhash_fail(r, "'%s', line %" PRIu64
+		if (nf < need) {
+			pmr_mhash_fail(r, "'%s', line %" PRIu64
 			    ": expected %u fields, got %u", pmr_display(path),
 			    lineno, need, nf);
+			goto done;
+		}
 		pmr_mhash_feed(r, pc, v, given ? idx : NULL);
 		if (r->failed)
 			break;
@@ -183,6 +192,7 @@ pmr_mhash_read_text(struct pmr_mhash_run *r, const char *path)
 	if (!r->failed && ferror(f))
 		pmr_mhash_fail(r, "'%s': %s", pmr_display(path),
 		    strerror(errno));
+done:
 	free(line);
 	if (f != stdin)
 		fclose(f);
@@ -196,25 +206,27 @@ pmr_mhash_read_pmr(struct pmr_mhash_run *r, const char *path)
 {
 	struct pmr_reader *rd;
 	struct pmr_rec rec;
-	int e = 0, ret;
+	int e = 0, ret = 0;
 
 	if ((rd = pmr_reader_open(path, 0, &e)) == NULL) {
 		pmr_mhash_warn(r, "cannot open '%s': %s", pmr_display(path),
 		    pmr_strerror(e));
 		return 1;
 	}
-	while ((ret = pmr_reader_next(rd, &rec)) > 0) {
-		if (rec.type == PMR_REC_EVENT && rec.len < PMR_EVENT_SIZE)
-			return pmr_mhash_fail(r, "'%s': record %" PRIu64
+	while (!r->failed && (ret = pmr_reader_next(rd, &rec)) > 0) {
+		if (rec.type == PMR_REC_EVENT && rec.len < PMR_EVENT_SIZE) {
+			pmr_mhash_fail(r, "'%s': record %" PRIu64
 			    ": EVENT payload of %" PRIu32 " bytes, expected "
 			    "17", pmr_display(path), rec.index, rec.len);
+			break;
+		}
 		if (rec.type != PMR_REC_EVENT ||
 		    (r->kind != 0 && rec.p[0] != r->kind)) {
 			/* not ours: with -f pmr, passed through in order (the
 			 * input's PROV chain, IMAGE, tool records) */
 			if (r->pw != NULL && pmr_write_raw(r->pw, rec.type,
 			    rec.p, rec.len) != 0)
-				return pmr_mhash_fail(r, "%s: %s",
+				pmr_mhash_fail(r, "%s: %s",
 				    pmr_outname(r->com.output),
 				    pmr_writer_errmsg(r->pw));
 			continue;
@@ -222,16 +234,12 @@ pmr_mhash_read_pmr(struct pmr_mhash_run *r, const char *path)
 		r->cur_kind = rec.p[0];
 		pmr_mhash_feed(r, pmr_event_pc(rec.p), pmr_event_value(rec.p),
 		    NULL);
-		if (r->failed) {
-			pmr_reader_close(rd);
-			return -1;
-		}
 	}
-	if (ret < 0)
-		return pmr_mhash_fail(r, "'%s': %s", pmr_display(path),
+	if (!r->failed && ret < 0)
+		pmr_mhash_fail(r, "'%s': %s", pmr_display(path),
 		    pmr_reader_errmsg(rd));
 	pmr_reader_close(rd);
-	return 0;
+	return r->failed ? -1 : 0;
 }
 
 /*
@@ -442,8 +450,11 @@ pmr_mhash_read_trace(struct pmr_mhash_run *r, const char *path)
 		pmr_trace_close(t);
 		return -1;
 	}
-	if (ret < 0)
-		return pmr_mhash_fail(r, "%s", pmr_trace_errmsg(t));
+	if (ret < 0) {
+		pmr_mhash_fail(r, "%s", pmr_trace_errmsg(t));
+		pmr_trace_close(t);
+		return -1;
+	}
 	pmr_trace_close(t);
 	if (k == PMR_EV_VALUE && tuples == 0 && loads > 0 && !r->com.quiet)
 		pmr_mhash_warn(r, "'%s': %" PRIu64 " loads but no loaded "
