@@ -1112,3 +1112,21 @@ CTX1='/0x2000	0x/s/^SAMPLE	0	10	0	4	\([0-9]*\)	0	/SAMPLE	0	10	0	4	\1	1	/'
 	run --separate-stderr -1 "$PAIRS" /nonexistent/in.pmr
 	[ "$stderr" = "pairs: cannot open '/nonexistent/in.pmr': No such file or directory" ]
 }
+
+# --hist by procedure or image named its rows with an unset buffer (raw
+# bytes) before: every key is an image path or "unknown".
+@test "pairs --hist by image names each row by its image" {
+	local t=$BATS_TEST_TMPDIR im=/usr/lib/x86_64-linux-gnu/libsqlite3.so.0.8.6
+	"$PMSIM" --no-pg --max=20000 --profileme=single,S=64 \
+	    "$TOP/traces/sqlite.pmr.zst" > "$t/s.pmr"
+	"$PAIRS" -q --hist=total -b image -f tsv "$t/s.pmr" |
+	    grep -v '^#' | cut -f1 | sort -u > "$t/tsv"
+	"$PAIRS" -q --hist=total -b image -f json "$t/s.pmr" |
+	    jq -r 'select(.key) | .key' | sort -u > "$t/json"
+	"$PAIRS" -q --hist=total -b image "$t/s.pmr" | grep -v '^#' |
+	    awk 'NR > 1 { print $1 }' | sort -u > "$t/text"
+	printf '%s\nunknown\n' "$im" > "$t/want"
+	diff "$t/want" "$t/tsv"
+	diff "$t/want" "$t/json"
+	diff "$t/want" "$t/text"
+}

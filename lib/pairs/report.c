@@ -347,16 +347,24 @@ hist_report(FILE *f, const struct pmr_pairs_report *o,
 		"total" };
 	uint64_t c[PMR_PAIRS_NB], tot, lo, hi;
 	double s = pmr_pairs_info(p)->s;
+	static const struct pmr_tval names[] = {
+		PMR_TVS("key", "", 0), PMR_TVS("lat", "", 0),
+		PMR_TVU("lo", 0, 0), PMR_TVU("hi", 0, 0),
+		PMR_TVU("samples", 0, 0), PMR_TVN("fraction", 0, ""),
+		PMR_TVN("est", 0, ""),
+	};
 	char key[32];
+	const char *name;
 	size_t i;
 	unsigned b;
-	int w = 4;
+	int w = 4, seen = 1;	/* the TSV header is printed first */
 
 	for (i = 0; i < n; i++)
 		if ((int)strlen(row_key(o, &rows[i], key, sizeof(key))) > w)
-			w = (int)strlen(key);
+			w = (int)strlen(row_key(o, &rows[i], key,
+			    sizeof(key)));
 	if (o->fmt == PMR_PAIRS_F_TSV)
-		fprintf(f, "#key\tlat\tlo\thi\tsamples\tfraction\test\n");
+		pmr_table_header(f, NULL, names, 7);
 	else if (o->fmt == PMR_PAIRS_F_TEXT)
 		fprintf(f, "%-*s  %-5s  %10s  %10s  %8s  %8s  %12s\n", w,
 		o->by == PMR_PAIRS_BY_ALL ? "rows" : "key", "lat", "lo", "hi",
@@ -364,29 +372,33 @@ hist_report(FILE *f, const struct pmr_pairs_report *o,
 	for (i = 0; i < n; i++) {
 		if ((tot = pmr_pairs_hist(&rows[i], o->hist, c)) == 0)
 			continue;
-		row_key(o, &rows[i], key, sizeof(key));
+		/* a named row (procedure, image) has no key in key[] */
+		name = row_key(o, &rows[i], key, sizeof(key));
 		for (b = 0; b < PMR_PAIRS_NB; b++) {
 			if (c[b] == 0)
 				continue;
 			lo = pmr_pairs_bucket_lo(b);
 			hi = b + 1 < PMR_PAIRS_NB ? pmr_pairs_bucket_lo(b + 1) -
 			    1 : UINT32_MAX - 1;
-			if (o->fmt == PMR_PAIRS_F_JSON) {
-				fprintf(f, "{\"key\":");
-				pmr_json_str(f, key);
-				fprintf(f, ",\"lat\":\"%s\",\"lo\":%" PRIu64
-				    ",\"hi\":%" PRIu64 ",\"samples\":%" PRIu64
-				    ",\"fraction\":%.6g,\"est\":%.10g}\n",
-				    lat[o->hist], lo, hi, c[b],
-				(double)c[b] / (double)tot, s * (double)c[b]);
-			} else if (o->fmt == PMR_PAIRS_F_TSV) {
-				fprintf(f, "%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%"
-				    PRIu64 "\t%.6g\t%.10g\n", key, lat[o->hist],
-				    lo, hi, c[b], (double)c[b] / (double)tot,
-				    s * (double)c[b]);
+			if (o->fmt != PMR_PAIRS_F_TEXT) {
+				struct pmr_tval t[] = {
+					PMR_TVS("key", name, 0),
+					PMR_TVS("lat", lat[o->hist], 0),
+					PMR_TVU("lo", lo, 0),
+					PMR_TVU("hi", hi, 0),
+					PMR_TVU("samples", c[b], 0),
+					PMR_TVN("fraction", (double)c[b] /
+					    (double)tot, "%.6g"),
+					PMR_TVN("est", s * (double)c[b],
+					    "%.10g"),
+				};
+
+				pmr_table_line(f, o->fmt == PMR_PAIRS_F_JSON ?
+				    PMR_TABLE_JSON : PMR_TABLE_TSV, NULL,
+				    NULL, &seen, t, 7);
 			} else {
 				fprintf(f, "%-*s  %-5s  %10" PRIu64 "  %10" PRIu64
-				    "  %8" PRIu64 "  %8.4f  %12.0f\n", w, key,
+				    "  %8" PRIu64 "  %8.4f  %12.0f\n", w, name,
 				    lat[o->hist], lo, hi, c[b],
 				    (double)c[b] / (double)tot, s * (double)c[b]);
 			}
