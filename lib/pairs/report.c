@@ -277,16 +277,17 @@ tsv_report(FILE *f, const struct pmr_pairs_report *o, const struct pmr_pairs *p,
 		}
 }
 
-static void
+static int
 json_report(FILE *f, const struct pmr_pairs_report *o,
     const struct pmr_pairs *p, const struct pmr_pairs_row *rows, size_t n)
 {
 	const struct pmr_pairs_info *in = pmr_pairs_info(p);
 	struct pmr_pairs_val v;
 	double wm, wsd, mean, ratio;
+	struct pmr_tval *t;
 	char key[32];
 	size_t i;
-	int k;
+	int k, per, seen = 1;
 
 	fprintf(f, "{\"header\":{\"machine\":");
 	pmr_json_str(f, in->machine);
@@ -313,29 +314,39 @@ json_report(FILE *f, const struct pmr_pairs_report *o,
 	}
 	fprintf(f, "}}\n");
 	rebuild_report(f, o, PMR_PAIRS_F_JSON);
+	/* a row: the key, then an object per metric */
+	per = o->truth ? 7 : 5;
+	if ((t = calloc(1 + (size_t)o->nm * per, sizeof(*t))) == NULL)
+		return PMR_ENOMEM;
 	for (i = 0; i < n; i++) {
-		fprintf(f, "{\"key\":");
-		pmr_json_str(f, row_key(o, &rows[i], key, sizeof(key)));
+		struct pmr_tval *q = t;
+
+		*q++ = (struct pmr_tval)PMR_TVS("key", row_key(o, &rows[i], key,
+		    sizeof(key)), 0);
 		for (k = 0; k < o->nm; k++) {
 			int ok = pmr_pairs_eval(p, &rows[i], o->mlist[k], &v);
 
-			fprintf(f, ",\"%s\":{\"k\":%" PRIu64 ",\"est\":",
-			    pmr_pairs_metric_name(o->mlist[k]), v.k);
-			print_num(f, "%.10g", ok ? v.est : NAN, "null");
-			fprintf(f, ",\"lo\":");
-			print_num(f, "%.10g", ok ? v.lo : NAN, "null");
-			fprintf(f, ",\"hi\":");
-			print_num(f, "%.10g", ok ? v.hi : NAN, "null");
+			*q++ = (struct pmr_tval)PMR_TVG(pmr_pairs_metric_name(
+			    o->mlist[k]), per - 1);
+			*q++ = (struct pmr_tval)PMR_TVU("k", v.k, 0);
+			*q++ = (struct pmr_tval)PMR_TVN("est", ok ? v.est : NAN,
+			    "%.10g");
+			*q++ = (struct pmr_tval)PMR_TVN("lo", ok ? v.lo : NAN,
+			    "%.10g");
+			*q++ = (struct pmr_tval)PMR_TVN("hi", ok ? v.hi : NAN,
+			    "%.10g");
 			if (o->truth) {
-				fprintf(f, ",\"exact\":");
-				print_num(f, "%.10g", v.exact, "null");
-				fprintf(f, ",\"relerr\":");
-				print_num(f, "%.6g", v.relerr, "null");
+				*q++ = (struct pmr_tval)PMR_TVN("exact",
+				    v.exact, "%.10g");
+				*q++ = (struct pmr_tval)PMR_TVN("relerr",
+				    v.relerr, "%.6g");
 			}
-			fputc('}', f);
 		}
-		fprintf(f, "}\n");
+		pmr_table_line(f, PMR_TABLE_JSON, NULL, NULL, &seen, t,
+		    (size_t)(q - t));
 	}
+	free(t);
+	return 0;
 }
 
 /* Prints the distribution of latency o->hist of each row. */
@@ -698,7 +709,7 @@ pmr_pairs_report_write(FILE *f, const struct pmr_pairs_report *o,
 		rebuild_report(f, o, o->fmt);
 		hist_report(f, o, p, rows, top_n(o, n));
 	} else if (o->fmt == PMR_PAIRS_F_JSON)
-		json_report(f, o, p, rows, top_n(o, n));
+		rc = json_report(f, o, p, rows, top_n(o, n));
 	else {
 		header(f, o, pmr_pairs_info(p), argc, argv);
 		rebuild_report(f, o, o->fmt);

@@ -17,9 +17,15 @@ pmr_table_header(FILE *out, const char *kind, const struct pmr_tval *f,
 {
 	size_t i;
 
+	int sep = kind != NULL;
+
 	fprintf(out, "#%s", kind != NULL ? kind : "");
-	for (i = 0; i < n; i++)
-		fprintf(out, kind != NULL || i > 0 ? "\t%s" : "%s", f[i].name);
+	for (i = 0; i < n; i++) {
+		if (f[i].t == PMR_TV_GROUP)
+			continue;
+		fprintf(out, sep ? "\t%s" : "%s", f[i].name);
+		sep = 1;
+	}
 	putc('\n', out);
 }
 
@@ -27,7 +33,8 @@ void
 pmr_table_line(FILE *out, enum pmr_table_fmt fmt, const char *kind,
     const char *lead, int *seen, const struct pmr_tval *f, size_t n)
 {
-	size_t i;
+	size_t i, group = 0;	/* values left in the open JSON object */
+	int sep = kind != NULL;	/* a separator goes before the next value */
 
 	if (fmt == PMR_TABLE_TSV && !*seen) {
 		*seen = 1;
@@ -40,14 +47,22 @@ pmr_table_line(FILE *out, enum pmr_table_fmt fmt, const char *kind,
 	else if (fmt != PMR_TABLE_FIELDS && kind != NULL)
 		fputs(kind, out);
 	for (i = 0; i < n; i++) {
-		if (fmt == PMR_TABLE_JSON)
-			fprintf(out, kind != NULL || i > 0 ? ",\"%s\":" :
-			    "\"%s\":", f[i].name);
-		else if (fmt == PMR_TABLE_TSV) {
-			if (kind != NULL || i > 0)
-				putc('\t', out);
+		if (f[i].t == PMR_TV_GROUP) {
+			if (fmt == PMR_TABLE_JSON && f[i].u > 0) {
+				fprintf(out, sep ? ",\"%s\":{" : "\"%s\":{",
+				    f[i].name);
+				group = f[i].u;
+				sep = 0;
+			}
+			continue;	/* elsewhere its values stand flat */
 		}
-		else if (f[i].pos)
+		if (fmt == PMR_TABLE_JSON)
+			fprintf(out, sep ? ",\"%s\":" : "\"%s\":",
+			    f[i].name);
+		else if (fmt == PMR_TABLE_TSV) {
+			if (sep)
+				putc('\t', out);
+		} else if (f[i].pos)
 			putc(' ', out);
 		else
 			fprintf(out, " %s=", f[i].name);
@@ -83,7 +98,12 @@ pmr_table_line(FILE *out, enum pmr_table_fmt fmt, const char *kind,
 			else
 				fprintf(out, f[i].s, f[i].d);
 			break;
+		case PMR_TV_GROUP:
+			break;
 		}
+		sep = 1;
+		if (group > 0 && --group == 0)
+			putc('}', out);
 	}
 	fputs(fmt == PMR_TABLE_JSON ? "}\n" : "\n", out);
 }

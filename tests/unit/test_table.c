@@ -82,6 +82,27 @@ UNIT_TEST(no_kind)
 	free(s);
 }
 
+/* A group is one JSON object; elsewhere its values stand flat. */
+UNIT_TEST(group)
+{
+	const struct pmr_tval f[] = {
+		PMR_TVS("key", "a", 0), PMR_TVG("execs", 2),
+		PMR_TVU("k", 3, 0), PMR_TVN("est", 1.5, "%.10g"),
+		PMR_TVG("aborts", 1), PMR_TVU("k", 0, 0),
+	};
+	int seen = 0;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&s, &len);
+
+	pmr_table_line(m, PMR_TABLE_JSON, NULL, NULL, &seen, f, 6);
+	pmr_table_line(m, PMR_TABLE_TSV, NULL, NULL, &seen, f, 6);
+	fclose(m);
+	CHECK_STR(s, "{\"key\":\"a\",\"execs\":{\"k\":3,\"est\":1.5},"
+	    "\"aborts\":{\"k\":0}}\n#key\tk\test\tk\na\t3\t1.5\t0\n");
+	free(s);
+}
+
 /* JSON strings: quotes and backslashes escaped, control bytes as \u00XX. */
 UNIT_TEST(json_str)
 {
@@ -120,4 +141,4 @@ UNIT_TEST(grid)
 }
 
 UNIT_MAIN(UNIT_ENTRY(formats), UNIT_ENTRY(json_str), UNIT_ENTRY(grid),
-    UNIT_ENTRY(no_kind))
+    UNIT_ENTRY(no_kind), UNIT_ENTRY(group))
