@@ -583,7 +583,7 @@ prof_report(FILE *f, const struct pmr_pairs_report *o,
 	const char *k2 = prof_key2[o->prof];
 	char key[32], key2[80], key3[32] = "";
 	size_t i;
-	int w = 6, w2 = 8, pp = o->prof == PMR_PAIRS_PROF_PPATH;
+	int w = 6, w2 = 8, pp = o->prof == PMR_PAIRS_PROF_PPATH, seen = 1;
 	int ex = o->truth && ((o->rebuild != NULL &&
 	(o->prof == PMR_PAIRS_PROF_EDGE || o->prof == PMR_PAIRS_PROF_RPATH)) ||
 	    (o->prof <= PMR_PAIRS_PROF_SET && n > 0 && !isnan(rows[0].exact)));
@@ -601,10 +601,12 @@ prof_report(FILE *f, const struct pmr_pairs_report *o,
 		    sizeof(key2))) > w2)
 			w2 = (int)strlen(key2);
 	}
-	if (o->fmt == PMR_PAIRS_F_TSV)
+	if (o->fmt == PMR_PAIRS_F_TSV && n == 0)
 		fprintf(f, "#%s%s%s%s\tk\tn\test\tlo\thi\tfrac\tflo\tfhi%s\n",
 		    prof_key[o->prof], k2 ? "\t" : "", k2 ? k2 : "", pp ?
 		    "\tpartner" : "", ex ? "\texact\trelerr" : "");
+	else if (o->fmt == PMR_PAIRS_F_TSV)
+		seen = 0;	/* the emitter prints it before the first row */
 	else if (o->fmt == PMR_PAIRS_F_TEXT) {
 		fprintf(f, "%-*s", w, prof_key[o->prof]);
 		if (k2 != NULL)
@@ -628,41 +630,35 @@ prof_report(FILE *f, const struct pmr_pairs_report *o,
 			prow_key2(o, r, key2, sizeof(key2));
 		if (pp)
 			snprintf(key3, sizeof(key3), "0x%" PRIx64, r->key3);
-		if (o->fmt == PMR_PAIRS_F_JSON) {
-			fprintf(f, "{\"%s\":", prof_key[o->prof]);
-			pmr_json_str(f, key);
-			if (k2 != NULL) {
-				fprintf(f, ",\"%s\":", k2);
-				pmr_json_str(f, key2);
-			}
-			if (pp) {
-				fprintf(f, ",\"partner\":");
-				pmr_json_str(f, key3);
-			}
-			fprintf(f, ",\"k\":%" PRIu64 ",\"n\":%" PRIu64
-			    ",\"est\":%.10g,\"lo\":%.10g,\"hi\":%.10g,"
-			    "\"frac\":%.10g,\"flo\":%.10g,\"fhi\":%.10g",
-			    r->k, r->n, r->est, r->lo, r->hi, r->frac, r->flo,
-			    r->fhi);
+		if (o->fmt != PMR_PAIRS_F_TEXT) {
+			struct pmr_tval t[14], *q = t;
+
+			*q++ = (struct pmr_tval)PMR_TVS(prof_key[o->prof], key,
+			    0);
+			if (k2 != NULL)
+				*q++ = (struct pmr_tval)PMR_TVS(k2, key2, 0);
+			if (pp)
+				*q++ = (struct pmr_tval)PMR_TVS("partner", key3,
+				    0);
+			*q++ = (struct pmr_tval)PMR_TVU("k", r->k, 0);
+			*q++ = (struct pmr_tval)PMR_TVU("n", r->n, 0);
+			*q++ = (struct pmr_tval)PMR_TVF("est", r->est, "%.10g");
+			*q++ = (struct pmr_tval)PMR_TVF("lo", r->lo, "%.10g");
+			*q++ = (struct pmr_tval)PMR_TVF("hi", r->hi, "%.10g");
+			*q++ = (struct pmr_tval)PMR_TVF("frac", r->frac,
+			    "%.10g");
+			*q++ = (struct pmr_tval)PMR_TVF("flo", r->flo, "%.10g");
+			*q++ = (struct pmr_tval)PMR_TVF("fhi", r->fhi, "%.10g");
 			if (ex) {
-				fprintf(f, ",\"exact\":%.10g,\"relerr\":",
-				    r->exact);
-				print_num(f, "%.6g", r->exact > 0 ?
-				    r->est / r->exact - 1 : NAN, "null");
+				*q++ = (struct pmr_tval)PMR_TVF("exact",
+				    r->exact, "%.10g");
+				*q++ = (struct pmr_tval)PMR_TVN("relerr",
+				    r->exact > 0 ? r->est / r->exact - 1 :
+				    NAN, "%.6g");
 			}
-			fprintf(f, "}\n");
-		} else if (o->fmt == PMR_PAIRS_F_TSV) {
-			fprintf(f, "%s%s%s%s%s\t%" PRIu64 "\t%" PRIu64 "\t%.10g\t"
-			    "%.10g\t%.10g\t%.10g\t%.10g\t%.10g", key,
-			    k2 ? "\t" : "", k2 ? key2 : "", pp ? "\t" : "",
-			    key3, r->k, r->n, r->est,
-			    r->lo, r->hi, r->frac, r->flo, r->fhi);
-			if (ex) {
-				fprintf(f, "\t%.10g\t", r->exact);
-				print_num(f, "%.6g", r->exact > 0 ?
-				    r->est / r->exact - 1 : NAN, "-");
-			}
-			fputc('\n', f);
+			pmr_table_line(f, o->fmt == PMR_PAIRS_F_JSON ?
+			    PMR_TABLE_JSON : PMR_TABLE_TSV, NULL, NULL, &seen,
+			    t, (size_t)(q - t));
 		} else {
 			fprintf(f, "%-*s", w, key);
 			if (k2 != NULL)

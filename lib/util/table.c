@@ -98,6 +98,9 @@ pmr_table_line(FILE *out, enum pmr_table_fmt fmt, const char *kind,
 			else
 				fprintf(out, f[i].s, f[i].d);
 			break;
+		case PMR_TV_FMT:
+			fprintf(out, f[i].s, f[i].d);
+			break;
 		case PMR_TV_GROUP:
 			break;
 		}

@@ -27,7 +27,7 @@ enum pmr_table_fmt {
 };
 
 enum pmr_tval_type { PMR_TV_U64, PMR_TV_HEX, PMR_TV_STR, PMR_TV_PCT,
-	PMR_TV_DBL, PMR_TV_NUM, PMR_TV_GROUP };
+	PMR_TV_DBL, PMR_TV_NUM, PMR_TV_FMT, PMR_TV_GROUP };
 
 struct pmr_tval {
 	const char *name;
@@ -35,7 +35,7 @@ struct pmr_tval {
 	int pos;		/* text: the value alone, without "name=" */
 	uint64_t u;		/* U64, HEX; GROUP: its values */
 	double d;		/* PCT (a fraction), DBL */
-	const char *s;		/* STR; NUM: its printf format */
+	const char *s;		/* STR; NUM, FMT: its printf format */
 };
 
 /* Initializers of one value: name, value, and for text whether the value
@@ -47,6 +47,8 @@ struct pmr_tval {
 #define PMR_TVD(n, v) { n, PMR_TV_DBL, 0, 0, (v), NULL }
 /* A double in printf format f; NaN is missing: "-", or null in JSON. */
 #define PMR_TVN(n, v, f) { n, PMR_TV_NUM, 0, 0, (v), (f) }
+/* A double in printf format f, NaN included ("nan"). */
+#define PMR_TVF(n, v, f) { n, PMR_TV_FMT, 0, 0, (v), (f) }
 /* The next k values form the JSON object n; in other formats they stand
  * flat, and the group itself prints nothing. */
 #define PMR_TVG(n, k) { n, PMR_TV_GROUP, 0, (k), 0, NULL }
