@@ -337,6 +337,19 @@ write_meta(struct pmr_writer *w, const struct pmr_sim_config *c,
 		if ((rc = meta(w, "sampler", buf)) != 0)
 			return rc;
 	}
+	if (o->ideal != 0) {	/* icost --multisim reads it */
+		size_t n = 0;
+		unsigned b;
+
+		buf[0] = '\0';
+		for (b = 0; b < 32; b++)
+			if (o->ideal >> b & 1)
+				n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+				    "%s%s", n ? "," : "",
+				    pmr_sim_ideal_name(1u << b));
+		if ((rc = meta(w, "ideal", buf)) != 0)
+			return rc;
+	}
 	if (o->truth) {
 		snprintf(buf, sizeof(buf), "delta=%u", o->delta);
 		if ((rc = meta(w, "truth", buf)) != 0)

@@ -955,9 +955,12 @@ CTX1='/0x2000	0x/s/^SAMPLE	0	10	0	4	\([0-9]*\)	0	/SAMPLE	0	10	0	4	\1	1	/'
 # misses than 3 binomial standard deviations above 5% (fewer than 20
 # rows: not checked).  With rearm=select (Bernoulli selection, unbiased)
 # every metric passes; about 15 s.
+# Six seeds: with three, one cell (cc1 aborts, 29 rows) fell to 5 misses,
+# just over the 3-sigma bound, after a simulator fix changed its samples;
+# seeds 4-6 alone gave it 0 of 31: chance, which more rows absorb.
 @test "pairs: intervals cover TRUTH on every bundled trace (rearm=select)" {
 	run -0 "$TOP/tests/coverage.sh" -c each -r select -m 1000000 \
-	    -s "1 2 3" "$TOP"/traces/*.pmr.zst
+	    -s "1 2 3 4 5 6" "$TOP"/traces/*.pmr.zst
 	printf '%s\n' "$output" | grep -E '^#|^all'
 	[ "$(printf '%s\n' "$output" | grep -c 'ok$')" -gt 200 ]
 }

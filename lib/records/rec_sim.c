@@ -10,6 +10,8 @@
 	{ #name, PMR_K_##kind, 0, offsetof(struct st, name), desc }
 #define F1(st, name, kind, desc) \
 	{ #name, PMR_K_##kind, 1, offsetof(struct st, name), desc }
+#define F2(st, name, kind, desc) \
+	{ #name, PMR_K_##kind, 2, offsetof(struct st, name), desc }
 #define NF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct pmr_field stats_fields[] = {
@@ -194,8 +196,8 @@ static const struct pmr_field gnode_fields[] = {
 	    "mispredicts (PD edge to the next), I/D cache, LLC and TLB misses"),
 	F(pmr_sim_gnode, dd_fetch, U16, "DD: cycles fetch stalled for I-cache, "
 	    "ITLB and first-touch misses before this instruction"),
-	F(pmr_sim_gnode, re, U32, "RE: cycles from data ready to issue "
-	    "(unit and issue-width contention)"),
+	F(pmr_sim_gnode, re, U32, "RE: cycles from ready (data ready, and "
+	    "one cycle after map) to issue (unit and issue-width contention)"),
 	F(pmr_sim_gnode, ep_fu, U16, "EP: functional-unit latency, cycles"),
 	F(pmr_sim_gnode, ep_mem, U16, "EP: L1-D hit latency of a load, "
 	    "cycles (0 if no load)"),
@@ -226,6 +228,15 @@ static const struct pmr_field gnode_fields[] = {
 	F1(pmr_sim_gnode, dd_brk, U16, "DD: fetch-break cycles before this "
 	    "instruction (a taken transfer or a fetch-block end closed the "
 	    "fetch cycle: 1; a BTB-miss bubble: 1 + btb_penalty)"),
+	F2(pmr_sim_gnode, rs, U32, "resource edge: seq distance to the "
+	    "instruction whose issue (rk 1: an issue-queue entry) or retire "
+	    "(rk 2: rename registers, a load or store queue entry) let this "
+	    "one map after waiting for it, 0 none"),
+	F2(pmr_sim_gnode, rk, U8, "resource edge kind: 0 none, 1 issue "
+	    "(E to D), 2 retire (C to D)"),
+	F2(pmr_sim_gnode, dd_dec, U16, "DD: decode cycles added by a miss in "
+	    "the decoded-instruction buffer (front end without wrong-path "
+	    "fetch, as the champsim preset)"),
 };
 
 static const struct pmr_field sig_fields[] = {
@@ -266,6 +277,9 @@ static const struct pmr_field det_fields[] = {
 	F(pmr_sim_det, sig, X64, "2 signature bits of each of the 2ctx+1 "
 	    "instructions around: position -ctx+j is bits 2j (b1) and 2j+1 "
 	    "(b2)"),
+	F2(pmr_sim_det, rs, U32, "as GNODE rs (resource edge)"),
+	F2(pmr_sim_det, rk, U8, "as GNODE rk"),
+	F2(pmr_sim_det, dd_dec, U16, "as GNODE dd_dec (DD)"),
 };
 
 #define T(num, name, st, fields, desc) \

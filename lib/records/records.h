@@ -49,6 +49,7 @@
 #define PMR_REC_GNODE 32u
 #define PMR_REC_SIG 33u		/* shotgun signature sample */
 #define PMR_REC_DET 34u		/* shotgun detailed sample */
+#define PMR_REC_COST 35u	/* icost: t and t(S) of one subset */
 #define PMR_REC_METRIC 40u	/* pairs' accumulators */
 #define PMR_REC_CRITICAL 0x80000000u
 #define PMR_REC_USER 64u
@@ -317,7 +318,18 @@ struct pmr_sim_gnode {
 	uint64_t at_d, at_r, at_e, at_p, at_c;	/* observed cycles */
 	uint16_t dd_itlb;	/* since 1: ITLB/first-touch part of dd_fetch */
 	uint16_t dd_brk;	/* since 1: DD fetch-break cycles */
+	uint32_t rs;		/* since 2: seq distance to the instruction
+				 * whose issue or retire freed what map
+				 * waited for, 0 none */
+	uint8_t rk;		/* since 2: PMR_SIM_RK_* */
+	uint16_t dd_dec;	/* since 2: DD: decode cycles of a miss in the
+				 * decoded-instruction buffer */
 };
+
+/* GNODE/DET rk: the resource edge into D of the waiting instruction. */
+#define PMR_SIM_RK_NONE 0u
+#define PMR_SIM_RK_ISSUE 1u	/* an issue-queue entry: E_j -> D_i */
+#define PMR_SIM_RK_RETIRE 2u	/* registers, load or store queue: C_j -> D_i */
 
 /*
  * SIG record: a shotgun signature sample (Fields et al. MICRO'03 §5.1,
@@ -360,6 +372,9 @@ struct pmr_sim_det {
 	uint32_t pp;
 	uint64_t target;	/* next pc of an indirect transfer, else 0 */
 	uint64_t sig;		/* 2-bit signatures of -ctx..+ctx */
+	uint32_t rs;		/* since 2: as GNODE rs */
+	uint8_t rk;		/* since 2: as GNODE rk */
+	uint16_t dd_dec;	/* since 2: as GNODE dd_dec */
 };
 
 /* --- profile metrics (rec_pairs.c) ------------------------------------- */
@@ -377,6 +392,29 @@ struct pmr_pairs_metric_rec {
 	struct pmr_bytes acc;	/* A64: the accumulator vector */
 };
 
+/* --- costs (rec_icost.c) ------------------------------------------------ */
+
+/* COST sources. */
+#define PMR_COST_GRAPH 0u	/* the critical path of GNODE records */
+#define PMR_COST_MULTISIM 1u	/* one pmsim run per subset */
+#define PMR_COST_SHOTGUN 2u	/* graph fragments rebuilt from samples */
+
+/*
+ * COST record (icost -f pmr): the execution time of one configuration, a
+ * subset of the categories idealized together, beside the base time of
+ * the same instructions, so that shards and fragments merge by adding t
+ * and ts (a ratio of sums).
+ */
+struct pmr_cost_rec {
+	uint8_t source;		/* PMR_COST_* */
+	uint32_t mask;		/* bit k: category k of cats */
+	struct pmr_bytes cats;	/* the categories, comma-separated */
+	uint64_t t;		/* base time, cycles */
+	uint64_t ts;		/* time with the subset idealized, cycles */
+	uint64_t insns;		/* instructions (graph nodes) */
+	uint64_t frags;		/* fragments (runs, for multisim) */
+};
+
 /* --- the registry (registry.c) ----------------------------------------- */
 
 /* The tables of each family, in man/pmr.5 order. */
@@ -388,6 +426,8 @@ extern const struct pmr_rtype pmr_rtypes_sim[];
 extern const unsigned pmr_rtypes_sim_n;
 extern const struct pmr_rtype pmr_rtypes_pairs[];
 extern const unsigned pmr_rtypes_pairs_n;
+extern const struct pmr_rtype pmr_rtypes_icost[];
+extern const unsigned pmr_rtypes_icost_n;
 
 /* Returns the registry entry of type, or NULL if unknown. */
 const struct pmr_rtype *pmr_rtype_find(uint32_t type);

@@ -1,6 +1,6 @@
 /*
  * registry.c: the registry of record types, the union of the family
- * tables (rec_core.c, rec_trace.c, rec_sim.c, rec_pairs.c) in man/pmr.5
+ * tables (rec_core.c, rec_trace.c, rec_sim.c, rec_icost.c, rec_pairs.c) in man/pmr.5
  * order, looked up by number or by name.  The stream library's codec,
  * printer and parser find a record's field table here.
  */
@@ -34,6 +34,7 @@ registry_init(void)
 	add_table(pmr_rtypes_core, pmr_rtypes_core_n);
 	add_table(pmr_rtypes_trace, pmr_rtypes_trace_n);
 	add_table(pmr_rtypes_sim, pmr_rtypes_sim_n);
+	add_table(pmr_rtypes_icost, pmr_rtypes_icost_n);
 	add_table(pmr_rtypes_pairs, pmr_rtypes_pairs_n);
 }
 

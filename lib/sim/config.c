@@ -156,7 +156,10 @@ static const struct pmr_sim_config alpha21264 = {
  * 32 KB 2-way L1s with 2 cycles, 1 MB 4-way L2 with 12, memory 100,
  * 128/64-entry D/ITLB with 30-cycle misses, 6 ALU (1), 2 MULT (3), 4 FP
  * ALU (2), 2 FP MULT/DIV (4/12), 3 LD/ST ports.  Fetch and commit width 6,
- * queues = window, line 64 B, 16 MSHRs are [X]; the fetch queue holds
+ * queues = window, line 64 B, 16 MSHRs are [X]; rename registers 6 per
+ * window entry (every destination of 64 instructions: a SimpleScalar RUU
+ * entry holds its results, so only the window binds, as in the paper's
+ * graph, whose window edge is the only one for these); the fetch queue holds
  * the instructions of the 10 front-end stages (6 x 10 = 60) and more, so
  * that it never throttles fetch below its width (64 [X]).
  */
@@ -169,7 +172,7 @@ static const struct pmr_sim_config fields03 = {
 	.btb = 4096, .btb_assoc = 2, .btb_penalty = 2, .ras = 64,
 	.redirect = 3,
 	.map_width = 6, .rob = 64, .iq_int = 64, .iq_fp = 64,
-	.regs_int = 64, .regs_fp = 64, .lq = 64, .sq = 64,
+	.regs_int = 384, .regs_fp = 384, .lq = 64, .sq = 64,
 	.issue_width = 6, .n_alu = 6, .lat_alu = 1, .n_imul = 2,
 	.lat_imul = 3, .lat_idiv = 12, .n_fadd = 4, .lat_fadd = 2,
 	.n_fmul = 2, .lat_fmul = 4, .lat_fdiv = 12, .n_mem = 3,
@@ -476,6 +479,17 @@ pmr_sim_ideal_byname(const char *name)
 		if (strcmp(name, ideal_names[i]) == 0)
 			return 1u << i;
 	return 0;
+}
+
+const char *
+pmr_sim_ideal_name(unsigned bit)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(ideal_names) / sizeof(ideal_names[0]); i++)
+		if (bit == 1u << i)
+			return ideal_names[i];
+	return "?";
 }
 
 void

@@ -37,7 +37,8 @@ gnode_fill(const struct pmr_sim *s, const struct ent *e, uint64_t seq,
 	g->partial = x->ppp != 0;
 	g->events = e->events | PMR_SIM_EV_RETIRED;
 	g->dd_fetch = x->dd_fetch;
-	g->re = (uint32_t)(e->X - e->D);
+	/* ready: data ready and one cycle after map (sim_map_one) */
+	g->re = (uint32_t)(e->X - (e->D > e->M + 1 ? e->D : e->M + 1));
 	g->ep_fu = e->lat;
 	g->ep_mem = x->ep_mem;
 	g->ep_miss = x->ep_miss;
@@ -51,6 +52,10 @@ gnode_fill(const struct pmr_sim *s, const struct ent *e, uint64_t seq,
 		g->ep_miss = 0;
 	g->dd_itlb = x->dd_itlb;
 	g->dd_brk = x->dd_brk;
+	g->dd_dec = (e->flags & E_DIBMISS) ? DIB_MISS : 0;
+	g->rs = gnode_dist(s, e, seq, x->rsrc);
+	g->rk = g->rs == 0 ? PMR_SIM_RK_NONE : x->rwhy == 1 ? PMR_SIM_RK_ISSUE :
+	    PMR_SIM_RK_RETIRE;
 	g->at_d = e->M;
 	g->at_r = e->D;
 	g->at_e = e->X;
@@ -124,4 +129,6 @@ sim_gn_fetch(struct pmr_sim *s, uint32_t slot)
 	g->dd_brk = (uint16_t)s->pend_brk;
 	g->ep_mem = g->ep_miss = g->ep_tlb = 0;
 	g->preg[0] = g->preg[1] = g->preg[2] = g->pmem = g->ppp = 0;
+	g->rsrc = 0;
+	g->rwhy = 0;
 }

@@ -176,6 +176,7 @@ issue_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 		s->fu_used[e->pool]++;
 	e->X = s->now;
 	s->nissued++;
+	s->rel_iq[(e->flags & E_FP) != 0] = e->seq + 1;	/* GNODE rs */
 	e->flags |= E_ISSUED;
 	e->flags &= ~E_READYBIT;
 	sim_unready(s, slot);

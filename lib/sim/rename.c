@@ -45,9 +45,12 @@ ip_map(struct pmr_sim *s, struct ent *e, uint32_t slot)
 	struct undo *u;
 
 	if ((e->cls == PMR_OP_BR_COND || e->cls == PMR_OP_CALL ||
-	    e->cls == PMR_OP_CALL_IND) && s->rat[PMR_X86_RIP] != 0)
+	    e->cls == PMR_OP_CALL_IND) && s->rat[PMR_X86_RIP] != 0) {
 		depend(s, e, slot, s->rat[PMR_X86_RIP] - 1,
 		    s->ratseq[PMR_X86_RIP]);
+		if (s->graph_on)
+			sim_gn_preg(s, e, slot, PMR_X86_RIP);
+	}
 	if (e->ndst >= MAXD)
 		return;
 	u = e->ndst == 0 ? &e->u0 : &s->undo[slot].u[e->ndst - 1];
@@ -168,6 +171,20 @@ dib_fill(struct pmr_sim *s, const struct ent *e)
 	pmr_sim_cache_access(&s->dib, e->pc, 1);
 }
 
+/* Notes the instruction that freed what e waited for at map (GNODE rs). */
+static void __attribute__((noinline))
+gn_release(struct pmr_sim *s, const struct ent *e, uint32_t slot)
+{
+	struct egn *g = &s->gnodes[slot];
+	int fp = (e->flags & E_FP) != 0;
+	uint64_t r;
+
+	r = g->rwhy == 1 ? s->rel_iq[fp] : g->rwhy == 2 ? s->rel_regs[fp] :
+	    g->rwhy == 3 ? s->rel_lq : s->rel_sq;
+	g->rsrc = r != 0 && e->seq + 1 > r && e->seq + 1 - r < 0xffffffffu ?
+	    (uint32_t)(e->seq + 1 - r) : 0;
+}
+
 void
 sim_map(struct pmr_sim *s)
 {
@@ -203,8 +220,15 @@ sim_map(struct pmr_sim *s)
 		}
 		if (why >= 0) {
 			e->events |= ev;
+			if (s->graph_on)
+				s->gnodes[slot].rwhy = why == PMR_SIM_ST_IQ ?
+				    1 : why == PMR_SIM_ST_REGS ? 2 :
+				    why != PMR_SIM_ST_LSQ ? 0 :
+				    (e->nload != 0) & (s->lq_free == 0) ? 3 : 4;
 			break;
 		}
+		if (s->graph_on && s->gnodes[slot].rwhy != 0)
+			gn_release(s, e, slot);
 		if (e->flags & E_DIBMISS)	/* decoded: fill the DIB */
 			dib_fill(s, e);
 		sim_map_one(s, e, slot);

@@ -79,6 +79,15 @@ sim_retire(struct pmr_sim *s)
 		}
 		/* no branch: loads come at random */
 		s->lq_free += e->nload > 0;
+		if (s->graph_on) {	/* GNODE rs */
+			if (e->ndst > 0)
+				s->rel_regs[(e->flags & E_FP) != 0] =
+				    e->seq + 1;
+			if (e->nload > 0)
+				s->rel_lq = e->seq + 1;
+			if (e->nstore > 0)
+				s->rel_sq = e->seq + 1;
+		}
 		if (e->flags & E_FP)
 			s->regs_fp_free += e->ndst;
 		else

@@ -233,6 +233,9 @@ pmr_sim_shotgun_take(struct pmr_sim_shotgun *g,
 	d->pr_reg_c = n->pr_reg_c;
 	d->pr_mem = n->pr_mem;
 	d->pp = n->pp;
+	d->rs = n->rs;
+	d->rk = n->rk;
+	d->dd_dec = n->dd_dec;
 	if (n->cls == PMR_OP_JMP_IND || n->cls == PMR_OP_CALL_IND ||
 	    n->cls == PMR_OP_RET)
 		d->target = next_pc;

@@ -320,6 +320,8 @@ uint64_t pmr_sim_config_digest(const struct pmr_sim_config *c);
 void pmr_sim_config_idealize(struct pmr_sim_config *c, unsigned mask);
 /* Returns the PMR_SIM_IDEAL_* bit named name, or 0. */
 unsigned pmr_sim_ideal_byname(const char *name);
+/* Returns the name of the one idealization bit, or "?". */
+const char *pmr_sim_ideal_name(unsigned bit);
 
 /* --- the simulator (core.c) -------------------------------------------- */
 

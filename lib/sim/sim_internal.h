@@ -159,6 +159,8 @@ struct egn {
 				 * block end, BTB bubble (cycles) */
 	uint32_t preg[3], pmem;	/* pos distances to producers */
 	uint32_t ppp;		/* pos distance to the line's missing load */
+	uint32_t rsrc;		/* pos distance to the releaser (GNODE rs) */
+	uint8_t rwhy;		/* last map stall: PMR_SIM_ST_* + 1, 0 none */
 };
 
 /*
@@ -335,6 +337,10 @@ struct pmr_sim {
 
 	uint64_t nissued;	/* issues so far (activity test) */
 	int map_why;		/* this cycle's map stall reason, -1 none */
+	/* pos of the last instruction to free each structure (GNODE rs):
+	 * issue queues int/fp by issue, registers int/fp, load and store
+	 * queue entries by retire */
+	uint64_t rel_iq[2], rel_regs[2], rel_lq, rel_sq;
 	uint64_t skipped;	/* idle cycles jumped over */
 
 	/* pending memory-order trap, and the instructions to fetch again */
@@ -692,14 +698,18 @@ depend(struct pmr_sim *s, struct ent *e, uint32_t cslot, uint32_t pslot,
 {
 	struct ent *p = &s->ents[pslot];
 	uint32_t f = p->flags;
-	/* in flight (else retired: the value is in the registers); tests
-	 * the host cannot predict, so evaluated without branches */
-	unsigned live = ((f & E_LIVE) != 0) & (p->seq == pseq);
+	/* in flight (else retired: the value is in the registers once its
+	 * result time has passed; a load that retired before its data
+	 * (load_early) keeps its consumers waiting until res, as long as
+	 * its slot holds it); tests the host cannot predict, so evaluated
+	 * without branches */
+	unsigned same = p->seq == pseq;
+	unsigned live = ((f & E_LIVE) != 0) & same;
 	uint64_t r;
 	int32_t n;
 
 	if (!live | ((f & E_ISSUED) != 0)) {
-		r = live ? p->res : 0;	/* issued: its result time */
+		r = same ? p->res : 0;	/* issued or retired: result time */
 		e->D = r > e->D ? r : e->D;
 		return;
 	}

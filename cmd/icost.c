@@ -1,0 +1,890 @@
+/*
+ * icost: costs and interaction costs of event classes on an out-of-order
+ * core (Fields, Bodik, Hill, Newburn, MICRO-36 2003): the critical path of
+ * pmsim's dependence graph (GNODE records) under every requested subset of
+ * idealizations in one pass, or the cycles of one pmsim run per subset
+ * (--multisim); the paper's breakdown table, COST records that merge,
+ * and the comparison of breakdowns (--compare, the paper's Table 7).
+ *
+ * The graph, the algebra and the reports live in lib/icost/; this file
+ * reads the inputs, checks that they hold what it needs and says what
+ * went wrong.  See icost(1).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "icost/bd.h"
+#include "icost/icost.h"
+#include "sim/sim.h"
+#include "stream/pmr.h"
+#include "util/cli.h"
+
+enum {
+	O_ORDER = PMR_OPT_PRIVATE, O_ALL, O_FOCUS, O_MULTISIM, O_COMPARE,
+	O_BAR, O_WIN_INF, O_FU, O_FRAGMENTS
+};
+
+static const char synopsis[] =
+    "usage: icost [-qv] [-c cats] [-e name=cats:filter] [-f format] "
+    "[-m preset]\n"
+    "             [-O key=value] [-o file] [-t percent] [--all | --focus=cat "
+    "| --order=k]\n"
+    "             [--bar] [--compare | --multisim] [file ...]\n";
+
+static void
+help(void)
+{
+	unsigned i;
+
+	printf("usage: icost [options] [file ...]\n"
+	    "Costs and interaction costs of event categories (Fields et al., "
+	    "MICRO-36):\nthe critical path of pmsim's dependence graph (GNODE "
+	    "records, pmsim --graph)\nunder every subset of idealizations in "
+	    "one pass, or one pmsim run per subset\n(--multisim); the "
+	    "paper's breakdown table or COST records that merge.\n\n"
+	    "Categories:\n"
+	    "  -c, --cats=LIST      categories, comma-separated, in order "
+	    "[dl1,win,bw,bmisp,\n"
+	    "                       dmiss,shalu,lgalu,imiss]\n"
+	    "  -e, --set=NAME=CATS:FILTER  a category of its own: CATS "
+	    "(joined by +) on the\n"
+	    "                       instructions FILTER names: pc=ADDR, "
+	    "pc=LO-HI, cls=CLASS\n"
+	    "Subsets:\n"
+	    "      --order=K        singles, pairs ... up to K, and all "
+	    "together [2]\n"
+	    "      --all            every subset (2^n; n <= %d)\n"
+	    "      --focus=CAT      singles, the pairs with CAT, all "
+	    "(the paper's Table 4)\n"
+	    "Graph:\n"
+	    "  -m, --machine=PRESET the machine the GNODE records must come "
+	    "from\n"
+	    "  -O, --set-config=K=V a setting of that machine (as pmsim -O)\n"
+	    "      --win-inf        win deletes the window edges [window x "
+	    "20]\n"
+	    "      --fu-contention=bw|lgalu  who owns the unit contention of "
+	    "long ops [bw]\n"
+	    "      --fragments      the input is fragments: a seq gap starts "
+	    "a new one\n"
+	    "Other inputs:\n"
+	    "      --multisim       the inputs are pmsim runs, one per subset "
+	    "(META ideal)\n"
+	    "      --compare        2 or 3 COST streams: multisim, graph "
+	    "[, shotgun]\n"
+	    "  -t, --threshold=PCT  --compare: rows with |multisim| >= PCT "
+	    "[5]\n"
+	    "Output:\n"
+	    "  -f, --format=FMT     text, tsv, json or pmr (COST records) "
+	    "[text]\n"
+	    "      --bar            a text stacked bar after the table\n",
+	    PMR_ICOST_MAXALL);
+	printf("\nCategories (as pmsim --ideal):\n");
+	for (i = 0; i < pmr_icost_nbases; i++)
+		printf("  %-6s %s\n", pmr_icost_bases[i].name,
+		    pmr_icost_bases[i].what);
+	printf("\nCommon options:\n%s", pmr_common_help);
+}
+
+static const char *const fmt_names[] = { "text", "tsv", "json", "pmr",
+	NULL };
+
+static struct pmr_common com;
+static struct pmr_icost_cat cats[PMR_ICOST_MAXCAT];
+static unsigned ncat;
+static int fragments;
+static int graph_read;	/* the breakdown comes from GNODE records */
+
+/* Adds category name with idealizations ideal (filter set by caller). */
+static struct pmr_icost_cat *
+cat_add(const char *name, unsigned ideal)
+{
+	struct pmr_icost_cat *c;
+	unsigned k;
+
+	if (ncat == PMR_ICOST_MAXCAT)
+		pmr_cli_misuse("more than %d categories", PMR_ICOST_MAXCAT);
+	for (k = 0; k < ncat; k++)
+		if (strcmp(cats[k].name, name) == 0)
+			pmr_cli_misuse("category '%s' given twice", name);
+	c = &cats[ncat++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->ideal = ideal;
+	return c;
+}
+
+static const char *const cls_names[] = { "other", "int", "imul", "idiv",
+	"fadd", "fmul", "fdiv", "load", "store", "ldst", "br", "jmp",
+	"jmp_ind", "call", "call_ind", "ret", "syscall", "nop", NULL };
+
+/* -e NAME=CAT[+CAT...]:pc=A | pc=LO-HI | cls=C[,C...] */
+static void
+set_add(const char *arg)
+{
+	char buf[512], *eq, *colon, *p, *q;
+	struct pmr_icost_cat *c;
+	unsigned ideal = 0;
+	const char *errstr;
+
+	if (strlen(arg) >= sizeof(buf))
+		pmr_cli_bad("--set", arg, "too long");
+	strcpy(buf, arg);
+	if ((eq = strchr(buf, '=')) == NULL || (colon = strchr(eq, ':')) ==
+	    NULL || eq == buf)
+		pmr_cli_bad("--set", arg, "not NAME=CATS:FILTER");
+	*eq++ = '\0';
+	*colon++ = '\0';
+	for (p = strtok(eq, "+"); p != NULL; p = strtok(NULL, "+")) {
+		const struct pmr_icost_base *b = pmr_icost_base_byname(p);
+
+		if (b == NULL)
+			pmr_cli_bad("--set", arg, "an unknown category");
+		ideal |= b->ideal;
+	}
+	if (ideal == 0)
+		pmr_cli_bad("--set", arg, "without categories");
+	c = cat_add(buf, ideal);
+	c->filtered = 1;
+	if (strncmp(colon, "pc=", 3) == 0) {
+		uint64_t lo, hi;
+
+		p = colon + 3;
+		if ((q = strchr(p, '-')) != NULL)
+			*q++ = '\0';
+		lo = pmr_strtou64(p, &errstr);
+		if (errstr != NULL)
+			pmr_cli_bad("--set", arg, "a bad pc");
+		hi = lo + 1;
+		if (q != NULL) {
+			hi = pmr_strtou64(q, &errstr);
+			if (errstr != NULL || hi <= lo)
+				pmr_cli_bad("--set", arg, "a bad pc range "
+				    "(LO-HI, HI above LO, HI not included)");
+		}
+		if ((c->ranges = malloc(sizeof(*c->ranges))) == NULL)
+			pmr_cli_misuse("out of memory");
+		c->ranges[0].lo = lo;
+		c->ranges[0].hi = hi;
+		c->nranges = 1;
+	} else if (strncmp(colon, "cls=", 4) == 0) {
+		for (p = strtok(colon + 4, ","); p != NULL;
+		    p = strtok(NULL, ","))
+			c->clsmask |= 1u << pmr_cli_pick("--set cls", p,
+			    cls_names);
+	} else
+		pmr_cli_bad("--set", arg, "a filter other than pc= or cls=");
+}
+
+static void
+cats_default(const char *list)
+{
+	struct pmr_items it;
+	const char *item;
+
+	pmr_items_init(&it, list);
+	while ((item = pmr_items_next(&it)) != NULL) {
+		const struct pmr_icost_base *b = pmr_icost_base_byname(item);
+
+		if (b == NULL) {
+			pmr_items_end(&it);
+			pmr_cli_bad("--cats", item, "unknown (dl1, win, bw, "
+			    "bmisp, dmiss, shalu, lgalu, imiss)");
+		}
+		cat_add(b->name, b->ideal);
+	}
+}
+
+/* The input as one record sequence over every file. */
+struct in {
+	char **files;
+	int nfiles, next;
+	struct pmr_reader *r;
+	const char *name;
+	uint64_t streams;	/* streams begun, over all files */
+	uint64_t last_ns;
+};
+
+static void
+die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("icost: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(1);
+}
+
+/* Reads the next record; returns 1, or 0 after the last file.  *newstream
+ * is set at the first record of each stream. */
+static int
+in_next(struct in *in, struct pmr_rec *rec, int *newstream)
+{
+	int err, rc;
+
+	for (;;) {
+		if (in->r == NULL) {
+			const char *p;
+
+			if (in->next >= in->nfiles)
+				return 0;
+			p = in->files[in->next++];
+			in->name = pmr_display(p);
+			in->r = pmr_reader_open(strcmp(p, "-") ? p : NULL, 0,
+			    &err);
+			if (in->r == NULL)
+				die("%s: %s", in->name, pmr_strerror(err));
+			in->last_ns = 0;
+		}
+		rc = pmr_reader_next(in->r, rec);
+		if (rc == 1) {
+			uint64_t ns = pmr_reader_nstreams(in->r);
+
+			*newstream = ns != in->last_ns;
+			if (*newstream)
+				in->streams++;
+			in->last_ns = ns;
+			return 1;
+		}
+		if (rc < 0)
+			die("%s: %s", in->name, pmr_reader_errmsg(in->r));
+		pmr_reader_close(in->r);
+		in->r = NULL;
+	}
+}
+
+static int
+meta_is(const struct pmr_meta *m, const char *key)
+{
+	return m->key.n == strlen(key) && memcmp(m->key.p, key, m->key.n) == 0;
+}
+
+/* Sets c from a META config value ("key = value" lines). */
+static void
+config_parse(struct pmr_sim_config *c, const struct pmr_meta *m,
+    const char *where)
+{
+	char *s = strndup((const char *)m->value.p, m->value.n), *line, *sp;
+	char eb[256];
+
+	if (s == NULL)
+		die("out of memory");
+	for (line = strtok_r(s, "\n", &sp); line != NULL;
+	    line = strtok_r(NULL, "\n", &sp)) {
+		char key[64], *eq = strstr(line, " = ");
+
+		if (eq == NULL || (size_t)(eq - line) >= sizeof(key))
+			die("%s: META config: a line without \"key = value\"",
+			    where);
+		memcpy(key, line, (size_t)(eq - line));
+		key[eq - line] = '\0';
+		if (pmr_sim_config_set(c, key, eq + 3, eb, sizeof(eb)) != 0)
+			die("%s: META config: %s", where, eb);
+	}
+	free(s);
+}
+
+static uint32_t lanes_buf[1u << PMR_ICOST_MAXALL];
+
+static void cost_add(struct in *in, const struct pmr_rec *rec,
+    struct pmr_icost_bd *bd, int *init);
+
+/* Reads GNODE streams into a graph breakdown. */
+static void
+run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
+    unsigned nl, const struct pmr_sim_config *stated,
+    const struct pmr_icost_gopts *go, struct pmr_icost_diag *dg)
+{
+	struct pmr_sim_config cfg;
+	struct pmr_icost_graph *g = NULL;
+	struct pmr_rec rec;
+	uint64_t digest = 0, nodes = 0, prev = 0, gaps = 0, frags = 0;
+	int have_cfg = 0, ns, err, cinit = 0;
+	struct pmr_icost_bd cb;
+	int64_t *t;
+	unsigned k;
+	const char *why;
+
+	while (in_next(in, &rec, &ns)) {
+		if (ns) {
+			have_cfg = 0;
+			if (g != NULL && pmr_icost_graph_nodes(g) > 0)
+				pmr_icost_graph_restart(g);
+			prev = UINT64_MAX;
+		}
+		if (rec.type == PMR_REC_META) {
+			struct pmr_meta m;
+
+			if (pmr_rec_decode(&rec, &m, &why) != 0)
+				die("%s: record %" PRIu64 ": %s", in->name,
+				    rec.index, why);
+			if (meta_is(&m, "config")) {
+				struct pmr_sim_config c;
+				uint64_t d;
+
+				pmr_sim_config_preset(&c, "fields03");
+				config_parse(&c, &m, in->name);
+				d = pmr_sim_config_digest(&c);
+				if (stated != NULL &&
+				    d != pmr_sim_config_digest(stated))
+					die("%s: the GNODE records come from "
+					    "another machine than -m/-O state "
+					    "(config digest %016" PRIx64 ", "
+					    "stated %016" PRIx64 ")", in->name,
+					    d, pmr_sim_config_digest(stated));
+				if (digest != 0 && d != digest)
+					die("%s: stream %" PRIu64 " comes from "
+					    "another machine than the first "
+					    "(config digest %016" PRIx64 ", "
+					    "first %016" PRIx64 ")", in->name,
+					    in->streams, d, digest);
+				digest = d;
+				cfg = c;
+				have_cfg = 1;
+			} else if (meta_is(&m, "ideal"))
+				die("%s: the GNODE records come from an "
+				    "idealized run (pmsim --ideal): its graph "
+				    "is not the base machine's", in->name);
+		} else if (rec.type == PMR_REC_GNODE) {
+			struct pmr_sim_gnode n;
+
+			if (!have_cfg) {
+				if (stated == NULL)
+					die("%s: GNODE records without the "
+					    "machine (META config): give it "
+					    "with -m and -O", in->name);
+				cfg = *stated;
+				digest = pmr_sim_config_digest(stated);
+				have_cfg = 1;
+			}
+			if (pmr_rec_decode(&rec, &n, &why) != 0)
+				die("%s: record %" PRIu64 ": %s", in->name,
+				    rec.index, why);
+			if (g == NULL) {
+				err = pmr_icost_graph_new(&g, &cfg, cats, ncat,
+				    lanes, nl, go);
+				if (err != 0)
+					die("%s", pmr_strerror(err));
+			}
+			if (prev != UINT64_MAX && n.seq != prev + 1) {
+				if (!fragments)
+					die("%s: record %" PRIu64 ": GNODE seq "
+					    "%" PRIu64 " after %" PRIu64 ": "
+					    "records are missing (--fragments "
+					    "reads a stream of fragments)",
+					    in->name, rec.index, n.seq, prev);
+				gaps++;
+				pmr_icost_graph_restart(g);
+			}
+			if (prev == UINT64_MAX || n.seq != prev + 1)
+				frags++;
+			prev = n.seq;
+			pmr_icost_graph_node(g, &n);
+			nodes++;
+		} else if (rec.type == PMR_REC_COST) {
+			if (g != NULL)
+				die("%s: COST records among GNODE records: "
+				    "read them apart", in->name);
+			cost_add(in, &rec, &cb, &cinit);
+		}
+	}
+	if (cinit) {		/* COST streams, merged */
+		pmr_icost_bd_free(bd);
+		*bd = cb;
+		return;
+	}
+	if (g == NULL)
+		die("%s: no GNODE or COST records (pmsim --graph writes "
+		    "GNODE records)", in->nfiles == 1 ? in->name :
+		    "the input");
+	if ((t = calloc(nl, sizeof(*t))) == NULL)
+		die("out of memory");
+	pmr_icost_graph_times(g, t);
+	for (k = 0; k < nl; k++)
+		pmr_icost_bd_add(bd, lanes[k], (uint64_t)t[0],
+		    t[k] < 0 ? 0 : (uint64_t)t[k]);
+	bd->insns = nodes;
+	bd->frags = frags;
+	pmr_icost_graph_diag(g, dg);
+	graph_read = 1;
+	dg->gaps = gaps;
+	free(t);
+	pmr_icost_graph_free(g);
+}
+
+/* Reads pmsim runs (META ideal, final STATS), one per subset. */
+static void
+run_multisim(struct in *in, struct pmr_icost_bd *bd)
+{
+	struct pmr_rec rec;
+	uint64_t cycles[1u << PMR_ICOST_MAXALL], insns = 0, runs = 0;
+	uint8_t seen[1u << PMR_ICOST_MAXALL];
+	uint32_t mask = 0, m;
+	int ns, have_stats = 0;
+	const char *why;
+
+	memset(seen, 0, sizeof(seen));
+	if (ncat > PMR_ICOST_MAXALL)
+		pmr_cli_misuse("--multisim takes at most %d categories",
+		    PMR_ICOST_MAXALL);
+	for (m = 0; m < ncat; m++)
+		if (cats[m].filtered)
+			pmr_cli_misuse("--multisim: '%s' has a filter: pmsim "
+			    "--ideal idealizes whole categories",
+			    cats[m].name);
+	for (;;) {
+		int more = in_next(in, &rec, &ns);
+
+		if (!more || ns) {
+			if (runs > 0 || have_stats) {
+				if (!have_stats)
+					die("%s: a run without its final STATS "
+					    "record", in->name);
+				if (seen[mask])
+					die("%s: two runs idealize the same "
+					    "subset", in->name);
+				seen[mask] = 1;
+			}
+			if (!more)
+				break;
+			runs++;
+			mask = 0;
+			have_stats = 0;
+		}
+		if (rec.type == PMR_REC_META) {
+			struct pmr_meta m2;
+
+			if (pmr_rec_decode(&rec, &m2, &why) != 0)
+				die("%s: record %" PRIu64 ": %s", in->name,
+				    rec.index, why);
+			if (meta_is(&m2, "ideal")) {
+				char *s = strndup((const char *)m2.value.p,
+				    m2.value.n), *p, *sp;
+				unsigned k;
+
+				for (p = strtok_r(s, ",", &sp); p != NULL;
+				    p = strtok_r(NULL, ",", &sp)) {
+					for (k = 0; k < ncat; k++)
+						if (cats[k].ideal ==
+						    pmr_sim_ideal_byname(p))
+							break;
+					if (k == ncat)
+						die("%s: a run idealizes %s, "
+						    "not among the categories",
+						    in->name, p);
+					mask |= 1u << k;
+				}
+				free(s);
+			}
+		} else if (rec.type == PMR_REC_STATS) {
+			struct pmr_sim_stats st;
+
+			if (pmr_rec_decode(&rec, &st, &why) != 0)
+				die("%s: record %" PRIu64 ": %s", in->name,
+				    rec.index, why);
+			if (!st.final)
+				continue;
+			if (insns != 0 && st.retired != insns)
+				die("%s: the runs simulated different numbers "
+				    "of instructions (%" PRIu64 " and %" PRIu64
+				    ")", in->name, insns, st.retired);
+			insns = st.retired;
+			cycles[mask] = st.cycles;
+			have_stats = 1;
+		}
+	}
+	if (runs == 0)
+		die("no pmsim runs in the input");
+	if (!seen[0])
+		die("no base run (pmsim without --ideal) among the %" PRIu64
+		    " runs", runs);
+	for (m = 0; m < 1u << ncat; m++)
+		if (seen[m])
+			pmr_icost_bd_add(bd, m, cycles[0], cycles[m]);
+	bd->insns = insns;
+	bd->frags = runs;
+}
+
+/* Adds COST record rec to bd (initialized from the first record). */
+static void
+cost_add(struct in *in, const struct pmr_rec *rec, struct pmr_icost_bd *bd,
+    int *init)
+{
+	struct pmr_cost_rec c;
+	char buf[PMR_ICOST_MAXCAT * 65];
+	const char *why;
+
+	if (pmr_rec_decode(rec, &c, &why) != 0)
+		die("%s: record %" PRIu64 ": %s", in->name, rec->index, why);
+	if (!*init) {
+		const char *names[PMR_ICOST_MAXCAT];
+		char tmp[sizeof(buf)], *p, *sp;
+		unsigned n = 0;
+
+		if (c.cats.n >= sizeof(tmp))
+			die("%s: record %" PRIu64 ": too many categories",
+			    in->name, rec->index);
+		memcpy(tmp, c.cats.p, c.cats.n);
+		tmp[c.cats.n] = '\0';
+		for (p = strtok_r(tmp, ",", &sp); p != NULL; p = strtok_r(NULL,
+		    ",", &sp)) {
+			if (n == PMR_ICOST_MAXCAT)
+				die("%s: record %" PRIu64 ": too many "
+				    "categories", in->name, rec->index);
+			names[n++] = p;
+		}
+		if (c.source > PMR_COST_SHOTGUN ||
+		    pmr_icost_bd_init(bd, c.source, names, n) != 0)
+			die("%s: record %" PRIu64 ": bad source or categories",
+			    in->name, rec->index);
+		*init = 1;
+	}
+	pmr_icost_bd_cats(bd, buf, sizeof(buf));
+	if (c.source != bd->source || c.cats.n != strlen(buf) ||
+	    memcmp(c.cats.p, buf, c.cats.n) != 0)
+		die("%s: record %" PRIu64 ": COST of another source or "
+		    "category list than the first", in->name, rec->index);
+	if (c.mask >> bd->ncat != 0)
+		die("%s: record %" PRIu64 ": COST mask beyond its categories",
+		    in->name, rec->index);
+	pmr_icost_bd_add(bd, c.mask, c.t, c.ts);
+	if (c.mask == 0) {
+		bd->insns += c.insns;
+		bd->frags += c.frags;
+	}
+}
+
+/* Reads COST records into bd; returns 1 if there was one. */
+static int
+read_costs(struct in *in, struct pmr_icost_bd *bd)
+{
+	struct pmr_rec rec;
+	int ns, init = 0;
+
+	while (in_next(in, &rec, &ns))
+		if (rec.type == PMR_REC_COST)
+			cost_add(in, &rec, bd, &init);
+	return init;
+}
+
+static int
+write_costs(const struct pmr_icost_bd *bd, int argc, char **argv)
+{
+	struct pmr_writer *w;
+	char cats_s[PMR_ICOST_MAXCAT * 65], eb[512];
+	uint32_t m;
+	int err;
+
+	if (pmr_common_tty_refused(&com))
+		die("binary output to a terminal (use -o or --force)");
+	if ((w = pmr_common_writer(&com, "icost", argc, argv, &err)) == NULL)
+		die("%s: %s", pmr_outname(com.output), pmr_strerror(err));
+	pmr_icost_bd_cats(bd, cats_s, sizeof(cats_s));
+	for (m = 0; m < 1u << bd->ncat; m++) {
+		struct pmr_cost_rec c;
+
+		if (!bd->have[m])
+			continue;
+		c.source = (uint8_t)bd->source;
+		c.mask = m;
+		c.cats.p = (const unsigned char *)cats_s;
+		c.cats.n = (uint32_t)strlen(cats_s);
+		c.t = bd->t[m];
+		c.ts = bd->ts[m];
+		c.insns = m == 0 ? bd->insns : 0;
+		c.frags = m == 0 ? bd->frags : 0;
+		if ((err = pmr_write(w, PMR_REC_COST, &c)) != 0)
+			break;
+	}
+	if (err != 0 || pmr_writer_close(w, eb, sizeof(eb)) != 0) {
+		if (err != 0)
+			pmr_writer_abort(w);
+		die("%s: %s", pmr_outname(com.output), err != 0 ?
+		    pmr_strerror(err) : eb);
+	}
+	return 0;
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "cats", required_argument, NULL, 'c' },
+		{ "set", required_argument, NULL, 'e' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "machine", required_argument, NULL, 'm' },
+		{ "set-config", required_argument, NULL, 'O' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "order", required_argument, NULL, O_ORDER },
+		{ "all", no_argument, NULL, O_ALL },
+		{ "focus", required_argument, NULL, O_FOCUS },
+		{ "multisim", no_argument, NULL, O_MULTISIM },
+		{ "compare", no_argument, NULL, O_COMPARE },
+		{ "bar", no_argument, NULL, O_BAR },
+		{ "win-inf", no_argument, NULL, O_WIN_INF },
+		{ "fu-contention", required_argument, NULL, O_FU },
+		{ "fragments", no_argument, NULL, O_FRAGMENTS },
+		PMR_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 }
+	};
+	static const char *const fu_names[] = { "bw", "lgalu", NULL };
+	const char *catlist = NULL, *focus_s = NULL, *preset = NULL;
+	const char *kvs[64];
+	unsigned nkv = 0, order = 2, nl, k;
+	int ch, all = 0, multisim = 0, compare = 0, fmt = 0, bar = 0;
+	double thresh = 5;
+	struct pmr_icost_gopts go = { 0, 0 };
+	struct pmr_icost_view v;
+	struct pmr_icost_bd bd;
+	struct pmr_icost_diag dg;
+	struct pmr_sim_config stated;
+	struct pmr_textout out;
+	struct in in;
+	char *stdin_only[] = { "-" };
+	char title[512];
+	const char *names[PMR_ICOST_MAXCAT];
+
+	pmr_cli_init("icost", synopsis, help);
+	pmr_common_init(&com);
+	while ((ch = getopt_long(argc, argv, "c:e:f:m:O:t:" PMR_COMMON_SHORTOPTS,
+	    longopts, NULL)) != -1)
+		switch (ch) {
+		case 'c':
+			catlist = optarg;
+			break;
+		case 'e':
+			set_add(optarg);
+			break;
+		case 'f':
+			fmt = pmr_cli_pick("--format", optarg, fmt_names);
+			break;
+		case 'm':
+			preset = optarg;
+			break;
+		case 'O':
+			if (nkv == 64)
+				pmr_cli_misuse("more than 64 -O settings");
+			kvs[nkv++] = optarg;
+			break;
+		case 't':
+			thresh = (double)pmr_cli_num("--threshold", optarg, 0,
+			    100);
+			break;
+		case O_ORDER:
+			order = (unsigned)pmr_cli_num("--order", optarg, 1,
+			    PMR_ICOST_MAXCAT);
+			break;
+		case O_ALL:
+			all = 1;
+			break;
+		case O_FOCUS:
+			focus_s = optarg;
+			break;
+		case O_MULTISIM:
+			multisim = 1;
+			break;
+		case O_COMPARE:
+			compare = 1;
+			break;
+		case O_BAR:
+			bar = 1;
+			break;
+		case O_WIN_INF:
+			go.win_inf = 1;
+			break;
+		case O_FU:
+			go.fu_long_bw = pmr_cli_pick("--fu-contention", optarg,
+			    fu_names) == 0;
+			break;
+		case O_FRAGMENTS:
+			fragments = 1;
+			break;
+		default:
+			pmr_cli_common(&com, ch, optarg);
+		}
+	argc -= optind;
+	argv += optind;
+	if (multisim && compare)
+		pmr_cli_misuse("--multisim and --compare exclude each other");
+	if ((all != 0) + (focus_s != NULL) > 1)
+		pmr_cli_misuse("--all and --focus exclude each other");
+	/* the -c list comes first, the -e sets after it */
+	{
+		struct pmr_icost_cat sets[PMR_ICOST_MAXCAT];
+		unsigned nsets = ncat;
+
+		memcpy(sets, cats, sizeof(sets));
+		ncat = 0;
+		if (catlist != NULL || nsets == 0)
+			cats_default(catlist != NULL ? catlist :
+			    "dl1,win,bw,bmisp,dmiss,shalu,lgalu,imiss");
+		for (k = 0; k < nsets; k++) {
+			if (ncat == PMR_ICOST_MAXCAT)
+				pmr_cli_misuse("more than %d categories",
+				    PMR_ICOST_MAXCAT);
+			cats[ncat++] = sets[k];
+		}
+	}
+	memset(&v, 0, sizeof(v));
+	v.fmt = fmt == 1 ? PMR_TABLE_TSV : fmt == 2 ? PMR_TABLE_JSON :
+	    PMR_TABLE_TEXT;
+	v.focus = -1;
+	v.order = 2;
+	v.bar = bar;
+	if (focus_s != NULL) {
+		for (k = 0; k < ncat; k++)
+			if (strcmp(cats[k].name, focus_s) == 0 ||
+			    (pmr_icost_base_byname(focus_s) != NULL &&
+			    strcmp(cats[k].name, pmr_icost_base_byname(
+			    focus_s)->name) == 0))
+				break;
+		if (k == ncat)
+			pmr_cli_bad("--focus", focus_s, "not a category");
+		v.focus = (int)k;
+		nl = pmr_icost_lanes_focus(ncat, k, lanes_buf);
+	} else if (all) {
+		if (ncat > PMR_ICOST_MAXALL)
+			pmr_cli_misuse("--all takes at most %d categories",
+			    PMR_ICOST_MAXALL);
+		nl = pmr_icost_lanes_all(ncat, lanes_buf);
+		v.order = order;
+	} else {
+		if (pmr_icost_lanes_max(ncat, order, 0) > (1u <<
+		    PMR_ICOST_MAXALL))
+			pmr_cli_misuse("--order %u with %u categories needs "
+			    "more than %u subsets", order, ncat,
+			    1u << PMR_ICOST_MAXALL);
+		nl = pmr_icost_lanes_order(ncat, order, lanes_buf);
+		v.order = order;
+	}
+	if (preset != NULL || nkv > 0) {
+		char eb[256];
+
+		if (pmr_sim_config_preset(&stated, preset != NULL ? preset :
+		    "alpha21264") != 0)
+			pmr_cli_bad("--machine", preset, "unknown");
+		for (k = 0; k < nkv; k++)
+			if (pmr_sim_config_setkv(&stated, kvs[k], eb,
+			    sizeof(eb)) != 0)
+				pmr_cli_bad("-O", kvs[k], eb);
+	}
+	memset(&in, 0, sizeof(in));
+	in.files = argc > 0 ? argv : stdin_only;
+	in.nfiles = argc > 0 ? argc : 1;
+	memset(&dg, 0, sizeof(dg));
+	for (k = 0; k < ncat; k++)
+		names[k] = cats[k].name;
+
+	if (compare) {
+		struct pmr_icost_bd b3[3];
+		const struct pmr_icost_bd *bp[3];
+		int i;
+
+		if (in.nfiles < 2 || in.nfiles > 3)
+			pmr_cli_misuse("--compare takes 2 or 3 COST streams "
+			    "(multisim, graph[, shotgun])");
+		for (i = 0; i < in.nfiles; i++) {
+			struct in one;
+
+			memset(&one, 0, sizeof(one));
+			one.files = &in.files[i];
+			one.nfiles = 1;
+			if (!read_costs(&one, &b3[i]))
+				die("%s: no COST records (icost -f pmr writes "
+				    "them)", pmr_display(in.files[i]));
+			if (i > 0 && (b3[i].ncat != b3[0].ncat ||
+			    memcmp(b3[i].names, b3[0].names,
+			    sizeof(b3[0].names)) != 0))
+				die("%s: other categories than %s",
+				    pmr_display(in.files[i]),
+				    pmr_display(in.files[0]));
+			bp[i] = &b3[i];
+		}
+		if (focus_s == NULL && !all)
+			v.order = order;
+		if (pmr_textout_open(&out, com.output) != 0)
+			die("%s: %s", pmr_outname(com.output),
+			    strerror(errno));
+		if (pmr_icost_compare(out.f, bp, (unsigned)in.nfiles, &v,
+		    thresh) != 0 || pmr_textout_close(&out, 1) != 0)
+			die("%s: %s", pmr_outname(com.output),
+			    strerror(out.werr ? out.werr : errno));
+		pmr_cli_exit(0);
+	}
+	if (pmr_icost_bd_init(&bd, multisim ? PMR_COST_MULTISIM :
+	    PMR_COST_GRAPH, names, ncat) != 0)
+		die("out of memory");
+	title[0] = '\0';
+	if (multisim)
+		run_multisim(&in, &bd);
+	else {
+		/* GNODE records, or COST streams (merged) */
+		run_graph(&in, &bd, lanes_buf, nl, preset != NULL ||
+		    nkv > 0 ? &stated : NULL, &go, &dg);
+		if (graph_read) {
+			snprintf(title, sizeof(title), "t = %" PRIu64
+			    " cycles, observed %" PRId64 " (graph/observed "
+			    "%.4f); nodes later than observed: D %" PRIu64
+			    " R %" PRIu64 " E %" PRIu64 " P %" PRIu64 " C %"
+			    PRIu64 "; producers beyond the ring %" PRIu64,
+			    bd.t[0], dg.t_obs, dg.t_obs > 0 ?
+			    (double)bd.t[0] / (double)dg.t_obs : 0.0,
+			    dg.late[0], dg.late[1], dg.late[2], dg.late[3],
+			    dg.late[4], dg.dropped);
+		}
+	}
+	{
+		struct pmr_icost_checks ck;
+
+		pmr_icost_bd_check(&bd, &ck);
+		if (ck.badsum != 0)
+			die("the icosts of %u subsets do not sum to their "
+			    "cost: a bug", ck.badsum);
+		if (bd.source != PMR_COST_MULTISIM &&
+		    (ck.negative != 0 || ck.nonmono != 0))
+			fprintf(stderr, "icost: warning: the graph gave %u "
+			    "negative costs and %u costs below a subset's "
+			    "(the critical path should be monotone)\n",
+			    ck.negative, ck.nonmono);
+		else if (ck.negative != 0 || ck.nonmono != 0) {
+			if (!com.quiet)
+				fprintf(stderr, "icost: note: multisim gave "
+				    "%u negative costs and %u costs below a "
+				    "subset's (simulation is not monotone)\n",
+				    ck.negative, ck.nonmono);
+		}
+		if (dg.late[0] + dg.late[1] + dg.late[2] + dg.late[3] +
+		    dg.late[4] != 0)
+			fprintf(stderr, "icost: warning: %" PRIu64 " graph "
+			    "node times are later than observed, by up to %"
+			    PRId64 " cycles (first at seq %" PRIu64 "): the "
+			    "graph holds an edge the machine does not\n",
+			    dg.late[0] + dg.late[1] + dg.late[2] + dg.late[3] +
+			    dg.late[4], dg.late_max, dg.late_seq);
+	}
+	if (fmt == 3)
+		write_costs(&bd, argc, argv - optind);
+	else {
+		v.title = title[0] ? title : NULL;
+		if (pmr_textout_open(&out, com.output) != 0)
+			die("%s: %s", pmr_outname(com.output),
+			    strerror(errno));
+		if (pmr_icost_report(out.f, &bd, &v) != 0 ||
+		    pmr_textout_close(&out, 1) != 0)
+			die("%s: %s", pmr_outname(com.output),
+			    strerror(out.werr ? out.werr : errno));
+	}
+	pmr_icost_bd_free(&bd);
+	pmr_cli_exit(0);
+}

@@ -1,0 +1,75 @@
+/*
+ * bd.h: breakdowns (bd.c), their reading from streams and their reports
+ * (report.c), for cmd/icost.c.
+ */
+#ifndef PMR_ICOST_BD_H
+#define PMR_ICOST_BD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "icost/icost.h"
+#include "util/table.h"
+
+/* The measured subsets of ncat categories from one source: sums of the
+ * base time t and the idealized time ts, by subset mask. */
+struct pmr_icost_bd {
+	unsigned source;	/* PMR_COST_* */
+	unsigned ncat;
+	char names[PMR_ICOST_MAXCAT][64];
+	uint64_t *t, *ts;	/* [1 << ncat] */
+	uint8_t *have;		/* [1 << ncat] measured */
+	uint64_t insns, frags;
+};
+
+int pmr_icost_bd_init(struct pmr_icost_bd *b, unsigned source,
+    const char *const *names, unsigned ncat);
+void pmr_icost_bd_free(struct pmr_icost_bd *b);
+void pmr_icost_bd_add(struct pmr_icost_bd *b, uint32_t mask, uint64_t t,
+    uint64_t ts);
+size_t pmr_icost_bd_cats(const struct pmr_icost_bd *b, char *buf,
+    size_t len);
+/* 1 if every measured subset has the same base time (a common t: costs
+ * and icosts are then exact integers of cycles). */
+int pmr_icost_bd_exact(const struct pmr_icost_bd *b);
+/* cost(m) / t, 0 if m was not measured. */
+double pmr_icost_bd_frac(const struct pmr_icost_bd *b, uint32_t m);
+/* icost(u) as a fraction of t and (if cyc) in cycles; returns 0 if a
+ * subset of u was not measured. */
+int pmr_icost_bd_icost(const struct pmr_icost_bd *b, uint32_t u,
+    double *frac, int64_t *cyc);
+
+/* The invariants of a breakdown (§2.3): on a graph, cost >= 0 and
+ * monotone in the subset; always, cost(U) = sum of icost over U's
+ * subsets, exactly in cycles. */
+struct pmr_icost_checks {
+	unsigned subsets;	/* measured */
+	unsigned negative;	/* cost < 0 */
+	unsigned nonmono;	/* cost(S) > cost(S + one category) */
+	unsigned sums, badsum;	/* sums checked, sums off */
+};
+void pmr_icost_bd_check(const struct pmr_icost_bd *b,
+    struct pmr_icost_checks *k);
+
+/* What the report shows. */
+struct pmr_icost_view {
+	enum pmr_table_fmt fmt;
+	int focus;		/* category of the pair rows, -1 all */
+	unsigned order;		/* highest order of rows shown */
+	int bar;		/* a text stacked bar after the table */
+	const char *title;	/* the first comment line, or NULL */
+};
+
+/* Prints b's breakdown table (the paper's Table 4 shape) on f.  Returns
+ * 0, or -1 if f could not be written. */
+int pmr_icost_report(FILE *f, const struct pmr_icost_bd *b,
+    const struct pmr_icost_view *v);
+
+/* Prints the comparison of two or three breakdowns of the same categories
+ * (multisim, graph, shotgun: the paper's Table 7 shape) with the caption's
+ * error metrics over the rows whose multisim value is at least thresh
+ * (percent of t, absolute). */
+int pmr_icost_compare(FILE *f, const struct pmr_icost_bd *const *b,
+    unsigned n, const struct pmr_icost_view *v, double thresh);
+
+#endif /* PMR_ICOST_BD_H */

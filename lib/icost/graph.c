@@ -1,0 +1,617 @@
+/*
+ * graph.c: the critical path of the dependence graph (Fields et al.,
+ * MICRO-36, §3, Tables 2 and 3) under many idealizations at once.
+ *
+ * Each instruction is a set of nodes, in commit order: F fetch, D dispatch
+ * (map), R ready, E execute (issue), P complete, Q ready to retire, C
+ * commit.  The paper's five are D R E P C; F and Q are ours, so that the
+ * graph states pmsim's pipeline exactly rather than folding it into edge
+ * latencies:
+ *   - F splits the front end from dispatch: the fetch queue (D_{i-fq} ->
+ *     F_i) and the front-end depth (F_i -> D_i, frontend cycles) let an
+ *     I-cache miss hide behind a stalled back end, as it does in the
+ *     machine; the paper's DD edge (in-order fetch, I-side stall cycles)
+ *     and FBW edge (fetch width) and its PD edge (mispredict: the branch
+ *     resolves, then redirect cycles, then fetch) enter F.
+ *   - Q is max(P, E + 1), or for a load on a machine that retires loads
+ *     before their data (load_early) E plus the unit and L1 latencies:
+ *     retire and mispredict resolution wait for Q, consumers for P.
+ * Edges (latency): F_{i-1} -> F_i (I-side stall + fetch break), F_{i-fw}
+ * -> F_i (1), Q_{i-1} -> F_i (redirect, if i-1 mispredicted), D_{i-fq}
+ * -> F_i (0), F_i -> D_i (frontend), D_{i-1} -> D_i (0), D_{i-mw} -> D_i
+ * (1), C_{i-w} -> D_i (0), D_i -> R_i (1), P_j -> R_i (0, register and
+ * store-to-load producers), R_i -> E_i (unit and issue contention), E_i ->
+ * P_i (unit + L1 + miss + TLB latencies), P_j -> P_i (0, partial miss),
+ * P_i -> Q_i, Q_i -> C_i (0), C_{i-1} -> C_i (0), C_{i-rw} -> C_i (1).
+ *
+ * A category idealizes by zeroing latency components or by changing the
+ * widths and sizes exactly as pmr_sim_config_idealize() changes the
+ * machine for multisim (one table: bits below):
+ *   dl1    EP's L1-D hit part          dmiss  EP's miss and DTLB parts
+ *   imiss  the I-side stall of DD      bmisp  the redirect edge, and the
+ *                                             BTB-miss bubble of DD
+ *   win    w and fq x 20 (or deleted)  bw     fw, mw, rw as the idealized
+ *                                             machine's; RE; DD's fetch break
+ *   shalu  EP's unit latency of 1-cycle classes
+ *   lgalu  EP's unit latency of multi-cycle integer and FP classes
+ *
+ * Node times of every lane sit in a ring of the last R instructions (R a
+ * power of two above the largest distance of any lane, 20 windows with
+ * win), as int64 vectors of L lanes, so that each step is a few loops
+ * over lanes the compiler vectorizes.  An edge from further back than R
+ * is dominated by the window edge (P_j <= C_j <= C_{i-w} <= D_i) and is
+ * dropped (counted).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "icost/icost.h"
+
+#define NEG (INT64_MIN / 4)	/* no node: -infinity that can be added to */
+#define NB 8			/* idealization bits */
+
+enum { XF, XD, XE, XP, XC, NX };	/* node times kept in the ring */
+
+struct pmr_icost_graph {
+	unsigned L, nlanes;	/* lanes, padded to a multiple of 8 */
+	uint64_t rmask;		/* ring size - 1 */
+	int64_t *ring;		/* [R][NX][L] */
+	int64_t *neg;		/* L x NEG */
+	int64_t *ib[NB];	/* [L] -1 if the lane idealizes the bit */
+	int64_t *catv;		/* [ncat][L] -1 if the lane holds cat */
+	int64_t *eff;		/* [NB][L] this node's bits */
+	int64_t *pq, *pbm;	/* previous node: Q, bmisp bits */
+	int64_t *t;		/* [L] sum of finished fragments */
+	int64_t *v[8];		/* scratch vectors */
+	const struct pmr_icost_cat *cat;
+	unsigned ncat;
+	uint32_t filtered;	/* mask of filtered categories */
+	uint64_t i, fb;		/* next node index, fragment start */
+	int prev_misp;
+	/* machine: base and idealized widths and sizes */
+	unsigned fw[2], mw[2], rw[2], w[2], fq[2];
+	unsigned frontend, redirect, load_early;
+	int decoupled;		/* no wrong-path fetch: lines arrive behind
+				 * fetch, map waits for them (champsim) */
+	int64_t *pa;		/* [L] A: the last line's arrival */
+	struct pmr_icost_gopts o;
+	struct pmr_icost_diag dg;
+	int64_t off;		/* observed - graph cycle, from node 0 */
+	int64_t last[6];
+	int64_t last_obs;
+};
+
+/* Bit numbers of PMR_SIM_IDEAL_* (one table for graph and machine). */
+enum { B_DL1, B_DMISS, B_IMISS, B_BMISP, B_WIN, B_BW, B_SHALU, B_LGALU };
+
+const struct pmr_icost_base pmr_icost_bases[] = {
+	{ "dl1", PMR_SIM_IDEAL_DL1, "L1-D hit latency of loads -> 0" },
+	{ "win", PMR_SIM_IDEAL_WIN, "window and fetch queue x 20" },
+	{ "bw", PMR_SIM_IDEAL_BW, "fetch, map, issue, retire width; unit "
+	    "contention; fetch breaks" },
+	{ "bmisp", PMR_SIM_IDEAL_BMISP, "mispredict redirects and BTB-miss "
+	    "bubbles removed" },
+	{ "dmiss", PMR_SIM_IDEAL_DMISS, "data misses and DTLB misses -> "
+	    "hits" },
+	{ "shalu", PMR_SIM_IDEAL_SHALU, "1-cycle integer operations -> 0" },
+	{ "lgalu", PMR_SIM_IDEAL_LGALU, "multi-cycle integer and FP "
+	    "operations -> 0" },
+	{ "imiss", PMR_SIM_IDEAL_IMISS, "I-cache and ITLB misses -> hits" },
+};
+const unsigned pmr_icost_nbases = sizeof(pmr_icost_bases) /
+    sizeof(pmr_icost_bases[0]);
+
+const struct pmr_icost_base *
+pmr_icost_base_byname(const char *name)
+{
+	unsigned i;
+
+	if (strcmp(name, "shortalu") == 0)
+		name = "shalu";
+	else if (strcmp(name, "longalu") == 0)
+		name = "lgalu";
+	for (i = 0; i < pmr_icost_nbases; i++)
+		if (strcmp(pmr_icost_bases[i].name, name) == 0)
+			return &pmr_icost_bases[i];
+	return NULL;
+}
+
+uint32_t
+pmr_icost_match(const struct pmr_icost_cat *cat, unsigned n, uint64_t pc,
+    unsigned cls)
+{
+	uint32_t m = 0;
+	unsigned c;
+
+	for (c = 0; c < n; c++) {
+		const struct pmr_icost_cat *k = &cat[c];
+		size_t lo = 0, hi = k->nranges;
+
+		if (!k->filtered)
+			continue;
+		if (cls < 32 && (k->clsmask >> cls & 1)) {
+			m |= 1u << c;
+			continue;
+		}
+		while (lo < hi) {	/* the first range ending above pc */
+			size_t mid = (lo + hi) / 2;
+
+			if (k->ranges[mid].hi <= pc)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < k->nranges && k->ranges[lo].lo <= pc)
+			m |= 1u << c;
+	}
+	return m;
+}
+
+void
+pmr_icost_graph_free(struct pmr_icost_graph *g)
+{
+	if (g == NULL)
+		return;
+	free(g->ring);
+	free(g->neg);
+	free(g->ib[0]);
+	free(g->catv);
+	free(g->eff);
+	free(g->pq);
+	free(g->t);
+	free(g->v[0]);
+	free(g);
+}
+
+static unsigned
+maxu(unsigned a, unsigned b)
+{
+	return a > b ? a : b;
+}
+
+int
+pmr_icost_graph_new(struct pmr_icost_graph **gp,
+    const struct pmr_sim_config *c, const struct pmr_icost_cat *cat,
+    unsigned ncat, const uint32_t *lanes, unsigned nlanes,
+    const struct pmr_icost_gopts *o)
+{
+	struct pmr_icost_graph *g;
+	struct pmr_sim_config cw = *c, cb = *c;
+	unsigned L, k, b, d, far;
+	size_t R;
+
+	*gp = NULL;
+	if (nlanes == 0 || lanes[0] != 0 || ncat > PMR_ICOST_MAXCAT)
+		return PMR_EINVAL;
+	if ((g = calloc(1, sizeof(*g))) == NULL)
+		return PMR_ENOMEM;
+	if (o != NULL)
+		g->o = *o;
+	pmr_sim_config_idealize(&cw, PMR_SIM_IDEAL_WIN);
+	pmr_sim_config_idealize(&cb, PMR_SIM_IDEAL_BW);
+	g->fw[0] = c->fetch_width, g->fw[1] = cb.fetch_width;
+	g->mw[0] = c->map_width, g->mw[1] = cb.map_width;
+	g->rw[0] = c->retire_width, g->rw[1] = cb.retire_width;
+	g->w[0] = c->rob, g->w[1] = g->o.win_inf ? 0 : cw.rob;
+	g->fq[0] = c->fetchq, g->fq[1] = g->o.win_inf ? 0 : cw.fetchq;
+	g->frontend = c->frontend;
+	g->redirect = c->redirect;
+	g->load_early = c->load_early;
+	g->decoupled = !c->wrong_path;
+	far = maxu(maxu(maxu(g->w[1], g->fq[1]), maxu(g->w[0], g->fq[0])),
+	    maxu(maxu(g->fw[1], g->mw[1]), g->rw[1]));
+	for (R = 64; R <= far; R <<= 1)
+		;
+	g->rmask = R - 1;
+	g->nlanes = nlanes;
+	g->L = L = (nlanes + 7) & ~7u;
+	g->cat = cat;
+	g->ncat = ncat;
+	for (k = 0; k < ncat; k++)
+		if (cat[k].filtered)
+			g->filtered |= 1u << k;
+	g->ring = malloc(R * NX * L * sizeof(int64_t));
+	g->neg = malloc(L * sizeof(int64_t));
+	g->ib[0] = calloc((size_t)NB * L, sizeof(int64_t));
+	g->catv = calloc((size_t)(ncat ? ncat : 1) * L, sizeof(int64_t));
+	g->eff = calloc((size_t)NB * L, sizeof(int64_t));
+	g->pq = calloc(3 * (size_t)L, sizeof(int64_t));
+	g->t = calloc(L, sizeof(int64_t));
+	g->v[0] = calloc(8 * (size_t)L, sizeof(int64_t));
+	if (g->ring == NULL || g->neg == NULL || g->ib[0] == NULL ||
+	    g->catv == NULL || g->eff == NULL || g->pq == NULL ||
+	    g->t == NULL || g->v[0] == NULL) {
+		pmr_icost_graph_free(g);
+		return PMR_ENOMEM;
+	}
+	g->pbm = g->pq + L;
+	g->pa = g->pq + 2 * (size_t)L;
+	for (b = 1; b < NB; b++)
+		g->ib[b] = g->ib[0] + (size_t)b * L;
+	for (d = 1; d < 8; d++)
+		g->v[d] = g->v[0] + (size_t)d * L;
+	for (k = 0; k < L; k++)
+		g->neg[k] = NEG;
+	for (k = 0; k < nlanes; k++)
+		for (d = 0; d < ncat; d++)
+			if (lanes[k] >> d & 1) {
+				g->catv[(size_t)d * L + k] = -1;
+				if (!cat[d].filtered)
+					for (b = 0; b < NB; b++)
+						if (cat[d].ideal >> b & 1)
+							g->ib[b][k] = -1;
+			}
+	pmr_icost_graph_restart(g);
+	g->i = 0;
+	g->dg.t_obs = 0;
+	*gp = g;
+	return 0;
+}
+
+/* Closes the fragment in progress: its commit time joins t. */
+static void
+close_frag(struct pmr_icost_graph *g)
+{
+	unsigned k;
+
+	if (g->i == g->fb)
+		return;
+	{
+		const int64_t *C = g->ring + ((g->i - 1) & g->rmask) * NX *
+		    g->L + XC * g->L;
+
+		for (k = 0; k < g->L; k++)
+			g->t[k] += C[k];
+	}
+	g->dg.t_obs += g->last_obs - g->off;
+}
+
+void
+pmr_icost_graph_restart(struct pmr_icost_graph *g)
+{
+	unsigned k;
+
+	close_frag(g);
+	g->fb = g->i;
+	g->prev_misp = 0;
+	for (k = 0; k < g->L; k++)
+		g->pq[k] = g->pa[k] = NEG;
+}
+
+uint64_t
+pmr_icost_graph_nodes(const struct pmr_icost_graph *g)
+{
+	return g->i;
+}
+
+/* Node times x of instruction i - d, or -infinity before the fragment. */
+static const int64_t *
+at(const struct pmr_icost_graph *g, uint64_t d, unsigned x)
+{
+	if (d == 0 || d > g->i - g->fb)
+		return g->neg;
+	return g->ring + ((g->i - d) & g->rmask) * NX * g->L + x * g->L;
+}
+
+/* Which unit latency class: 0 fixed, 1 one-cycle (shalu), 2 long (lgalu). */
+static int
+fu_group(unsigned cls)
+{
+	switch (cls) {
+	case PMR_OP_IMUL: case PMR_OP_IDIV: case PMR_OP_FADD:
+	case PMR_OP_FMUL: case PMR_OP_FDIV:
+		return 2;
+	case PMR_OP_STORE:
+		return 0;	/* pmsim: a store takes 1 cycle, always */
+	default:
+		return 1;
+	}
+}
+
+/* out[k] = max(out[k], a[k] + add) for lanes whose sel is 0, b[k] + add
+ * where sel is -1. */
+static inline __attribute__((always_inline)) void
+max_sel(int64_t *restrict out, const int64_t *a, const int64_t *b,
+    const int64_t *sel, int64_t add, unsigned L)
+{
+	unsigned k;
+
+	for (k = 0; k < L; k++) {
+		int64_t x = ((a[k] & ~sel[k]) | (b[k] & sel[k])) + add;
+
+		out[k] = x > out[k] ? x : out[k];
+	}
+}
+
+static inline __attribute__((always_inline)) void
+max_add(int64_t *restrict out, const int64_t *a, int64_t add, unsigned L)
+{
+	unsigned k;
+
+	for (k = 0; k < L; k++) {
+		int64_t x = a[k] + add;
+
+		out[k] = x > out[k] ? x : out[k];
+	}
+}
+
+/* The node bits: the lanes' own, and those of the filtered categories
+ * this node matches. */
+static void
+node_bits(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
+{
+	unsigned b, k, c, L = g->L;
+	uint32_t m = 0;
+
+	if (g->filtered)
+		m = pmr_icost_match(g->cat, g->ncat, n->pc, n->cls);
+	memcpy(g->eff, g->ib[0], (size_t)NB * L * sizeof(int64_t));
+	for (c = 0; m != 0; c++, m >>= 1) {
+		if (!(m & 1))
+			continue;
+		for (b = 0; b < NB; b++)
+			if (g->cat[c].ideal >> b & 1)
+				for (k = 0; k < L; k++)
+					g->eff[(size_t)b * L + k] |=
+					    g->catv[(size_t)c * L + k];
+	}
+}
+
+static void
+diag(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
+    const int64_t t[6])
+{
+	int64_t obs[5], r;
+	unsigned x;
+
+	if (g->i == g->fb)
+		g->off = (int64_t)n->at_d - t[1];
+	r = (int64_t)n->at_r > (int64_t)n->at_d + 1 ? (int64_t)n->at_r :
+	    (int64_t)n->at_d + 1;
+	obs[0] = (int64_t)n->at_d, obs[1] = r, obs[2] = (int64_t)n->at_e;
+	obs[3] = (int64_t)n->at_p, obs[4] = (int64_t)n->at_c;
+	g->last_obs = (int64_t)n->at_c;
+	for (x = 0; x < 5; x++) {
+		int64_t late = t[x + 1] + g->off - obs[x];
+
+		if (late > 0) {
+			if (g->dg.late[0] + g->dg.late[1] + g->dg.late[2] +
+			    g->dg.late[3] + g->dg.late[4] == 0)
+				g->dg.late_seq = n->seq;
+			g->dg.late[x]++;
+			if (late > g->dg.late_max)
+				g->dg.late_max = late;
+		}
+	}
+}
+
+/*
+ * One node, every lane: the loops over lanes vectorize; the host's widest
+ * vectors are picked at load time (the clones below).
+ */
+__attribute__((target_clones("avx512f", "avx2", "default"))) void
+pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
+{
+	const unsigned L = g->L;
+	int64_t *slot = g->ring + (g->i & g->rmask) * NX * L;
+	int64_t *E = slot + XE * L, *P = g->v[1], *Q = g->v[2], *tmp = g->v[3];
+	int64_t *F = slot + XF * L, *D = slot + XD * L, *C = slot + XC * L;
+	int64_t *Pr = slot + XP * L;
+	const int64_t *I_dl1, *I_dm, *I_im, *I_bm, *I_win, *I_bw, *I_sh,
+	    *I_lg;
+	const uint32_t prod[4] = { n->pr_reg_a, n->pr_reg_b, n->pr_reg_c,
+	    n->pr_mem };
+	int64_t brk1 = n->dd_brk > 0, brkb = n->dd_brk > 1 ? n->dd_brk - 1 : 0;
+	int64_t ic = n->dd_fetch, re = n->re, fu = n->ep_fu, mem = n->ep_mem;
+	int64_t miss = n->ep_miss, tlb = n->ep_tlb, t6[6];
+	int grp = fu_group(n->cls), misp;
+	unsigned k, j;
+
+	if (g->filtered)
+		node_bits(g, n);
+	else if (g->i == 0)
+		memcpy(g->eff, g->ib[0], (size_t)NB * L * sizeof(int64_t));
+	I_dl1 = g->eff + B_DL1 * L, I_dm = g->eff + B_DMISS * L;
+	I_im = g->eff + B_IMISS * L, I_bm = g->eff + B_BMISP * L;
+	I_win = g->eff + B_WIN * L, I_bw = g->eff + B_BW * L;
+	I_sh = g->eff + B_SHALU * L, I_lg = g->eff + B_LGALU * L;
+
+	/* F: fetch reaches i (in order after the fetch break, fetch width,
+	 * the redirect of a mispredict, a free fetch-queue entry), then
+	 * waits out its I-side miss */
+	{
+		const int64_t *F1 = at(g, 1, XF);
+
+		/* a BTB-miss bubble counts from the branch's fetch, or
+		 * from its line's arrival with a decoupled front end */
+		const int64_t *B = g->decoupled ? g->pa : F1;
+
+		for (k = 0; k < L; k++) {
+			int64_t x = F1[k] + (brk1 & ~I_bw[k]);
+
+			F[k] = x > 0 ? x : 0;
+		}
+		if (brkb != 0)
+			for (k = 0; k < L; k++) {
+				int64_t x = (B[k] + brk1 + brkb) | I_bm[k];
+
+				F[k] = x > F[k] ? x : F[k];
+			}
+	}
+	max_sel(F, at(g, g->fw[0], XF), at(g, g->fw[1], XF), I_bw, 1, L);
+	if (g->prev_misp)
+		for (k = 0; k < L; k++) {
+			int64_t x = (g->pq[k] + g->redirect) | g->pbm[k];
+
+			/* a lane idealizing bmisp: x = -1, below any F */
+			F[k] = x > F[k] ? x : F[k];
+		}
+	if (g->fq[1] != 0)
+		max_sel(F, at(g, g->fq[0], XD), at(g, g->fq[1], XD), I_win, 0,
+		    L);
+	else
+		for (k = 0; k < L; k++) {	/* win deletes the edge */
+			int64_t x = at(g, g->fq[0], XD)[k] | I_win[k];
+
+			F[k] = x > F[k] ? x : F[k];
+		}
+	if (g->decoupled) {
+		/* fetch goes on past a miss; i's line arrives after the
+		 * lines before it (A), then decode (+ a DIB miss) to map */
+		int64_t dec = n->dd_dec;
+
+		for (k = 0; k < L; k++) {
+			int64_t a = F[k] + (ic & ~I_im[k]);
+
+			g->pa[k] = a > g->pa[k] ? a : g->pa[k];
+			tmp[k] = g->pa[k] + (dec & ~I_im[k]);
+		}
+	} else if (ic != 0)
+		for (k = 0; k < L; k++)
+			F[k] += ic & ~I_im[k];
+	/* D: the front end, in-order map, map width, the window */
+	{
+		const int64_t *D1 = at(g, 1, XD);
+
+		const int64_t *A = g->decoupled ? tmp : F;
+
+		for (k = 0; k < L; k++) {
+			int64_t x = A[k] + g->frontend;
+
+			D[k] = x > D1[k] ? x : D1[k];
+		}
+	}
+	max_sel(D, at(g, g->mw[0], XD), at(g, g->mw[1], XD), I_bw, 1, L);
+	if (g->w[1] != 0)
+		max_sel(D, at(g, g->w[0], XC), at(g, g->w[1], XC), I_win, 0, L);
+	else {
+		const int64_t *Cw = at(g, g->w[0], XC);
+
+		for (k = 0; k < L; k++) {
+			int64_t x = Cw[k] | I_win[k];
+
+			D[k] = x > D[k] ? x : D[k];
+		}
+	}
+	/* the resource edge: the issue or retire that freed the issue-queue
+	 * entry, registers or load/store-queue entry map waited for; win
+	 * (structures x 20) deletes it */
+	if (n->rk != PMR_SIM_RK_NONE && n->rs != 0) {
+		if (n->rs > g->rmask)
+			g->dg.dropped++;
+		else {
+			const int64_t *S = at(g, n->rs, n->rk ==
+			    PMR_SIM_RK_ISSUE ? XE : XC);
+
+			for (k = 0; k < L; k++) {
+				int64_t x = S[k] | I_win[k];
+
+				D[k] = x > D[k] ? x : D[k];
+			}
+		}
+	}
+	/* R: one cycle after map, and after the producers' results */
+	for (k = 0; k < L; k++)
+		tmp[k] = D[k] + 1;
+	for (j = 0; j < 4; j++) {
+		if (prod[j] == 0)
+			continue;
+		if (prod[j] > g->rmask) {
+			g->dg.dropped++;
+			continue;
+		}
+		max_add(tmp, at(g, prod[j], XP), 0, L);
+	}
+	t6[2] = tmp[0];
+	/* E: contention; P: latency components, the partial-miss edge */
+	for (k = 0; k < L; k++) {
+		int64_t f = grp == 1 ? fu & ~I_sh[k] : grp == 2 ?
+		    fu & ~I_lg[k] : fu;
+		int64_t e = tmp[k] + (re & ~I_bw[k]);
+		int64_t m1 = mem & ~I_dl1[k], m;
+
+		/* a hit: the L1 latency (dl1) and a DTLB miss (dmiss); a
+		 * miss: its whole latency, which the L1's does not add to,
+		 * until dmiss makes it a hit */
+		if (miss != 0)
+			m = (m1 & I_dm[k]) | ((mem + miss + tlb) & ~I_dm[k]);
+		else
+			m = m1 + (tlb & ~I_dm[k]);
+		E[k] = e;
+		P[k] = e + f + m;
+		if (g->load_early && mem > 0) {
+			int64_t q = e + f + m1;
+
+			Q[k] = q < P[k] ? q : P[k];
+		} else
+			Q[k] = P[k];
+		Q[k] = Q[k] > e + 1 ? Q[k] : e + 1;
+	}
+	if (n->pp != 0) {
+		if (n->pp > g->rmask)
+			g->dg.dropped++;
+		else {
+			max_add(P, at(g, n->pp, XP), 0, L);
+			if (!(g->load_early && mem > 0))
+				for (k = 0; k < L; k++)
+					Q[k] = P[k] > Q[k] ? P[k] : Q[k];
+		}
+	}
+	/* C: after Q, in order, retire width */
+	{
+		const int64_t *C1 = at(g, 1, XC);
+
+		for (k = 0; k < L; k++)
+			C[k] = Q[k] > C1[k] ? Q[k] : C1[k];
+	}
+	max_sel(C, at(g, g->rw[0], XC), at(g, g->rw[1], XC), I_bw, 1, L);
+	/* what consumers see: a result is there at P, but no earlier
+	 * than the cycle after issue (a consumer woken in its producer's
+	 * issue cycle issues in the next: pmsim's scheduler) */
+	for (k = 0; k < L; k++)
+		Pr[k] = P[k] > E[k] + 1 ? P[k] : E[k] + 1;
+	/* the redirect edge to the next node */
+	/* resolved at execute; with a decoupled front end (ChampSim's), a
+	 * JMP_MISP with BTB_MISS is the miss decode resolves: the bubble on
+	 * the next node's DD */
+	misp = (n->events & PMR_SIM_EV_BR_MISP) != 0 ||
+	    ((n->events & PMR_SIM_EV_JMP_MISP) != 0 && !(g->decoupled &&
+	    (n->events & PMR_SIM_EV_BTB_MISS)));
+	g->prev_misp = misp;
+	if (misp) {
+		memcpy(g->pq, Q, L * sizeof(int64_t));
+		for (k = 0; k < L; k++)	/* -1 | x = -1: the edge is gone */
+			g->pbm[k] = I_bm[k];
+	}
+	t6[0] = F[0], t6[1] = D[0], t6[3] = E[0], t6[4] = P[0], t6[5] = C[0];
+	diag(g, n, t6);
+	memcpy(g->last, t6, sizeof(t6));
+	g->i++;
+}
+
+void
+pmr_icost_graph_times(const struct pmr_icost_graph *g, int64_t *t)
+{
+	unsigned k;
+	const int64_t *C = NULL;
+
+	if (g->i > g->fb)
+		C = g->ring + ((g->i - 1) & g->rmask) * NX * g->L + XC * g->L;
+	for (k = 0; k < g->nlanes; k++)
+		t[k] = g->t[k] + (C != NULL ? C[k] : 0);
+}
+
+void
+pmr_icost_graph_diag(const struct pmr_icost_graph *g,
+    struct pmr_icost_diag *d)
+{
+	*d = g->dg;
+	if (g->i > g->fb)
+		d->t_obs += g->last_obs - g->off;
+}
+
+void
+pmr_icost_graph_last(const struct pmr_icost_graph *g, int64_t t[6])
+{
+	memcpy(t, g->last, sizeof(g->last));
+}

@@ -1,0 +1,126 @@
+/*
+ * icost.h: costs and interaction costs of event classes on an out-of-order
+ * core (Fields, Bodik, Hill, Newburn, "Using Interaction Costs for
+ * Microarchitectural Bottleneck Analysis", MICRO-36, 2003), from the
+ * dependence graph pmsim writes (GNODE records) or from one simulation per
+ * idealized subset (multisim).
+ *
+ * The graph (graph.c) evaluates the critical path of every requested
+ * configuration (a subset of the categories, idealized together) in one
+ * pass over the nodes, the configurations in lock-step lanes; memory is a
+ * ring of the last 20 windows of node times, independent of trace length.
+ * The algebra (mobius.c) turns the t(S) of the lanes into costs and
+ * interaction costs.  The library never prints and never exits.
+ */
+#ifndef PMR_ICOST_H
+#define PMR_ICOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "records/records.h"
+#include "sim/sim.h"
+
+/* Categories at most; subsets are uint32_t masks of them. */
+#define PMR_ICOST_MAXCAT 16
+/* Categories at most with --all (2^n lanes). */
+#define PMR_ICOST_MAXALL 10
+
+/* The paper's eight base categories (§4.1, Table 4), as pmsim --ideal. */
+struct pmr_icost_base {
+	const char *name;
+	unsigned ideal;		/* PMR_SIM_IDEAL_* */
+	const char *what;	/* the graph change, for --help and icost(1) */
+};
+extern const struct pmr_icost_base pmr_icost_bases[];
+extern const unsigned pmr_icost_nbases;
+/* Returns the base category named name (or the paper's long names
+ * shortalu, longalu), or NULL. */
+const struct pmr_icost_base *pmr_icost_base_byname(const char *name);
+
+/* Which instructions a category idealizes: all (no filter), or those
+ * whose pc lies in one of the ranges or whose class is in clsmask. */
+struct pmr_icost_range {
+	uint64_t lo, hi;	/* [lo, hi) */
+};
+
+struct pmr_icost_cat {
+	char name[64];
+	unsigned ideal;		/* PMR_SIM_IDEAL_* bits it idealizes */
+	int filtered;		/* 0: every instruction */
+	uint32_t clsmask;	/* bit c: class c matches */
+	struct pmr_icost_range *ranges;	/* sorted, disjoint */
+	size_t nranges;
+};
+
+/* Returns the mask of the filtered categories among cat[0..n) that pc
+ * and class cls match. */
+uint32_t pmr_icost_match(const struct pmr_icost_cat *cat, unsigned n,
+    uint64_t pc, unsigned cls);
+
+/* Options of the graph where the paper leaves a choice (§2.5, §7). */
+struct pmr_icost_gopts {
+	int fu_long_bw;		/* unit contention (RE) of long ops is lgalu's,
+				 * not bw's (default 0: bw's) */
+	int win_inf;		/* win deletes the window edges (default 0:
+				 * the window x 20, as pmsim --ideal=win) */
+};
+
+/* Diagnostics of the base lane against the observed cycles. */
+struct pmr_icost_diag {
+	uint64_t late[5];	/* nodes D R E P C later than observed */
+	int64_t late_max;	/* the largest lateness, cycles */
+	uint64_t late_seq;	/* seq of the first late node */
+	uint64_t dropped;	/* producer edges beyond the ring */
+	int64_t t_obs;		/* observed: last commit - first node start */
+	uint64_t gaps;		/* seq jumps (a stream of fragments) */
+};
+
+struct pmr_icost_graph;
+
+/*
+ * Creates a graph evaluator for machine c (the configuration the GNODE
+ * records came from) with ncat categories and nlanes lanes, lane k
+ * idealizing the categories in lanes[k] (lane 0 must be 0, the base).
+ * Returns 0 or PMR_ENOMEM / PMR_EINVAL (bad arguments).
+ */
+int pmr_icost_graph_new(struct pmr_icost_graph **gp,
+    const struct pmr_sim_config *c, const struct pmr_icost_cat *cat,
+    unsigned ncat, const uint32_t *lanes, unsigned nlanes,
+    const struct pmr_icost_gopts *o);
+void pmr_icost_graph_free(struct pmr_icost_graph *g);
+/* Adds the next node in commit order. */
+void pmr_icost_graph_node(struct pmr_icost_graph *g,
+    const struct pmr_sim_gnode *n);
+/* Starts a new fragment: the nodes that follow have no edges into the
+ * ones before (shotgun fragments, or a seq gap in the input). */
+void pmr_icost_graph_restart(struct pmr_icost_graph *g);
+/* Nodes added so far. */
+uint64_t pmr_icost_graph_nodes(const struct pmr_icost_graph *g);
+/* Stores the critical-path length of each lane in t[0..nlanes): the sum
+ * over fragments of the last commit time, from 0 at the first fetch. */
+void pmr_icost_graph_times(const struct pmr_icost_graph *g, int64_t *t);
+void pmr_icost_graph_diag(const struct pmr_icost_graph *g,
+    struct pmr_icost_diag *d);
+/* Per node, the node times of the base lane (F D R E P C), for tests. */
+void pmr_icost_graph_last(const struct pmr_icost_graph *g, int64_t t[6]);
+
+/*
+ * The algebra (§1.3).  cost[m] = t(0) - t(m) for the subsets m that were
+ * measured (have[m] != 0).  icost(U) = sum over V subset of U of
+ * (-1)^{|U|-|V|} cost(V), which needs every subset of U.
+ */
+/* Returns 1 and icost(u) in *out if every subset of u is measured. */
+int pmr_icost_of(const int64_t *cost, const uint8_t *have, uint32_t u,
+    int64_t *out);
+
+/* Lanes for a mode: all 2^n subsets, or order <= k plus the full set, or
+ * the focus category's shape (singles, the pairs with focus, all).  Fills
+ * lanes (lane 0 = 0) and returns their number. */
+unsigned pmr_icost_lanes_all(unsigned n, uint32_t *lanes);
+unsigned pmr_icost_lanes_order(unsigned n, unsigned k, uint32_t *lanes);
+unsigned pmr_icost_lanes_focus(unsigned n, unsigned focus, uint32_t *lanes);
+/* The number of lanes the modes need (for allocating lanes). */
+size_t pmr_icost_lanes_max(unsigned n, unsigned order, int all);
+
+#endif /* PMR_ICOST_H */

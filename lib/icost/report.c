@@ -1,0 +1,306 @@
+/*
+ * report.c: the parallelism-aware breakdown (Fields et al., MICRO-36,
+ * §4.1, Table 4): the base categories (their costs), the interaction rows
+ * X+Y (icosts), Other (every icost not shown, and what no category
+ * idealizes) and Total = 100.0, in percent of the execution time with one
+ * decimal, beside the cycles; a text stacked bar (Fig. 1b: negative icosts
+ * below the axis); and the comparison of breakdowns (Table 7 with its
+ * caption's error metrics).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "icost/bd.h"
+
+#define MAXROWS 1100
+
+struct row {
+	uint32_t mask;
+	char name[160];
+	double pct;
+	int64_t cyc;
+};
+
+static void
+row_name(const struct pmr_icost_bd *b, uint32_t m, char *buf, size_t len)
+{
+	size_t n = 0;
+	unsigned k;
+
+	buf[0] = '\0';
+	for (k = 0; k < b->ncat && n < len; k++)
+		if (m >> k & 1)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+			    n ? "+" : "", b->names[k]);
+}
+
+/* The rows shown: singles, then each order up to v->order (those with
+ * the focus category only, if any), in mask order. */
+static unsigned
+rows_of(const struct pmr_icost_bd *b, const struct pmr_icost_view *v,
+    struct row *r)
+{
+	uint32_t all = (1u << b->ncat) - 1, m;
+	unsigned n = 0, o, k;
+
+	for (k = 0; k < b->ncat; k++) {
+		m = 1u << k;
+		if (!b->have[m])
+			continue;
+		r[n].mask = m;
+		n++;
+	}
+	for (o = 2; o <= v->order && o <= b->ncat; o++)
+		for (m = 1; m <= all && n < MAXROWS; m++) {
+			double f;
+
+			if ((unsigned)__builtin_popcount(m) != o)
+				continue;
+			if (v->focus >= 0 && !(m >> v->focus & 1))
+				continue;
+			if (!pmr_icost_bd_icost(b, m, &f, NULL))
+				continue;
+			r[n++].mask = m;
+		}
+	for (k = 0; k < n; k++) {
+		row_name(b, r[k].mask, r[k].name, sizeof(r[k].name));
+		pmr_icost_bd_icost(b, r[k].mask, &r[k].pct, &r[k].cyc);
+		r[k].pct *= 100;
+	}
+	return n;
+}
+
+static const char *
+source_name(unsigned s)
+{
+	return s == PMR_COST_MULTISIM ? "multisim" : s == PMR_COST_SHOTGUN ?
+	    "shotgun" : "graph";
+}
+
+/* One line of the bar: the segment [a, b] of the scale [lo, hi]. */
+static void
+bar_line(FILE *f, const char *name, double a, double b, double lo,
+    double hi)
+{
+	const int W = 60;
+	int i, z = (int)lround((0 - lo) / (hi - lo) * W);
+	int x0 = (int)lround((a - lo) / (hi - lo) * W);
+	int x1 = (int)lround((b - lo) / (hi - lo) * W);
+
+	fprintf(f, "%-16.16s ", name);
+	for (i = 0; i <= W; i++)
+		fputc(i >= x0 && i < x1 ? (a < 0 ? '-' : '#') :
+		    i == z ? '|' : ' ', f);
+	fputc('\n', f);
+}
+
+static void
+bar(FILE *f, const struct row *r, unsigned n, double other)
+{
+	double pos = 0, neg = 0, lo, hi, a;
+	unsigned k;
+
+	for (k = 0; k < n; k++)
+		if (r[k].pct >= 0)
+			pos += r[k].pct;
+		else
+			neg += r[k].pct;
+	if (other >= 0)
+		pos += other;
+	else
+		neg += other;
+	lo = neg < 0 ? neg : 0;
+	hi = pos > 100 ? pos : 100;
+	fprintf(f, "# stacked bar: %.1f%% .. %.1f%%, '|' at 0; positive "
+	    "(#) above the axis, negative (-) below it\n", lo, hi);
+	pos = neg = 0;
+	for (k = 0; k <= n; k++) {
+		double p = k < n ? r[k].pct : other;
+		const char *nm = k < n ? r[k].name : "Other";
+
+		if (p >= 0) {
+			a = pos;
+			pos += p;
+			bar_line(f, nm, a, pos, lo, hi);
+		} else {
+			a = neg;
+			neg += p;
+			bar_line(f, nm, neg, a, lo, hi);
+		}
+	}
+}
+
+int
+pmr_icost_report(FILE *f, const struct pmr_icost_bd *b,
+    const struct pmr_icost_view *v)
+{
+	static struct row r[MAXROWS];
+	uint32_t all = (1u << b->ncat) - 1;
+	unsigned n = rows_of(b, v, r), k;
+	double shown = 0, other, hidden = NAN, resid = NAN;
+	int64_t cshown = 0, t = (int64_t)b->t[0];
+	int exact = pmr_icost_bd_exact(b), seen = 0;
+
+	for (k = 0; k < n; k++) {
+		shown += r[k].pct;
+		cshown += r[k].cyc;
+	}
+	other = 100 - shown;
+	if (b->have[all]) {
+		resid = 100 * (1 - pmr_icost_bd_frac(b, all));
+		hidden = other - resid;
+	}
+	if (v->fmt == PMR_TABLE_TEXT) {
+		if (v->title != NULL)
+			fprintf(f, "# %s\n", v->title);
+		fprintf(f, "# %s: %u categories, %" PRIu64 " instructions, "
+		    "%" PRIu64 " %s, t = %" PRIu64 " cycles\n",
+		    source_name(b->source), b->ncat,
+		    b->insns, b->frags, b->source == PMR_COST_MULTISIM ?
+		    "runs" : "fragments", b->t[0]);
+		fprintf(f, "%-24s %8s %12s\n", "category", "percent",
+		    "cycles");
+		for (k = 0; k < n; k++)
+			fprintf(f, "%-24s %8.1f %12" PRId64 "\n", r[k].name,
+			    r[k].pct, r[k].cyc);
+		fprintf(f, "%-24s %8.1f %12" PRId64 "\n", "Other", other,
+		    t - cshown);
+		fprintf(f, "%-24s %8.1f %12" PRId64 "\n", "Total", 100.0, t);
+		if (!isnan(resid))
+			fprintf(f, "# Other: %.1f higher-order and undisplayed "
+			    "icosts, %.1f the time left with every category "
+			    "idealized\n", hidden, resid);
+		if (!exact)
+			fprintf(f, "# the subsets were measured over different "
+			    "base times: percentages are ratios of sums, "
+			    "cycles approximate\n");
+		if (v->bar)
+			bar(f, r, n, other);
+	} else {
+		for (k = 0; k <= n + 1; k++) {
+			const char *nm = k < n ? r[k].name : k == n ? "Other" :
+			    "Total";
+			double p = k < n ? r[k].pct : k == n ? other : 100;
+			uint64_t m = k < n ? r[k].mask : 0;
+			int64_t c = k < n ? r[k].cyc : k == n ? t - cshown : t;
+			char cbuf[32];
+			struct pmr_tval fl[] = {
+				PMR_TVS("category", nm, 1),
+				PMR_TVN("percent", p, "%.4f"),
+				PMR_TVS("cycles", cbuf, 0),
+				PMR_TVU("mask", m, 0),
+				PMR_TVU("order", (uint64_t)__builtin_popcount(
+				    (uint32_t)m), 0),
+				PMR_TVS("source", source_name(b->source), 0),
+			};
+
+			snprintf(cbuf, sizeof(cbuf), "%" PRId64, c);
+			pmr_table_line(f, v->fmt, NULL, NULL, &seen, fl,
+			    sizeof(fl) / sizeof(fl[0]));
+		}
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+int
+pmr_icost_compare(FILE *f, const struct pmr_icost_bd *const *b, unsigned n,
+    const struct pmr_icost_view *v, double thresh)
+{
+	static struct row r[MAXROWS];
+	unsigned nr = rows_of(b[0], v, r), k, j, used = 0;
+	double sum_gm = 0, sum_sg = 0, sum_sm = 0, maxe[3] = { 0, 0, 0 };
+	int seen = 0;
+
+	if (v->fmt == PMR_TABLE_TEXT) {
+		fprintf(f, "# %s (percent of t) and the errors of", 
+		    source_name(b[0]->source));
+		for (j = 1; j < n; j++)
+			fprintf(f, " %s", source_name(b[j]->source));
+		fprintf(f, " (points: value - %s)\n",
+		    source_name(b[0]->source));
+		fprintf(f, "%-24s %9s", "category", source_name(b[0]->source));
+		for (j = 1; j < n; j++)
+			fprintf(f, " %9s", source_name(b[j]->source));
+		fputc('\n', f);
+	}
+	for (k = 0; k < nr; k++) {
+		double val[3] = { r[k].pct, NAN, NAN }, fr;
+
+		for (j = 1; j < n; j++)
+			if (pmr_icost_bd_icost(b[j], r[k].mask, &fr, NULL))
+				val[j] = 100 * fr;
+		for (j = 1; j < n; j++)
+			if (!isnan(val[j]) && fabs(val[j] - val[0]) > maxe[j])
+				maxe[j] = fabs(val[j] - val[0]);
+		if (fabs(val[0]) >= thresh && !isnan(val[1]) &&
+		    (n < 3 || !isnan(val[2]))) {
+			used++;
+			sum_gm += fabs(val[1] - val[0]) / fabs(val[0]);
+			if (n == 3) {
+				sum_sm += fabs(val[2] - val[0]) / fabs(val[0]);
+				sum_sg += fabs(val[1]) > 0 ?
+				    fabs(val[2] - val[1]) / fabs(val[1]) : 0;
+			}
+		}
+		if (v->fmt == PMR_TABLE_TEXT) {
+			fprintf(f, "%-24s %9.1f", r[k].name, val[0]);
+			for (j = 1; j < n; j++)
+				if (isnan(val[j]))
+					fprintf(f, " %9s", "-");
+				else
+					fprintf(f, " %+9.1f", val[j] - val[0]);
+			fputc('\n', f);
+		} else {
+			struct pmr_tval fl[] = {
+				PMR_TVS("category", r[k].name, 1),
+				PMR_TVN("ref", val[0], "%.4f"),
+				PMR_TVN("err1", n > 1 ? val[1] - val[0] : NAN,
+				    "%.4f"),
+				PMR_TVN("err2", n > 2 ? val[2] - val[0] : NAN,
+				    "%.4f"),
+			};
+
+			pmr_table_line(f, v->fmt, "row", NULL, &seen, fl,
+			    sizeof(fl) / sizeof(fl[0]));
+		}
+	}
+	{
+		double gm = used ? 100 * sum_gm / used : NAN;
+		double sm = used ? 100 * sum_sm / used : NAN;
+		double sg = used ? 100 * sum_sg / used : NAN;
+		struct pmr_tval fl[] = {
+			PMR_TVU("rows", used, 0),
+			PMR_TVN("threshold", thresh, "%.2f"),
+			PMR_TVN("err1_rel", gm, "%.2f"),
+			PMR_TVN("err1_max", n > 1 ? maxe[1] : NAN, "%.2f"),
+			PMR_TVN("err2_rel", n > 2 ? sm : NAN, "%.2f"),
+			PMR_TVN("err2_max", n > 2 ? maxe[2] : NAN, "%.2f"),
+			PMR_TVN("err21_rel", n > 2 ? sg : NAN, "%.2f"),
+		};
+
+		if (v->fmt == PMR_TABLE_TEXT) {
+			fprintf(f, "# over the %u rows with |%s| >= %.1f: "
+			    "mean |%s - %s| / |%s| = %.1f%%, largest "
+			    "|error| %.1f points\n", used,
+			    source_name(b[0]->source), thresh,
+			    source_name(b[1]->source),
+			    source_name(b[0]->source),
+			    source_name(b[0]->source), gm, maxe[1]);
+			if (n > 2)
+				fprintf(f, "# mean |%s - %s| / |%s| = %.1f%%, "
+				    "largest |error| %.1f points; mean |%s - "
+				    "%s| / |%s| = %.1f%%\n",
+				    source_name(b[2]->source),
+				    source_name(b[0]->source),
+				    source_name(b[0]->source), sm, maxe[2],
+				    source_name(b[2]->source),
+				    source_name(b[1]->source),
+				    source_name(b[1]->source), sg);
+		} else
+			pmr_table_line(f, v->fmt, "summary", NULL, &seen, fl,
+			    sizeof(fl) / sizeof(fl[0]));
+	}
+	return ferror(f) ? -1 : 0;
+}

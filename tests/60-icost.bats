@@ -1,0 +1,161 @@
+#!/usr/bin/env bats
+# icost: the graph's critical path against pmsim's cycles, exact
+# breakdowns of hand-built cost tables, merging, multisim and compare,
+# bad input, determinism.
+
+load test_helper
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+# A COST stream from "mask ts" lines (t = $1, categories a,b[,c]).
+costs() {
+	local t=$1 cats=$2
+	shift 2
+	{
+		printf '#COST\tsource\tmask\tcats\tt\tts\tinsns\tfrags\n'
+		while [ $# -gt 0 ]; do
+			printf 'COST\t0\t%s\t%s\t%s\t%s\t%s\t1\n' "$1" "$cats" \
+			    "$t" "$2" "$([ "$1" = 0 ] && echo 1000 || echo 0)"
+			shift 2
+		done
+	} > "$T/c.tsv"
+	"$PMVIEW" -r --no-pg -o "$T/c.pmr" "$T/c.tsv"
+}
+
+# The text row of category $1 in $output: "percent cycles".
+row() {
+	printf '%s\n' "$output" | awk -v n="$1" '$1 == n { print $2, $3 }'
+}
+
+@test "icost: the graph's critical path equals pmsim's cycles (fields03, every bundled trace)" {
+	for tr in "$TOP"/traces/*.pmr.zst; do
+		"$PMSIM" -q -m fields03 --graph --max 50000 -o "$T/g.pmr" "$tr"
+		cyc=$("$PMVIEW" -f tsv -t STATS "$T/g.pmr" | awk 'NR == 2 { print $3 }')
+		run -0 "$ICOST" -c dl1 "$T/g.pmr"
+		[[ ${lines[0]} == *"(graph/observed 1.0000); nodes later than observed: D 0 R 0 E 0 P 0 C 0"* ]]
+		t=$(row Total | cut -d' ' -f2)
+		# t counts from the first fetch, cycles from the end of
+		# warm-up: a few cycles apart at most (python: 2)
+		[ $((t - cyc)) -le 3 ] && [ $((cyc - t)) -le 3 ]
+	done
+}
+
+@test "icost: the critical path within 2% of pmsim's cycles on alpha21264 and champsim" {
+	for m in alpha21264 champsim; do
+		for tr in gzip sqlite; do
+			"$PMSIM" -q -m $m --graph --max 50000 -o "$T/g.pmr" "$TOP/traces/$tr.pmr.zst"
+			run -0 "$ICOST" -c dl1 "$T/g.pmr"
+			r=$(printf '%s\n' "${lines[0]}" | sed 's/.*graph\/observed \([0-9.]*\).*/\1/')
+			awk -v r="$r" 'BEGIN { exit !(r >= 0.98 && r <= 1.0001) }'
+			[[ ${lines[0]} == *"nodes later than observed: D 0 R 0 E 0 P 0 C 0"* ]]
+		done
+	done
+}
+
+@test "icost: the paper's examples A-D exact (parallel, serial, independent, 3-way)" {
+	# A: two overlapped 100-cycle misses: costs 0, 0, together 100
+	costs 100 a,b 0 100 1 100 2 100 3 0
+	run -0 "$ICOST" "$T/c.pmr"
+	[ "$(row a)" = "0.0 0" ] && [ "$(row b)" = "0.0 0" ]
+	[ "$(row a+b)" = "100.0 100" ] && [ "$(row Total)" = "100.0 100" ]
+	# B: two dependent misses beside a 100-cycle chain: serial, -100
+	costs 200 a,b 0 200 1 100 2 100 3 100
+	run -0 "$ICOST" "$T/c.pmr"
+	[ "$(row a+b)" = "-50.0 -100" ] && [ "$(row Other)" = "50.0 100" ]
+	# C: the same misses alone: independent
+	costs 200 a,b 0 200 1 100 2 100 3 0
+	run -0 "$ICOST" "$T/c.pmr"
+	[ "$(row a+b)" = "0.0 0" ] && [ "$(row Other)" = "0.0 0" ]
+	# D: three overlapped misses: pairs 0, the triple +100
+	costs 100 a,b,c 0 100 1 100 2 100 4 100 3 100 5 100 6 100 7 0
+	run -0 "$ICOST" --all --order=3 "$T/c.pmr"
+	[ "$(row a+b)" = "0.0 0" ] && [ "$(row b+c)" = "0.0 0" ]
+	[ "$(row a+b+c)" = "100.0 100" ]
+}
+
+@test "icost: COST shards merge by ratio of sums; -f tsv and json carry the rows" {
+	costs 100 a,b 0 100 1 50 2 100 3 0
+	cp "$T/c.pmr" "$T/x.pmr"
+	costs 300 a,b 0 300 1 300 2 150 3 0
+	cat "$T/x.pmr" "$T/c.pmr" > "$T/m.pmr"
+	run -0 "$ICOST" "$T/m.pmr"
+	[ "$(row a)" = "12.5 50" ] && [ "$(row b)" = "37.5 150" ]
+	[ "$(row Total)" = "100.0 400" ]
+	run -0 "$ICOST" -f tsv "$T/m.pmr"
+	[ "${lines[0]}" = $'#category\tpercent\tcycles\tmask\torder\tsource' ]
+	[ "${lines[1]}" = $'a\t12.5000\t50\t1\t1\tgraph' ]
+	run -0 "$ICOST" -f json "$T/m.pmr"
+	[[ ${lines[2]} == '{"category":"a+b","percent":50.0000,'* ]]
+}
+
+@test "icost: Σ icost = cost, -f pmr round trip and determinism on a graph" {
+	"$PMSIM" -q -m fields03 --graph --max 30000 -o "$T/g.pmr" "$TOP/traces/xz.pmr.zst"
+	run -0 "$ICOST" --all -c dl1,bmisp,dmiss,win "$T/g.pmr"
+	[[ $output == *"Other:"* ]]
+	"$ICOST" --no-pg -f pmr -o "$T/a.cost" --all -c dl1,bmisp,dmiss,win "$T/g.pmr"
+	"$ICOST" --no-pg -f pmr -o "$T/b.cost" --all -c dl1,bmisp,dmiss,win "$T/g.pmr"
+	cmp "$T/a.cost" "$T/b.cost"
+	[ "$("$PMVIEW" -f tsv -t COST "$T/a.cost" | grep -c '^COST')" -eq 16 ]
+	run -0 "$ICOST" "$T/a.cost"
+	"$ICOST" --all --order=4 -c dl1,bmisp,dmiss,win "$T/g.pmr" |
+	    grep -v '^#' > "$T/direct"
+	"$ICOST" "$T/a.cost" --order 4 | grep -v '^#' > "$T/via"
+	diff "$T/direct" "$T/via"
+}
+
+@test "icost --multisim and --compare: the graph within 1 point of multisim on gzip" {
+	for i in '' dl1 bmisp dmiss dl1,bmisp dl1,dmiss bmisp,dmiss dl1,bmisp,dmiss; do
+		"$PMSIM" -q -m fields03 --max 50000 ${i:+--ideal=$i} "$TOP/traces/gzip.pmr.zst"
+	done > "$T/ms.pmr"
+	"$ICOST" --multisim -c dl1,bmisp,dmiss -f pmr -o "$T/ms.cost" "$T/ms.pmr"
+	"$PMSIM" -q -m fields03 --graph --max 50000 "$TOP/traces/gzip.pmr.zst" |
+	    "$ICOST" -c dl1,bmisp,dmiss -f pmr -o "$T/g.cost"
+	run -0 "$ICOST" --compare "$T/ms.cost" "$T/g.cost"
+	printf '%s\n' "$output"
+	printf '%s\n' "$output" | awk '!/^#/ && NR > 2 { e = $3 < 0 ? -$3 : $3; if (e > 1.0) bad++ } END { exit bad }'
+}
+
+@test "icost: bad input is one line and exit 1" {
+	"$PMSIM" -q -m fields03 --max 2000 -o "$T/nog.pmr" "$TOP/traces/gzip.pmr.zst"
+	run -1 "$ICOST" "$T/nog.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"no GNODE or COST records"* ]]
+	"$PMSIM" -q -m fields03 --graph --max 2000 -o "$T/g.pmr" "$TOP/traces/gzip.pmr.zst"
+	run -1 "$ICOST" -m alpha21264 "$T/g.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"another machine than -m/-O state"* ]]
+	"$PMVIEW" -f tsv "$T/g.pmr" | awk -F '\t' '!($1 == "GNODE" && $2 == 500)' |
+	    sed 's/^END\t[0-9]*/END\t0/' > "$T/gap.tsv"
+	"$PMVIEW" -r --no-pg -o "$T/gap.pmr" "$T/gap.tsv" 2>/dev/null ||
+	    "$PMVIEW" -f tsv "$T/g.pmr" | awk -F '\t' '!($1 == "GNODE" && $2 == 500) && $1 != "END"' > "$T/gap.tsv"
+	"$PMVIEW" -r --no-pg -o "$T/gap.pmr" "$T/gap.tsv"
+	run -1 "$ICOST" "$T/gap.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"GNODE seq 501 after 499: records are missing"* ]]
+	run -0 "$ICOST" --fragments "$T/gap.pmr"
+	head -c 3000 "$T/g.pmr" > "$T/trunc.pmr"
+	run -1 "$ICOST" "$T/trunc.pmr"
+	[ "${#lines[@]}" -eq 1 ]
+	run -1 "$ICOST" "$T/none.pmr"
+	[ "${#lines[@]}" -eq 1 ]
+	run -2 "$ICOST" --all --focus=dl1 "$T/g.pmr"
+	run -2 "$ICOST" -c dl1,nosuch "$T/g.pmr"
+	run -2 "$ICOST" -e 'x=dmiss:pc=9-3' "$T/g.pmr"
+}
+
+@test "icost: options in --help; --focus, --bar, -e sets" {
+	run -0 "$ICOST" --help
+	for o in --cats --set --order --all --focus --multisim --compare \
+	    --threshold --format --bar --win-inf --fu-contention --fragments \
+	    --machine --set-config; do
+		[[ $output == *"$o"* ]]
+	done
+	"$PMSIM" -q -m fields03 --graph --max 20000 -o "$T/g.pmr" "$TOP/traces/gzip.pmr.zst"
+	run -0 "$ICOST" --focus=bmisp --bar "$T/g.pmr"
+	[[ $output == *"dl1+bmisp"* ]] && [[ $output != *"dl1+win"* ]]
+	[[ $output == *"# stacked bar"* ]]
+	# a set naming every load's misses is dmiss on this trace
+	run -0 "$ICOST" -c dmiss -e 'ldmiss=dmiss:cls=load,ldst' "$T/g.pmr"
+	[ -n "$(row ldmiss)" ]
+	a=$(row dmiss | cut -d' ' -f2); b=$(row ldmiss | cut -d' ' -f2)
+	[ "$b" -le "$a" ] && [ "$b" -gt 0 ]
+}
