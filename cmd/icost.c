@@ -642,7 +642,7 @@ main(int argc, char *argv[])
 	const char *catlist = NULL, *focus_s = NULL, *preset = NULL;
 	const char *kvs[64];
 	unsigned nkv = 0, order = 2, nl, k;
-	int ch, all = 0, multisim = 0, compare = 0, fmt = 0, bar = 0;
+	int ac0, ch, all = 0, multisim = 0, compare = 0, fmt = 0, bar = 0;
 	double thresh = 5;
 	struct pmr_icost_gopts go = { 0, 0 };
 	struct pmr_icost_view v;
@@ -652,7 +652,7 @@ main(int argc, char *argv[])
 	struct pmr_textout out;
 	struct in in;
 	char *stdin_only[] = { "-" };
-	char title[512];
+	char title[512], **av0;
 	const char *names[PMR_ICOST_MAXCAT];
 
 	pmr_cli_init("icost", synopsis, help);
@@ -704,8 +704,8 @@ main(int argc, char *argv[])
 			go.win_inf = 1;
 			break;
 		case O_FU:
-			go.fu_long_bw = pmr_cli_pick("--fu-contention", optarg,
-			    fu_names) == 0;
+			go.re_lgalu = pmr_cli_pick("--fu-contention", optarg,
+			    fu_names) == 1;
 			break;
 		case O_FRAGMENTS:
 			fragments = 1;
@@ -713,6 +713,8 @@ main(int argc, char *argv[])
 		default:
 			pmr_cli_common(&com, ch, optarg);
 		}
+	ac0 = argc;
+	av0 = argv;
 	argc -= optind;
 	argv += optind;
 	if (multisim && compare)
@@ -874,7 +876,7 @@ main(int argc, char *argv[])
 			    dg.late[4], dg.late_max, dg.late_seq);
 	}
 	if (fmt == 3)
-		write_costs(&bd, argc, argv - optind);
+		write_costs(&bd, ac0, av0);	/* PROV: the whole command */
 	else {
 		v.title = title[0] ? title : NULL;
 		if (pmr_textout_open(&out, com.output) != 0)

@@ -159,3 +159,44 @@ row() {
 	a=$(row dmiss | cut -d' ' -f2); b=$(row ldmiss | cut -d' ' -f2)
 	[ "$b" -le "$a" ] && [ "$b" -gt 0 ]
 }
+
+# A GNODE stream of $1 nodes on the fields03 machine: 1-cycle integer
+# operations, and with $2 = fu a multiply that waited 5 cycles for its
+# unit, with $2 = win a 500-cycle load miss every 100 nodes.
+gnodes() {
+	"$PMSIM" -q -m fields03 --graph --max 10 -o "$T/h.pmr" "$TOP/traces/gzip.pmr.zst"
+	{
+		"$PMVIEW" -f tsv "$T/h.pmr" | awk -F '\t' '$1 ~ /^#?(HEADER|META)$/'
+		awk -v n="$1" -v mode="$2" 'BEGIN { OFS = "\t"
+		    print "#GNODE\tseq\tpc\tcls\tpartial\tevents\tdd_fetch\tre\tep_fu\tep_mem\tep_miss\tep_tlb\tcc\tpr_reg_a\tpr_reg_b\tpr_reg_c\tpr_mem\tpp\tat_d\tat_r\tat_e\tat_p\tat_c\tdd_itlb\tdd_brk\trs\trk\tdd_dec"
+		    for (i = 0; i < n; i++) {
+			a = 1000000 + i * 10000; cls = 1; re = 0; fu = 1; mem = 0; miss = 0
+			if (mode == "fu" && i == 1) { cls = 2; re = 5; fu = 3 }
+			if (mode == "win" && i % 100 == 0) { cls = 7; fu = 0; mem = 2; miss = 500 }
+			print "GNODE", i, sprintf("0x%x", 4096 + 4 * i), cls, 0, 16384, 0, re, fu, mem, miss, 0, 0, 0, 0, 0, 0, 0, a, a, a, a, a, 0, 0, 0, 0, 0
+		    } }'
+	} > "$T/h.tsv"
+	"$PMVIEW" -r --no-pg -o "$T/h.pmr" "$T/h.tsv"
+}
+
+@test "icost --fu-contention gives a long op's unit wait to lgalu; --win-inf deletes the window" {
+	gnodes 4 fu
+	run -0 "$ICOST" -c bw,lgalu "$T/h.pmr"
+	[ "$(row bw | cut -d' ' -f2)" = 5 ] && [ "$(row lgalu | cut -d' ' -f2)" = 2 ]
+	run -0 "$ICOST" -c bw,lgalu --fu-contention=lgalu "$T/h.pmr"
+	[ "$(row bw | cut -d' ' -f2)" = 0 ] && [ "$(row lgalu | cut -d' ' -f2)" = 7 ]
+	gnodes 3000 win
+	run -0 "$ICOST" -c win "$T/h.pmr"
+	w20=$(row win | cut -d' ' -f2)
+	run -0 "$ICOST" -c win --win-inf "$T/h.pmr"
+	winf=$(row win | cut -d' ' -f2)
+	[ "$w20" -gt 10000 ] && [ "$winf" -gt "$w20" ]
+	run -2 "$ICOST" --fu-contention=alu "$T/h.pmr"
+}
+
+@test "icost -f pmr records the whole command in PROV" {
+	gnodes 10 fu
+	"$ICOST" -f pmr -c bw -o "$T/c.cost" "$T/h.pmr"
+	run -0 "$PMVIEW" -f tsv -t PROV "$T/c.cost"
+	[[ $output == *"icost -f pmr -c bw -o $T/c.cost $T/h.pmr"* ]]
+}

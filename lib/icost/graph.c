@@ -527,7 +527,8 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	for (k = 0; k < L; k++) {
 		int64_t f = grp == 1 ? fu & ~I_sh[k] : grp == 2 ?
 		    fu & ~I_lg[k] : fu;
-		int64_t e = tmp[k] + (re & ~I_bw[k]);
+		int64_t e = tmp[k] + (re & ~(grp == 2 && g->o.re_lgalu ?
+		    I_lg[k] : I_bw[k]));
 		int64_t m1 = mem & ~I_dl1[k], m;
 
 		/* a hit: the L1 latency (dl1) and a DTLB miss (dmiss); a

@@ -60,8 +60,9 @@ uint32_t pmr_icost_match(const struct pmr_icost_cat *cat, unsigned n,
 
 /* Options of the graph where the paper leaves a choice (§2.5, §7). */
 struct pmr_icost_gopts {
-	int fu_long_bw;		/* unit contention (RE) of long ops is lgalu's,
-				 * not bw's (default 0: bw's) */
+	int re_lgalu;		/* 1: the unit contention (RE) of the long
+				 * classes (imul, idiv, fadd, fmul, fdiv)
+				 * is lgalu's; 0 (default): bw's, as all RE */
 	int win_inf;		/* win deletes the window edges (default 0:
 				 * the window x 20, as pmsim --ideal=win) */
 };
