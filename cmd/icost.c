@@ -297,6 +297,16 @@ config_parse(struct pmr_sim_config *c, const struct pmr_meta *m,
 
 static uint32_t lanes_buf[1u << PMR_ICOST_MAXALL];
 
+/* Decodes rec into out, or says which record of the input is bad. */
+static void
+decode(const struct in *in, const struct pmr_rec *rec, void *out)
+{
+	const char *why;
+
+	if (pmr_rec_decode(rec, out, &why) != 0)
+		die("%s: record %" PRIu64 ": %s", in->name, rec->index, why);
+}
+
 static void cost_add(struct in *in, const struct pmr_rec *rec,
     struct pmr_icost_bd *bd, int *init);
 
@@ -314,7 +324,6 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 	struct pmr_icost_bd cb;
 	int64_t *t;
 	unsigned k;
-	const char *why;
 
 	while (in_next(in, &rec, &ns)) {
 		if (ns) {
@@ -326,9 +335,7 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 		if (rec.type == PMR_REC_META) {
 			struct pmr_meta m;
 
-			if (pmr_rec_decode(&rec, &m, &why) != 0)
-				die("%s: record %" PRIu64 ": %s", in->name,
-				    rec.index, why);
+			decode(in, &rec, &m);
 			if (meta_is(&m, "config")) {
 				struct pmr_sim_config c;
 				uint64_t d;
@@ -368,9 +375,7 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 				digest = pmr_sim_config_digest(stated);
 				have_cfg = 1;
 			}
-			if (pmr_rec_decode(&rec, &n, &why) != 0)
-				die("%s: record %" PRIu64 ": %s", in->name,
-				    rec.index, why);
+			decode(in, &rec, &n);
 			if (g == NULL) {
 				err = pmr_icost_graph_new(&g, &cfg, cats, ncat,
 				    lanes, nl, go);
@@ -432,7 +437,6 @@ run_multisim(struct in *in, struct pmr_icost_bd *bd)
 	uint8_t seen[1u << PMR_ICOST_MAXALL];
 	uint32_t mask = 0, m;
 	int ns, have_stats = 0;
-	const char *why;
 
 	memset(seen, 0, sizeof(seen));
 	if (ncat > PMR_ICOST_MAXALL)
@@ -465,9 +469,7 @@ run_multisim(struct in *in, struct pmr_icost_bd *bd)
 		if (rec.type == PMR_REC_META) {
 			struct pmr_meta m2;
 
-			if (pmr_rec_decode(&rec, &m2, &why) != 0)
-				die("%s: record %" PRIu64 ": %s", in->name,
-				    rec.index, why);
+			decode(in, &rec, &m2);
 			if (meta_is(&m2, "ideal")) {
 				char *s = strndup((const char *)m2.value.p,
 				    m2.value.n), *p, *sp;
@@ -490,9 +492,7 @@ run_multisim(struct in *in, struct pmr_icost_bd *bd)
 		} else if (rec.type == PMR_REC_STATS) {
 			struct pmr_sim_stats st;
 
-			if (pmr_rec_decode(&rec, &st, &why) != 0)
-				die("%s: record %" PRIu64 ": %s", in->name,
-				    rec.index, why);
+			decode(in, &rec, &st);
 			if (!st.final)
 				continue;
 			if (insns != 0 && st.retired != insns)
@@ -523,10 +523,8 @@ cost_add(struct in *in, const struct pmr_rec *rec, struct pmr_icost_bd *bd,
 {
 	struct pmr_cost_rec c;
 	char buf[PMR_ICOST_MAXCAT * 65];
-	const char *why;
 
-	if (pmr_rec_decode(rec, &c, &why) != 0)
-		die("%s: record %" PRIu64 ": %s", in->name, rec->index, why);
+	decode(in, rec, &c);
 	if (!*init) {
 		const char *names[PMR_ICOST_MAXCAT];
 		char tmp[sizeof(buf)], *p, *sp;

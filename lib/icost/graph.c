@@ -77,7 +77,6 @@ struct pmr_icost_graph {
 	struct pmr_icost_gopts o;
 	struct pmr_icost_diag dg;
 	int64_t off;		/* observed - graph cycle, from node 0 */
-	int64_t last[6];
 	int64_t last_obs;
 };
 
@@ -586,7 +585,6 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	}
 	t6[0] = F[0], t6[1] = D[0], t6[3] = E[0], t6[4] = P[0], t6[5] = C[0];
 	diag(g, n, t6);
-	memcpy(g->last, t6, sizeof(t6));
 	g->i++;
 }
 
@@ -609,10 +607,4 @@ pmr_icost_graph_diag(const struct pmr_icost_graph *g,
 	*d = g->dg;
 	if (g->i > g->fb)
 		d->t_obs += g->last_obs - g->off;
-}
-
-void
-pmr_icost_graph_last(const struct pmr_icost_graph *g, int64_t t[6])
-{
-	memcpy(t, g->last, sizeof(g->last));
 }

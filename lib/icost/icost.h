@@ -9,8 +9,8 @@
  * configuration (a subset of the categories, idealized together) in one
  * pass over the nodes, the configurations in lock-step lanes; memory is a
  * ring of the last 20 windows of node times, independent of trace length.
- * The algebra (mobius.c) turns the t(S) of the lanes into costs and
- * interaction costs.  The library never prints and never exits.
+ * mobius.c picks the subsets of each mode; bd.c turns their t(S) into
+ * costs and interaction costs (the Moebius sum).  The library never prints and never exits.
  */
 #ifndef PMR_ICOST_H
 #define PMR_ICOST_H
@@ -103,17 +103,6 @@ uint64_t pmr_icost_graph_nodes(const struct pmr_icost_graph *g);
 void pmr_icost_graph_times(const struct pmr_icost_graph *g, int64_t *t);
 void pmr_icost_graph_diag(const struct pmr_icost_graph *g,
     struct pmr_icost_diag *d);
-/* Per node, the node times of the base lane (F D R E P C), for tests. */
-void pmr_icost_graph_last(const struct pmr_icost_graph *g, int64_t t[6]);
-
-/*
- * The algebra (§1.3).  cost[m] = t(0) - t(m) for the subsets m that were
- * measured (have[m] != 0).  icost(U) = sum over V subset of U of
- * (-1)^{|U|-|V|} cost(V), which needs every subset of U.
- */
-/* Returns 1 and icost(u) in *out if every subset of u is measured. */
-int pmr_icost_of(const int64_t *cost, const uint8_t *have, uint32_t u,
-    int64_t *out);
 
 /* Lanes for a mode: all 2^n subsets, or order <= k plus the full set, or
  * the focus category's shape (singles, the pairs with focus, all).  Fills

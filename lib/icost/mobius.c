@@ -1,32 +1,8 @@
 /*
- * mobius.c: interaction costs from costs (Fields et al., MICRO-36, §2.2):
- * icost(U) = cost(U) - sum of icost(V) over the proper subsets V of U,
- * in closed form the Moebius inversion sum over V subset of U of
- * (-1)^{|U|-|V|} cost(V); and the subsets each mode measures.
+ * mobius.c: the subsets each mode measures, so that every interaction
+ * cost shown has all its subsets (the Moebius sum of bd.c needs them).
  */
 #include "icost/icost.h"
-
-int
-pmr_icost_of(const int64_t *cost, const uint8_t *have, uint32_t u,
-    int64_t *out)
-{
-	int64_t s = 0;
-	uint32_t v = u;
-
-	for (;;) {		/* every subset v of u, u first */
-		if (!have[v])
-			return 0;
-		if ((__builtin_popcount(u) - __builtin_popcount(v)) & 1)
-			s -= cost[v];
-		else
-			s += cost[v];
-		if (v == 0)
-			break;
-		v = (v - 1) & u;
-	}
-	*out = s;
-	return 1;
-}
 
 unsigned
 pmr_icost_lanes_all(unsigned n, uint32_t *lanes)
