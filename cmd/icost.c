@@ -192,8 +192,11 @@ cats_default(const char *list)
 		const struct pmr_icost_base *b = pmr_icost_base_byname(item);
 
 		if (b == NULL) {
+			char bad[128];	/* the item dies with the list */
+
+			snprintf(bad, sizeof(bad), "%s", item);
 			pmr_items_end(&it);
-			pmr_cli_bad("--cats", item, "unknown (dl1, win, bw, "
+			pmr_cli_bad("--cats", bad, "unknown (dl1, win, bw, "
 			    "bmisp, dmiss, shalu, lgalu, imiss)");
 		}
 		cat_add(b->name, b->ideal);

@@ -139,6 +139,7 @@ row() {
 	[ "${#lines[@]}" -eq 1 ]
 	run -2 "$ICOST" --all --focus=dl1 "$T/g.pmr"
 	run -2 "$ICOST" -c dl1,nosuch "$T/g.pmr"
+	[[ ${lines[0]} == "icost: --cats: value 'nosuch' is unknown"* ]]
 	run -2 "$ICOST" -e 'x=dmiss:pc=9-3' "$T/g.pmr"
 }
 
