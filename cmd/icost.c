@@ -278,24 +278,19 @@ static void
 config_parse(struct pmr_sim_config *c, const struct pmr_meta *m,
     const char *where)
 {
-	char *s = strndup((const char *)m->value.p, m->value.n), *line, *sp;
 	char eb[256];
+	FILE *f;
+	int rc;
 
-	if (s == NULL)
+	if (m->value.n == 0)
+		die("%s: META config is empty", where);
+	if ((f = fmemopen((void *)m->value.p, m->value.n, "r")) == NULL)
 		die("out of memory");
-	for (line = strtok_r(s, "\n", &sp); line != NULL;
-	    line = strtok_r(NULL, "\n", &sp)) {
-		char key[64], *eq = strstr(line, " = ");
-
-		if (eq == NULL || (size_t)(eq - line) >= sizeof(key))
-			die("%s: META config: a line without \"key = value\"",
-			    where);
-		memcpy(key, line, (size_t)(eq - line));
-		key[eq - line] = '\0';
-		if (pmr_sim_config_set(c, key, eq + 3, eb, sizeof(eb)) != 0)
-			die("%s: META config: %s", where, eb);
-	}
-	free(s);
+	rc = pmr_sim_config_read(c, f, eb, sizeof(eb));
+	fclose(f);
+	if (rc != 0)
+		die("%s: META config: %s", where, rc == PMR_EINVAL ? eb :
+		    pmr_strerror(rc));
 }
 
 static uint32_t lanes_buf[1u << PMR_ICOST_MAXALL];

@@ -347,13 +347,24 @@ int
 pmr_sim_config_load(struct pmr_sim_config *c, const char *path,
     char *errbuf, size_t errlen)
 {
-	char line[512], msg[256];
-	unsigned lineno = 0;
 	FILE *f;
-	int rc = PMR_OK;
+	int rc;
 
 	if ((f = fopen(path, "r")) == NULL)
 		return PMR_EIO;
+	rc = pmr_sim_config_read(c, f, errbuf, errlen);
+	fclose(f);
+	return rc;
+}
+
+int
+pmr_sim_config_read(struct pmr_sim_config *c, FILE *f, char *errbuf,
+    size_t errlen)
+{
+	char line[512], msg[256];
+	unsigned lineno = 0;
+	int rc = PMR_OK;
+
 	while (fgets(line, sizeof(line), f) != NULL) {
 		char *s, *eq, *hash;
 
@@ -377,10 +388,8 @@ pmr_sim_config_load(struct pmr_sim_config *c, const char *path,
 			break;
 		}
 	}
-	if (rc == PMR_OK && ferror(f)) {
+	if (rc == PMR_OK && ferror(f))
 		rc = PMR_EIO;
-	}
-	fclose(f);
 	return rc;
 }
 

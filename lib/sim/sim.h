@@ -305,6 +305,9 @@ int pmr_sim_config_setkv(struct pmr_sim_config *c, const char *kv,
  */
 int pmr_sim_config_load(struct pmr_sim_config *c, const char *path,
     char *errbuf, size_t errlen) PMR_RESULT_USED;
+/* The same from f (a META config value, through fmemopen(3)). */
+int pmr_sim_config_read(struct pmr_sim_config *c, FILE *f, char *errbuf,
+    size_t errlen) PMR_RESULT_USED;
 /* Checks the configuration.  Returns PMR_OK or PMR_EINVAL + message. */
 int pmr_sim_config_check(const struct pmr_sim_config *c, char *errbuf,
     size_t errlen) PMR_RESULT_USED;
