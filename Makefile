@@ -6,6 +6,7 @@
 #   make check SAN=1   the same under AddressSanitizer + UBSan
 #   make demo       the main job on a bundled trace
 #   make bench      benchmarks, printing figures
+#   make -j2 icost-multisim   icost's graph against multisim, every trace
 #   make fuzz       each libFuzzer target for FUZZ_SECONDS [60]
 #   make lint-man   mandoc -Tlint on every man page; fails on any message
 #   make install / uninstall   honour PREFIX, BINDIR, MANDIR, DESTDIR
@@ -83,7 +84,7 @@ DEB_PKGS = gcc make pkg-config libzstd-dev liblzma-dev zlib1g-dev \
 # Header dependencies come from the compiler (-MMD -MP: a .d file beside
 # each object and program).
 .PHONY: all check test lint-man regen clean deps demo \
-	bench fuzz install uninstall
+	bench fuzz install uninstall icost-multisim
 
 PLUGIN := cmd/$(D)pmtrace-plugin.so
 
@@ -174,6 +175,15 @@ regen: all
 
 demo: deps all
 	@bash examples/demo.sh
+
+# The interaction-cost paper's validation (icost(1), VALIDATION): the graph
+# against multisim on every bundled trace, into icost-out/; make -j2
+# icost-multisim runs the pmsim runs in parallel.  MAX, TRACES, OUT as in
+# examples/icost-multisim.mk.
+icost-multisim: all
+	@$(MAKE) --no-print-directory -f examples/icost-multisim.mk \
+		PMSIM=$(CURDIR)/cmd/$(D)pmsim ICOST=$(CURDIR)/cmd/$(D)icost \
+		TOP=$(CURDIR)
 
 bench: all $(BENCH_BINS)
 	@for b in tests/bench/*.sh; do PM_TOP=$(CURDIR) bash $$b || exit 1; done

@@ -27,7 +27,7 @@
 
 enum {
 	O_ORDER = PMR_OPT_PRIVATE, O_ALL, O_FOCUS, O_MULTISIM, O_COMPARE,
-	O_BAR, O_WIN_INF, O_FU, O_FRAGMENTS
+	O_BAR, O_WIN_INF, O_FU, O_FRAGMENTS, O_SUBSETS
 };
 
 static const char synopsis[] =
@@ -79,6 +79,8 @@ help(void)
 	    "[, shotgun]\n"
 	    "  -t, --threshold=PCT  --compare: rows with |multisim| >= PCT "
 	    "[5]\n"
+	    "      --subsets        print the subsets, one pmsim --ideal list "
+	    "a line, and exit\n"
 	    "Output:\n"
 	    "  -f, --format=FMT     text, tsv, json or pmr (COST records) "
 	    "[text]\n"
@@ -88,7 +90,7 @@ help(void)
 	for (i = 0; i < pmr_icost_nbases; i++)
 		printf("  %-6s %s\n", pmr_icost_bases[i].name,
 		    pmr_icost_bases[i].what);
-	printf("\nCommon options:\n%s", pmr_common_help);
+	printf("\n%s", pmr_common_help);
 }
 
 static const char *const fmt_names[] = { "text", "tsv", "json", "pmr",
@@ -294,6 +296,39 @@ config_parse(struct pmr_sim_config *c, const struct pmr_meta *m,
 }
 
 static uint32_t lanes_buf[1u << PMR_ICOST_MAXALL];
+
+/* Prints the subsets of lanes as pmsim --ideal lists ("none": the base),
+ * one a line: the runs of a multisim set (examples/icost-multisim.mk). */
+static void
+print_subsets(const uint32_t *lanes, unsigned nl)
+{
+	unsigned k, c, b;
+
+	for (c = 0; c < ncat; c++)
+		if (cats[c].filtered)
+			pmr_cli_misuse("--subsets: '%s' has a filter: pmsim "
+			    "--ideal idealizes whole categories",
+			    cats[c].name);
+	for (k = 0; k < nl; k++) {
+		unsigned ideal = 0;
+		int first = 1;
+
+		for (c = 0; c < ncat; c++)
+			if (lanes[k] >> c & 1)
+				ideal |= cats[c].ideal;
+		if (ideal == 0)
+			fputs("none", stdout);
+		for (b = 0; b < 32; b++)
+			if (ideal >> b & 1) {
+				printf("%s%s", first ? "" : ",",
+				    pmr_sim_ideal_name(1u << b));
+				first = 0;
+			}
+		putchar('\n');
+	}
+	if (fflush(stdout) != 0 || ferror(stdout))
+		die("standard output: %s", strerror(errno));
+}
 
 /* Decodes rec into out, or says which record of the input is bad. */
 static void
@@ -631,6 +666,7 @@ main(int argc, char *argv[])
 		{ "win-inf", no_argument, NULL, O_WIN_INF },
 		{ "fu-contention", required_argument, NULL, O_FU },
 		{ "fragments", no_argument, NULL, O_FRAGMENTS },
+		{ "subsets", no_argument, NULL, O_SUBSETS },
 		PMR_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -639,6 +675,7 @@ main(int argc, char *argv[])
 	const char *kvs[64];
 	unsigned nkv = 0, order = 2, nl, k;
 	int ac0, ch, all = 0, multisim = 0, compare = 0, fmt = 0, bar = 0;
+	int subsets = 0;
 	double thresh = 5;
 	struct pmr_icost_gopts go = { 0, 0 };
 	struct pmr_icost_view v;
@@ -706,6 +743,9 @@ main(int argc, char *argv[])
 		case O_FRAGMENTS:
 			fragments = 1;
 			break;
+		case O_SUBSETS:
+			subsets = 1;
+			break;
 		default:
 			pmr_cli_common(&com, ch, optarg);
 		}
@@ -765,6 +805,10 @@ main(int argc, char *argv[])
 			    1u << PMR_ICOST_MAXALL);
 		nl = pmr_icost_lanes_order(ncat, order, lanes_buf);
 		v.order = order;
+	}
+	if (subsets) {
+		print_subsets(lanes_buf, nl);
+		pmr_cli_exit(0);
 	}
 	if (preset != NULL || nkv > 0) {
 		char eb[256];

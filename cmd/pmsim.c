@@ -456,7 +456,10 @@ main(int argc, char *argv[])
 			    event_byname);
 			break;
 		case O_IDEAL:
-			o.ideal = pmr_cli_mask("--ideal", optarg,
+			/* "none" names the base run, so that a driver
+			 * (icost --subsets) can name every subset */
+			o.ideal = strcmp(optarg, "none") == 0 ? 0 :
+			    pmr_cli_mask("--ideal", optarg,
 			    pmr_sim_ideal_byname);
 			break;
 		case O_WARMUP:

@@ -74,6 +74,11 @@ struct pmr_icost_graph {
 	int decoupled;		/* no wrong-path fetch: lines arrive behind
 				 * fetch, map waits for them (champsim) */
 	int64_t *pa;		/* [L] A: the last line's arrival */
+	/* the MSHR edge: a load that misses the L1-D (not merged) issues
+	 * after the one mshr misses back has its line; a ring of their P */
+	unsigned nmshr;
+	uint64_t mi;		/* misses so far in the fragment */
+	int64_t *mring;		/* [nmshr][L] */
 	struct pmr_icost_gopts o;
 	struct pmr_icost_diag dg;
 	int64_t off;		/* observed - graph cycle, from node 0 */
@@ -159,6 +164,7 @@ pmr_icost_graph_free(struct pmr_icost_graph *g)
 	free(g->pq);
 	free(g->t);
 	free(g->v[0]);
+	free(g->mring);
 	free(g);
 }
 
@@ -197,6 +203,7 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 	g->redirect = c->redirect;
 	g->load_early = c->load_early;
 	g->decoupled = !c->wrong_path;
+	g->nmshr = c->mshr;
 	far = maxu(maxu(maxu(g->w[1], g->fq[1]), maxu(g->w[0], g->fq[0])),
 	    maxu(maxu(g->fw[1], g->mw[1]), g->rw[1]));
 	for (R = 64; R <= far; R <<= 1)
@@ -217,7 +224,9 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 	g->pq = calloc(3 * (size_t)L, sizeof(int64_t));
 	g->t = calloc(L, sizeof(int64_t));
 	g->v[0] = calloc(8 * (size_t)L, sizeof(int64_t));
-	if (g->ring == NULL || g->neg == NULL || g->ib[0] == NULL ||
+	g->mring = malloc((size_t)(g->nmshr ? g->nmshr : 1) * L *
+	    sizeof(int64_t));
+	if (g->mring == NULL || g->ring == NULL || g->neg == NULL || g->ib[0] == NULL ||
 	    g->catv == NULL || g->eff == NULL || g->pq == NULL ||
 	    g->t == NULL || g->v[0] == NULL) {
 		pmr_icost_graph_free(g);
@@ -273,6 +282,7 @@ pmr_icost_graph_restart(struct pmr_icost_graph *g)
 	close_frag(g);
 	g->fb = g->i;
 	g->prev_misp = 0;
+	g->mi = 0;
 	for (k = 0; k < g->L; k++)
 		g->pq[k] = g->pa[k] = NEG;
 }
@@ -404,6 +414,9 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	int64_t ic = n->dd_fetch, re = n->re, fu = n->ep_fu, mem = n->ep_mem;
 	int64_t miss = n->ep_miss, tlb = n->ep_tlb, t6[6];
 	int grp = fu_group(n->cls), misp;
+	/* a primary miss: it held an MSHR from issue to its line */
+	int64_t *M = miss != 0 && n->pp == 0 && g->nmshr != 0 ?
+	    g->mring + (g->mi % g->nmshr) * L : NULL;
 	unsigned k, j;
 
 	if (g->filtered)
@@ -465,9 +478,14 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 			g->pa[k] = a > g->pa[k] ? a : g->pa[k];
 			tmp[k] = g->pa[k] + (dec & ~I_im[k]);
 		}
-	} else if (ic != 0)
+	} else if ((ic | n->dd_wp) != 0) {
+		/* a line a wrong path brought: without mispredicts its
+		 * fetch would have missed (dd_wp), unless imiss is ideal */
+		int64_t wp = n->dd_wp;
+
 		for (k = 0; k < L; k++)
-			F[k] += ic & ~I_im[k];
+			F[k] += (ic + (wp & I_bm[k])) & ~I_im[k];
+	}
 	/* D: the front end, in-order map, map width, the window */
 	{
 		const int64_t *D1 = at(g, 1, XD);
@@ -537,6 +555,9 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 			m = (m1 & I_dm[k]) | ((mem + miss + tlb) & ~I_dm[k]);
 		else
 			m = m1 + (tlb & ~I_dm[k]);
+		/* dmiss lanes have no misses, so no MSHR edge */
+		if (M != NULL && g->mi >= g->nmshr && (M[k] | I_dm[k]) > e)
+			e = M[k];
 		E[k] = e;
 		P[k] = e + f + m;
 		if (g->load_early && mem > 0) {
@@ -547,6 +568,15 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 			Q[k] = P[k];
 		Q[k] = Q[k] > e + 1 ? Q[k] : e + 1;
 	}
+	/* PL: a hit reads its line no earlier than the miss that brought
+	 * it; in the machine that held (it hit), but a lane that issues the
+	 * load earlier (win, bw ...) must not find the line sooner */
+	if (n->pl != 0 && n->pl <= g->rmask) {
+		max_add(P, at(g, n->pl, XP), 0, L);
+		if (!(g->load_early && mem > 0))
+			for (k = 0; k < L; k++)
+				Q[k] = P[k] > Q[k] ? P[k] : Q[k];
+	}
 	if (n->pp != 0) {
 		if (n->pp > g->rmask)
 			g->dg.dropped++;
@@ -556,6 +586,10 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 				for (k = 0; k < L; k++)
 					Q[k] = P[k] > Q[k] ? P[k] : Q[k];
 		}
+	}
+	if (M != NULL) {
+		memcpy(M, P, L * sizeof(int64_t));
+		g->mi++;
 	}
 	/* C: after Q, in order, retire width */
 	{

@@ -211,7 +211,7 @@ pmr_icost_compare(FILE *f, const struct pmr_icost_bd *const *b, unsigned n,
 	static struct row r[MAXROWS];
 	unsigned nr = rows_of(b[0], v, r), k, j, used = 0;
 	double sum_gm = 0, sum_sg = 0, sum_sm = 0, maxe[3] = { 0, 0, 0 };
-	int seen = 0;
+	int seen = 0, seen_s = 0;	/* TSV headers of row and summary */
 
 	if (v->fmt == PMR_TABLE_TEXT) {
 		fprintf(f, "# %s (percent of t) and the errors of", 
@@ -299,7 +299,7 @@ pmr_icost_compare(FILE *f, const struct pmr_icost_bd *const *b, unsigned n,
 				    source_name(b[1]->source),
 				    source_name(b[1]->source), sg);
 		} else
-			pmr_table_line(f, v->fmt, "summary", NULL, &seen, fl,
+			pmr_table_line(f, v->fmt, "summary", NULL, &seen_s, fl,
 			    sizeof(fl) / sizeof(fl[0]));
 	}
 	return ferror(f) ? -1 : 0;

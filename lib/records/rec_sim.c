@@ -12,6 +12,8 @@
 	{ #name, PMR_K_##kind, 1, offsetof(struct st, name), desc }
 #define F2(st, name, kind, desc) \
 	{ #name, PMR_K_##kind, 2, offsetof(struct st, name), desc }
+#define F3(st, name, kind, desc) \
+	{ #name, PMR_K_##kind, 3, offsetof(struct st, name), desc }
 #define NF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct pmr_field stats_fields[] = {
@@ -237,6 +239,11 @@ static const struct pmr_field gnode_fields[] = {
 	F2(pmr_sim_gnode, dd_dec, U16, "DD: decode cycles added by a miss in "
 	    "the decoded-instruction buffer (front end without wrong-path "
 	    "fetch, as the champsim preset)"),
+	F3(pmr_sim_gnode, dd_wp, U16, "DD: I-side stall cycles a wrong-path "
+	    "fetch spared this instruction (it brought the line into the L1-I "
+	    "or L2); not part of dd_fetch"),
+	F3(pmr_sim_gnode, pl, U32, "PL: a load that hit the L1-D: seq "
+	    "distance to the load whose miss brought the line, 0 none"),
 };
 
 static const struct pmr_field sig_fields[] = {
@@ -280,6 +287,8 @@ static const struct pmr_field det_fields[] = {
 	F2(pmr_sim_det, rs, U32, "as GNODE rs (resource edge)"),
 	F2(pmr_sim_det, rk, U8, "as GNODE rk"),
 	F2(pmr_sim_det, dd_dec, U16, "as GNODE dd_dec (DD)"),
+	F3(pmr_sim_det, dd_wp, U16, "as GNODE dd_wp (DD)"),
+	F3(pmr_sim_det, pl, U32, "as GNODE pl (PL)"),
 };
 
 #define T(num, name, st, fields, desc) \

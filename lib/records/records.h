@@ -324,6 +324,11 @@ struct pmr_sim_gnode {
 	uint8_t rk;		/* since 2: PMR_SIM_RK_* */
 	uint16_t dd_dec;	/* since 2: DD: decode cycles of a miss in the
 				 * decoded-instruction buffer */
+	uint16_t dd_wp;		/* since 3: DD: I-side stall cycles a
+				 * wrong-path fetch spared (it brought the
+				 * line into the L1-I or L2) */
+	uint32_t pl;		/* since 3: an L1-D hit: seq distance to the
+				 * load whose miss brought the line, 0 none */
 };
 
 /* GNODE/DET rk: the resource edge into D of the waiting instruction. */
@@ -375,6 +380,8 @@ struct pmr_sim_det {
 	uint32_t rs;		/* since 2: as GNODE rs */
 	uint8_t rk;		/* since 2: as GNODE rk */
 	uint16_t dd_dec;	/* since 2: as GNODE dd_dec */
+	uint16_t dd_wp;		/* since 3: as GNODE dd_wp */
+	uint32_t pl;		/* since 3: as GNODE pl */
 };
 
 /* --- profile metrics (rec_pairs.c) ------------------------------------- */

@@ -59,8 +59,12 @@ pmr_sim_cache_access(struct pmr_sim_cache *c, uint64_t addr, int install)
 		hit = t[w].tag == key ? w : hit;
 	if (hit != ~0u) {
 		t[hit].use = c->clock;
+		c->last = &t[hit];
+		c->hit = 1;
 		return 1;
 	}
+	c->last = NULL;
+	c->hit = 0;
 	if (!install)
 		return 0;
 	for (w = 0; w < c->ways; w++) {
@@ -73,5 +77,21 @@ pmr_sim_cache_access(struct pmr_sim_cache *c, uint64_t addr, int install)
 	}
 	t[victim].tag = key;
 	t[victim].use = c->clock;
+	t[victim].wp = 0;
+	c->last = &t[victim];
 	return 0;
+}
+
+struct pmr_sim_way *
+pmr_sim_cache_probe(const struct pmr_sim_cache *c, uint64_t addr)
+{
+	uint64_t key = (addr >> c->shift) + 1;
+	unsigned set = (unsigned)((key - 1) & (c->sets - 1));
+	struct pmr_sim_way *t = c->way + (size_t)set * c->ways;
+	unsigned w;
+
+	for (w = 0; w < c->ways; w++)
+		if (t[w].tag == key)
+			return &t[w];
+	return NULL;
 }

@@ -384,7 +384,7 @@ fetch_body(struct pmr_sim *s)
 		s->pend_ev = 0;
 		if (s->graph_on)
 			sim_gn_fetch(s, slot);
-		s->pend_dd = s->pend_itlb = s->pend_brk = 0;
+		s->pend_dd = s->pend_itlb = s->pend_brk = s->pend_wp = 0;
 		e->tag = 0;
 		e->seq = s->pos++;
 		e->pc = pc;

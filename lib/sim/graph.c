@@ -53,6 +53,8 @@ gnode_fill(const struct pmr_sim *s, const struct ent *e, uint64_t seq,
 	g->dd_itlb = x->dd_itlb;
 	g->dd_brk = x->dd_brk;
 	g->dd_dec = (e->flags & E_DIBMISS) ? DIB_MISS : 0;
+	g->dd_wp = x->dd_wp;
+	g->pl = gnode_dist(s, e, seq, x->pfill);
 	g->rs = gnode_dist(s, e, seq, x->rsrc);
 	g->rk = g->rs == 0 ? PMR_SIM_RK_NONE : x->rwhy == 1 ? PMR_SIM_RK_ISSUE :
 	    PMR_SIM_RK_RETIRE;
@@ -127,8 +129,10 @@ sim_gn_fetch(struct pmr_sim *s, uint32_t slot)
 	g->dd_itlb = (uint16_t)(s->pend_itlb > g->dd_fetch ? g->dd_fetch :
 	    s->pend_itlb);
 	g->dd_brk = (uint16_t)s->pend_brk;
+	g->dd_wp = (uint16_t)(s->pend_wp > 0xffff ? 0xffff : s->pend_wp);
 	g->ep_mem = g->ep_miss = g->ep_tlb = 0;
 	g->preg[0] = g->preg[1] = g->preg[2] = g->pmem = g->ppp = 0;
+	g->pfill = 0;
 	g->rsrc = 0;
 	g->rwhy = 0;
 }

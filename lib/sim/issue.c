@@ -134,7 +134,7 @@ issue_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 	}
 	lat = e->lat;
 	s->access_pos = e->seq;
-	s->merged_dist = 0;
+	s->merged_dist = s->fill_dist = 0;
 	if (e->nload > 0 && !(e->flags & E_FWD)) {
 		int l = sim_load_access(s, e->laddr0, &ev, 0), l2;
 
@@ -154,6 +154,7 @@ issue_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 
 			g->ep_tlb = (uint16_t)s->last_tl;
 			g->ppp = s->merged_dist;
+			g->pfill = s->merged_dist ? 0 : s->fill_dist;
 			g->ep_mem = (uint16_t)s->c.l1d_lat;
 			g->ep_miss = (uint16_t)((unsigned)l > s->c.l1d_lat +
 			    s->last_tl ? (unsigned)l - s->c.l1d_lat -

@@ -165,9 +165,15 @@ sim_load_access(struct pmr_sim *s, uint64_t addr, uint32_t *ev, int must)
 	}
 	tl += first_touch(s, addr);
 	s->last_tl = tl;
-	if (hit)
+	if (hit) {
+		uint32_t f = s->l1d.last->filler;
+
+		if (f != 0 && s->fill_dist == 0)
+			s->fill_dist = (uint32_t)s->access_pos + 1 - f;
 		return (int)(s->c.l1d_lat + tl);
+	}
 	pmr_sim_cache_access(&s->l1d, addr, 1);
+	s->l1d.last->filler = (uint32_t)s->access_pos + 1;
 	*ev |= PMR_SIM_EV_DCACHE_MISS;
 	lat = lower_levels(s, addr, ev) + tl;
 	if (freem >= 0) {
@@ -178,6 +184,38 @@ sim_load_access(struct pmr_sim *s, uint64_t addr, uint32_t *ev, int must)
 		s->mshr_pos[freem] = s->access_pos;
 	}
 	return (int)lat;
+}
+
+/*
+ * The wrong path's instruction prefetch, for the graph (GNODE dd_wp): a
+ * wrong-path fetch that misses the L1-I leaves in the line's L1-I way the
+ * cycles below the L1 it paid (low), and, if the line missed the L2 too,
+ * in its L2 way the cycles beyond an L2 hit.  A correct-path fetch that
+ * then finds the line takes those cycles as the stall it was spared
+ * (s->pend_wp) and clears them.  Without mispredicts (bmisp) the line
+ * would not be there: icost adds dd_wp to the fetch edge of the lanes
+ * that idealize bmisp but not imiss.  Fills that evict correct-path lines
+ * (wrong-path pollution) are not tracked.
+ */
+static void
+wp_fill(struct pmr_sim *s, struct pmr_sim_way *w1, unsigned low)
+{
+	struct pmr_sim_way *w2 = s->l2.last;	/* lower_levels' L2 way */
+
+	if (s->wrongpath) {
+		if (s->l2.hit)	/* not there either without the wrong path
+				 * if a wrong path brought it to the L2 */
+			w1->wp = low + w2->wp;
+		else {
+			w2->wp = low > s->c.l2_lat ? low - s->c.l2_lat : 0;
+			w1->wp = low;
+		}
+		return;
+	}
+	if (s->l2.hit && w2->wp != 0) {	/* an L2 line a wrong path brought */
+		s->pend_wp += w2->wp;
+		w2->wp = 0;
+	}
 }
 
 /* Fetches the line of pc through the ITLB and L1-I; returns stall cycles. */
@@ -198,11 +236,25 @@ sim_ifetch(struct pmr_sim *s, uint64_t pc, uint32_t *ev)
 	lat += first_touch(s, pc);
 	s->last_itl = lat;
 	if (!pmr_sim_cache_access(&s->l1i, pc, 1)) {
+		struct pmr_sim_way *w1 = s->l1i.last;
+		unsigned low;
+
 		*ev |= PMR_SIM_EV_ICACHE_MISS;
-		lat += lower_levels(s, pc, ev);
+		low = lower_levels(s, pc, ev);
+		lat += low;
 		*ev &= ~PMR_SIM_EV_LLC_MISS;
 		if (s->measuring)
 			s->st.icache_miss++;
+		if (s->graph_on)
+			wp_fill(s, w1, low);
+	} else if (s->graph_on && s->l1i.last->wp != 0 && !s->wrongpath) {
+		/* the correct path hits a line a wrong path brought */
+		struct pmr_sim_way *w2 = pmr_sim_cache_probe(&s->l2, pc);
+
+		s->pend_wp += s->l1i.last->wp;
+		s->l1i.last->wp = 0;
+		if (w2 != NULL)
+			w2->wp = 0;
 	}
 	return lat;
 }

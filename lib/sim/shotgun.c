@@ -236,6 +236,8 @@ pmr_sim_shotgun_take(struct pmr_sim_shotgun *g,
 	d->rs = n->rs;
 	d->rk = n->rk;
 	d->dd_dec = n->dd_dec;
+	d->dd_wp = n->dd_wp;
+	d->pl = n->pl;
 	if (n->cls == PMR_OP_JMP_IND || n->cls == PMR_OP_CALL_IND ||
 	    n->cls == PMR_OP_RET)
 		d->target = next_pc;

@@ -391,11 +391,24 @@ const struct pmr_rtype *pmr_sim_rtype(uint32_t type);
 struct pmr_sim_way {
 	uint64_t tag;
 	uint32_t use;
+	union {
+		/* L1-I and L2, with a graph: the miss cycles a wrong-path
+		 * fetch paid to bring the line here, until the correct path
+		 * touches it (GNODE dd_wp); 0 on every other fill */
+		uint32_t wp;
+		/* L1-D: fetch position + 1 (low 32 bits) of the load whose
+		 * miss filled the line (GNODE pl), 0 another fill */
+		uint32_t filler;
+	};
 };
 
 struct pmr_sim_cache {
 	struct pmr_sim_way *way;	/* sets * ways */
+	struct pmr_sim_way *last;	/* the way the last access hit or
+					 * filled, NULL if it missed without
+					 * filling */
 	uint32_t clock;
+	int hit;			/* the last access hit */
 	unsigned sets, ways;
 	unsigned shift;		/* key = addr >> shift */
 };
@@ -404,9 +417,13 @@ struct pmr_sim_cache {
 int pmr_sim_cache_init(struct pmr_sim_cache *c, uint64_t units,
     unsigned ways, unsigned shift);
 void pmr_sim_cache_fini(struct pmr_sim_cache *c);
-/* Returns 1 on a hit; on a miss installs the block if install is set. */
+/* Returns 1 on a hit; on a miss installs the block if install is set.
+ * c->last is then the way. */
 int pmr_sim_cache_access(struct pmr_sim_cache *c, uint64_t addr,
     int install);
+/* The way that holds addr, or NULL; no LRU update. */
+struct pmr_sim_way *pmr_sim_cache_probe(const struct pmr_sim_cache *c,
+    uint64_t addr);
 
 struct pmr_sim_bpred {
 	int kind;		/* enum pmr_sim_bp */

@@ -157,8 +157,10 @@ struct egn {
 	uint16_t dd_itlb;	/* ITLB and first-touch part of dd_fetch */
 	uint16_t dd_brk;	/* fetch break before it: taken transfer,
 				 * block end, BTB bubble (cycles) */
+	uint16_t dd_wp;		/* I-side stall spared by wrong-path fetch */
 	uint32_t preg[3], pmem;	/* pos distances to producers */
 	uint32_t ppp;		/* pos distance to the line's missing load */
+	uint32_t pfill;		/* a hit: pos distance to the line's filler */
 	uint32_t rsrc;		/* pos distance to the releaser (GNODE rs) */
 	uint8_t rwhy;		/* last map stall: PMR_SIM_ST_* + 1, 0 none */
 };
@@ -328,6 +330,8 @@ struct pmr_sim {
 	uint32_t pend_ev;	/* I-side events for the next fetch */
 	unsigned pend_dd;	/* I-side stall cycles for the next fetch */
 	unsigned pend_itlb;	/* their ITLB / first-touch part */
+	unsigned pend_wp;	/* I-side stall cycles wrong-path fetch spared
+				 * the next fetch (GNODE dd_wp) */
 	unsigned pend_brk;	/* fetch-break cycles for the next fetch */
 	unsigned last_itl;	/* ITLB part of the last ifetch */
 	unsigned last_tl;	/* TLB part of the last load_access */
@@ -362,6 +366,8 @@ struct pmr_sim {
 	uint64_t mshr_until;	/* every MSHR is free from this cycle on */
 	uint64_t access_pos;	/* the load being timed (load_access) */
 	uint32_t merged_dist;	/* its distance to the MSHR's load, or 0 */
+	uint32_t fill_dist;	/* a hit: its distance to the load whose miss
+				 * filled the line, or 0 */
 	uint64_t *dram_open;	/* per bank: open row + 1, 0 closed */
 	uint64_t bus_free;	/* the memory bus carried its last line */
 	unsigned rshift;	/* log2 dram_row */

@@ -178,6 +178,7 @@ sim_resolve(struct pmr_sim *s)
 	s->cur_line = 0;
 	/* stalls and events of the wrong path are not the next one's */
 	s->pend_dd = s->pend_itlb = s->pend_brk = s->pend_ev = 0;
+	s->pend_wp = 0;
 	b->flags &= ~E_MISP;
 }
 
@@ -298,4 +299,5 @@ sim_mo_trap(struct pmr_sim *s)
 	s->fetch_why = PMR_SIM_ST_REDIRECT;
 	s->cur_line = 0;
 	s->pend_dd = s->pend_itlb = s->pend_brk = s->pend_ev = 0;
+	s->pend_wp = 0;
 }

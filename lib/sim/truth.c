@@ -37,8 +37,20 @@ sim_pt_get(struct pmr_sim *s, uint64_t pc, const struct pmr_sinsn *si)
 	uint32_t x = sim_pt_find(s, pc), m, i;
 
 	if (x != NONE32) {
-		if (si != NULL)
+		if (si != NULL && s->pcs[x].si != si) {
+			/* first met on a wrong path (no si): what the
+			 * correct path tells of it now holds, the call's
+			 * length above all (a return predicted from a
+			 * guessed length mispredicted every time) */
+			if (s->pcs[x].si == NULL) {
+				s->pcs[x].cls = si->cls;
+				if (s->truth != NULL)
+					s->truth[x].t.cls = si->cls;
+				if (si->len != 0)
+					s->pcs[x].calllen = si->len;
+			}
 			s->pcs[x].si = si;
+		}
 		return x;
 	}
 	if (s->npcs == s->pcs_cap) {

@@ -1,0 +1,101 @@
+# examples/icost-multisim.mk: the interaction-cost paper's validation
+# (Fields et al., MICRO-36, section 4.2 and Table 7) on every bundled trace:
+# the breakdown icost reads off pmsim's dependence graph against multisim,
+# the ground truth of one pmsim run per idealized subset.  Run in parallel:
+#
+#   make -f examples/icost-multisim.mk -j2                 # 2 M instructions a trace
+#   make -f examples/icost-multisim.mk -j2 MAX=200000 TRACES="gzip sort"
+#   make icost-multisim                                    # the same, from the top
+#
+# Writes into $(OUT):
+#   TRACE/SUBSET.pmr   one pmsim run per subset (--ideal=SUBSET, + for ,)
+#   TRACE.ms.cost      multisim's breakdown (COST records)
+#   TRACE.g.cost       the graph's breakdown (COST records)
+#   TRACE.cmp          icost --compare: multisim and the graph's error
+#   summary.tsv        a row per trace: cycles, rows compared, the mean
+#                      relative error (percent) and the largest error
+#                      (points) over the rows with |multisim| >= $(THRESH)%,
+#                      and each category's cost, multisim and graph
+#   points.tsv         trace, row, multisim, graph (percent of t), every row
+#   icost-multisim.png the graph's costs and icosts against multisim's,
+#                      every row of every trace (if gnuplot is installed;
+#                      GNUPLOT= skips it)
+#
+# The subsets are the ones icost evaluates (icost --subsets: the eight
+# categories, their 28 pairs and all eight, 38 runs a trace); CATS and
+# ORDER change them.  The machine is the paper's (fields03); MACHINE
+# changes it.  Memory is that of one pmsim and one icost per job.
+
+TOP ?= $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))/..
+PMSIM ?= pmsim
+ICOST ?= icost
+GNUPLOT ?= gnuplot
+OUT ?= icost-out
+TRACES ?= cc1 grep gzip python sort sqlite xz
+MAX ?= 2000000
+MACHINE ?= fields03
+CATS ?= dl1,win,bw,bmisp,dmiss,shalu,lgalu,imiss
+ORDER ?= 2
+THRESH ?= 5
+
+comma := ,
+SUBSETS := $(subst $(comma),+,$(shell $(ICOST) --subsets -c $(CATS) \
+	--order $(ORDER)))
+ifeq ($(SUBSETS),)
+$(error $(ICOST) --subsets printed nothing: is icost on PATH (or ICOST=)?)
+endif
+SIM = $(PMSIM) -q -m $(MACHINE) --max $(MAX)
+trace = $(TOP)/traces/$(1).pmr.zst
+
+all: $(OUT)/summary.tsv
+.PHONY: all clean
+.DELETE_ON_ERROR:
+
+# One pmsim run per trace and subset.
+define runs
+$(OUT)/$(1)/%.pmr: $(call trace,$(1)) | $(OUT)/$(1)
+	$$(SIM) --ideal=$$(subst +,$$(comma),$$*) -o $$@ $$<
+$(OUT)/$(1):
+	mkdir -p $$@
+$(OUT)/$(1).ms.cost: $(addprefix $(OUT)/$(1)/,$(addsuffix .pmr,$(SUBSETS)))
+	$$(ICOST) -q --multisim -c $(CATS) --order $(ORDER) -f pmr -o $$@ $$^
+$(OUT)/$(1).g.cost: $(call trace,$(1)) | $(OUT)/$(1)
+	$$(SIM) --graph $$< | $$(ICOST) -q -c $(CATS) --order $(ORDER) \
+	    -m $(MACHINE) -f pmr -o $$@
+endef
+$(foreach t,$(TRACES),$(eval $(call runs,$(t))))
+
+$(OUT)/%.cmp: $(OUT)/%.ms.cost $(OUT)/%.g.cost
+	$(ICOST) --compare -t $(THRESH) --order $(ORDER) -o $@ $^
+$(OUT)/%.cmp.tsv: $(OUT)/%.ms.cost $(OUT)/%.g.cost
+	$(ICOST) --compare -t $(THRESH) --order $(ORDER) -f tsv -o $@ $^
+
+# A row per trace: the summary line of the comparison, the cycles of the
+# base run, and the single categories (multisim, graph).
+$(OUT)/summary.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(TRACES)) \
+    $(addsuffix .cmp,$(TRACES)))
+	{ printf 'trace\tcycles\trows\tmean_rel_err\tmax_err'; \
+	  for c in $(subst $(comma), ,$(CATS)); do \
+	    printf '\t%s_ms\t%s_graph' $$c $$c; done; printf '\n'; \
+	  for t in $(TRACES); do \
+	    cyc=$$($(ICOST) -f tsv $(OUT)/$$t.ms.cost | \
+	        awk -F '\t' '$$1 == "Total" { print $$3 }'); \
+	    awk -F '\t' -v t=$$t -v cyc=$$cyc -v cats=$(CATS) ' \
+	      $$1 == "#summary" { for (i = 2; i <= NF; i++) h[$$i] = i } \
+	      $$1 == "summary" { s = $$h["rows"] "\t" $$h["err1_rel"] "\t" $$h["err1_max"] } \
+	      $$1 == "row" { v[$$2] = sprintf("%.1f\t%.1f", $$3, $$3 + $$4) } \
+	      END { n = split(cats, c, ","); printf "%s\t%s\t%s", t, cyc, s; \
+	        for (i = 1; i <= n; i++) printf "\t%s", v[c[i]]; printf "\n" }' \
+	      $(OUT)/$$t.cmp.tsv; \
+	  done; } > $@
+	for t in $(TRACES); do \
+	  awk -F '\t' -v t=$$t '$$1 == "row" { print t "\t" $$2 "\t" $$3 "\t" $$3 + $$4 }' \
+	      $(OUT)/$$t.cmp.tsv; done > $(OUT)/points.tsv
+	column -t -s "$$(printf '\t')" $@ | cut -c1-100
+	@if [ -n "$(GNUPLOT)" ] && command -v $(GNUPLOT) >/dev/null 2>&1; then \
+	  $(GNUPLOT) -e "in='$(OUT)/points.tsv'; out='$(OUT)/icost-multisim.png'" \
+	      $(TOP)/examples/icost-multisim.gp && \
+	  echo "plot: $(OUT)/icost-multisim.png"; fi
+
+clean:
+	rm -rf $(OUT)
