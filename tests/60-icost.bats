@@ -163,18 +163,26 @@ row() {
 
 # A GNODE stream of $1 nodes on the fields03 machine: 1-cycle integer
 # operations, and with $2 = fu a multiply that waited 5 cycles for its
-# unit, with $2 = win a 500-cycle load miss every 100 nodes.
+# unit, with $2 = win a 500-cycle load miss every 100 nodes, with $2 = wp
+# node 5's line brought by a wrong path 40 cycles early (dd_wp), with
+# $2 = pl (pl0) a 500-cycle load miss, then a load hit on its line with
+# (without) the line-fill edge and a chain of dependent operations.
 gnodes() {
 	"$PMSIM" -q -m fields03 --graph --max 10 -o "$T/h.pmr" "$TOP/traces/gzip.pmr.zst"
 	{
 		"$PMVIEW" -f tsv "$T/h.pmr" | awk -F '\t' '$1 ~ /^#?(HEADER|META)$/'
 		awk -v n="$1" -v mode="$2" 'BEGIN { OFS = "\t"
-		    print "#GNODE\tseq\tpc\tcls\tpartial\tevents\tdd_fetch\tre\tep_fu\tep_mem\tep_miss\tep_tlb\tcc\tpr_reg_a\tpr_reg_b\tpr_reg_c\tpr_mem\tpp\tat_d\tat_r\tat_e\tat_p\tat_c\tdd_itlb\tdd_brk\trs\trk\tdd_dec"
+		    print "#GNODE\tseq\tpc\tcls\tpartial\tevents\tdd_fetch\tre\tep_fu\tep_mem\tep_miss\tep_tlb\tcc\tpr_reg_a\tpr_reg_b\tpr_reg_c\tpr_mem\tpp\tat_d\tat_r\tat_e\tat_p\tat_c\tdd_itlb\tdd_brk\trs\trk\tdd_dec\tdd_wp\tpl"
 		    for (i = 0; i < n; i++) {
 			a = 1000000 + i * 10000; cls = 1; re = 0; fu = 1; mem = 0; miss = 0
+			wp = 0; pl = 0; pa = 0
 			if (mode == "fu" && i == 1) { cls = 2; re = 5; fu = 3 }
 			if (mode == "win" && i % 100 == 0) { cls = 7; fu = 0; mem = 2; miss = 500 }
-			print "GNODE", i, sprintf("0x%x", 4096 + 4 * i), cls, 0, 16384, 0, re, fu, mem, miss, 0, 0, 0, 0, 0, 0, 0, a, a, a, a, a, 0, 0, 0, 0, 0
+			if (mode == "wp" && i == 5) wp = 40
+			if (mode ~ /^pl/ && i == 0) { cls = 7; fu = 0; mem = 2; miss = 500 }
+			if (mode ~ /^pl/ && i == 1) { cls = 7; fu = 0; mem = 2; pl = mode == "pl" }
+			if (mode ~ /^pl/ && i > 1) pa = 1
+			print "GNODE", i, sprintf("0x%x", 4096 + 4 * i), cls, 0, 16384, 0, re, fu, mem, miss, 0, 0, pa, 0, 0, 0, 0, a, a, a, a, a, 0, 0, 0, 0, 0, wp, pl
 		    } }'
 	} > "$T/h.tsv"
 	"$PMVIEW" -r --no-pg -o "$T/h.pmr" "$T/h.tsv"
@@ -193,6 +201,26 @@ gnodes() {
 	winf=$(row win | cut -d' ' -f2)
 	[ "$w20" -gt 10000 ] && [ "$winf" -gt "$w20" ]
 	run -2 "$ICOST" --fu-contention=alu "$T/h.pmr"
+}
+
+@test "icost: a wrong path's prefetch (dd_wp) costs bmisp, not imiss; the line-fill edge (pl) binds a hit" {
+	# without mispredicts the line would have missed: bmisp alone adds
+	# the 40 cycles to node 5's fetch (cycle 0 -> 40), which delays the
+	# nodes after it, fetched in cycle 1, by 39; imiss takes them back
+	gnodes 50 wp
+	run -0 "$ICOST" -c bmisp,imiss --all "$T/h.pmr"
+	[ "$(row bmisp | cut -d' ' -f2)" = -39 ] && [ "$(row imiss | cut -d' ' -f2)" = 0 ]
+	[ "$(row bmisp+imiss | cut -d' ' -f2)" = 39 ]
+	# a 20x window lets the chain behind the hit run beside the miss
+	# only if nothing ties the hit to the miss's line
+	gnodes 300 pl0
+	run -0 "$ICOST" -c win "$T/h.pmr"
+	free=$(row win | cut -d' ' -f2)
+	gnodes 300 pl
+	run -0 "$ICOST" -c win "$T/h.pmr"
+	tied=$(row win | cut -d' ' -f2)
+	echo "win: $free without the edge, $tied with it"
+	[ "$free" -gt 150 ] && [ "$tied" -lt $((free - 150)) ]
 }
 
 @test "icost -f pmr records the whole command in PROV" {
