@@ -80,13 +80,17 @@ $(OUT)/summary.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(TRACES)) \
 	  for t in $(TRACES); do \
 	    cyc=$$($(ICOST) -f tsv $(OUT)/$$t.ms.cost | \
 	        awk -F '\t' '$$1 == "Total" { print $$3 }'); \
+	    [ -n "$$cyc" ] || { echo "$$t: no base cycles in $$t.ms.cost" >&2; \
+	        exit 1; }; \
 	    awk -F '\t' -v t=$$t -v cyc=$$cyc -v cats=$(CATS) ' \
 	      $$1 == "#summary" { for (i = 2; i <= NF; i++) h[$$i] = i } \
 	      $$1 == "summary" { s = $$h["rows"] "\t" $$h["err1_rel"] "\t" $$h["err1_max"] } \
 	      $$1 == "row" { v[$$2] = sprintf("%.1f\t%.1f", $$3, $$3 + $$4) } \
-	      END { n = split(cats, c, ","); printf "%s\t%s\t%s", t, cyc, s; \
+	      END { if (s == "") { print t ": no summary line" > "/dev/stderr"; \
+	          exit 1 } \
+	        n = split(cats, c, ","); printf "%s\t%s\t%s", t, cyc, s; \
 	        for (i = 1; i <= n; i++) printf "\t%s", v[c[i]]; printf "\n" }' \
-	      $(OUT)/$$t.cmp.tsv; \
+	      $(OUT)/$$t.cmp.tsv || exit 1; \
 	  done; } > $@
 	for t in $(TRACES); do \
 	  awk -F '\t' -v t=$$t '$$1 == "row" { print t "\t" $$2 "\t" $$3 "\t" $$3 + $$4 }' \

@@ -248,4 +248,9 @@ gnodes() {
 	[ "$("$ICOST" --subsets | head -1)" = none ]
 	[ "$("$ICOST" --subsets -c dl1,imiss --all | tr '\n' ' ')" = "none dl1 imiss dl1,imiss " ]
 	run -2 "$ICOST" --subsets -e x=dl1:pc=0x10
+	# pmsim --ideal=none is the base run, byte for byte
+	"$PMSIM" -q -m fields03 --max 5000 --no-pg -o "$T/b.pmr" "$TOP/traces/sort.pmr.zst"
+	"$PMSIM" -q -m fields03 --max 5000 --no-pg --ideal=none -o "$T/n.pmr" "$TOP/traces/sort.pmr.zst"
+	cmp "$T/b.pmr" "$T/n.pmr"
+	run -2 "$PMSIM" --ideal=none,dl1 "$TOP/traces/sort.pmr.zst"
 }

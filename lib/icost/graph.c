@@ -226,9 +226,9 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 	g->v[0] = calloc(8 * (size_t)L, sizeof(int64_t));
 	g->mring = malloc((size_t)(g->nmshr ? g->nmshr : 1) * L *
 	    sizeof(int64_t));
-	if (g->mring == NULL || g->ring == NULL || g->neg == NULL || g->ib[0] == NULL ||
-	    g->catv == NULL || g->eff == NULL || g->pq == NULL ||
-	    g->t == NULL || g->v[0] == NULL) {
+	if (g->mring == NULL || g->ring == NULL || g->neg == NULL ||
+	    g->ib[0] == NULL || g->catv == NULL || g->eff == NULL ||
+	    g->pq == NULL || g->t == NULL || g->v[0] == NULL) {
 		pmr_icost_graph_free(g);
 		return PMR_ENOMEM;
 	}
@@ -571,7 +571,9 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	/* PL: a hit reads its line no earlier than the miss that brought
 	 * it; in the machine that held (it hit), but a lane that issues the
 	 * load earlier (win, bw ...) must not find the line sooner */
-	if (n->pl != 0 && n->pl <= g->rmask) {
+	if (n->pl > g->rmask)
+		g->dg.dropped++;
+	else if (n->pl != 0) {
 		max_add(P, at(g, n->pl, XP), 0, L);
 		if (!(g->load_early && mem > 0))
 			for (k = 0; k < L; k++)

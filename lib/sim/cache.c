@@ -43,12 +43,19 @@ pmr_sim_cache_fini(struct pmr_sim_cache *c)
 	c->way = NULL;
 }
 
+/* The ways of addr's set; its key (line + 1) in *key. */
+static inline struct pmr_sim_way *
+set_of(const struct pmr_sim_cache *c, uint64_t addr, uint64_t *key)
+{
+	*key = (addr >> c->shift) + 1;
+	return c->way + (size_t)((*key - 1) & (c->sets - 1)) * c->ways;
+}
+
 int
 pmr_sim_cache_access(struct pmr_sim_cache *c, uint64_t addr, int install)
 {
-	uint64_t key = (addr >> c->shift) + 1;
-	unsigned set = (unsigned)((key - 1) & (c->sets - 1));
-	struct pmr_sim_way *t = c->way + (size_t)set * c->ways;
+	uint64_t key;
+	struct pmr_sim_way *t = set_of(c, addr, &key);
 	unsigned w, victim = 0, hit = ~0u;
 
 	c->clock++;
@@ -85,9 +92,8 @@ pmr_sim_cache_access(struct pmr_sim_cache *c, uint64_t addr, int install)
 struct pmr_sim_way *
 pmr_sim_cache_probe(const struct pmr_sim_cache *c, uint64_t addr)
 {
-	uint64_t key = (addr >> c->shift) + 1;
-	unsigned set = (unsigned)((key - 1) & (c->sets - 1));
-	struct pmr_sim_way *t = c->way + (size_t)set * c->ways;
+	uint64_t key;
+	struct pmr_sim_way *t = set_of(c, addr, &key);
 	unsigned w;
 
 	for (w = 0; w < c->ways; w++)

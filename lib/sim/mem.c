@@ -166,14 +166,24 @@ sim_load_access(struct pmr_sim *s, uint64_t addr, uint32_t *ev, int must)
 	tl += first_touch(s, addr);
 	s->last_tl = tl;
 	if (hit) {
-		uint32_t f = s->l1d.last->filler;
+		if (s->graph_on && s->l1d.last->filler != 0 &&
+		    s->fill_dist == 0) {
+			uint32_t d = (uint32_t)s->access_pos + 1 -
+			    s->l1d.last->filler;
 
-		if (f != 0 && s->fill_dist == 0)
-			s->fill_dist = (uint32_t)s->access_pos + 1 - f;
+			/* a filler beyond the graph's reach is forgotten, so
+			 * that the 32-bit position never wraps onto a recent
+			 * instruction */
+			if (d > s->gmask)
+				s->l1d.last->filler = 0;
+			else
+				s->fill_dist = d;
+		}
 		return (int)(s->c.l1d_lat + tl);
 	}
 	pmr_sim_cache_access(&s->l1d, addr, 1);
-	s->l1d.last->filler = (uint32_t)s->access_pos + 1;
+	if (s->graph_on)
+		s->l1d.last->filler = (uint32_t)s->access_pos + 1;
 	*ev |= PMR_SIM_EV_DCACHE_MISS;
 	lat = lower_levels(s, addr, ev) + tl;
 	if (freem >= 0) {
