@@ -166,7 +166,8 @@ row() {
 # unit, with $2 = win a 500-cycle load miss every 100 nodes, with $2 = wp
 # node 5's line brought by a wrong path 40 cycles early (dd_wp), with
 # $2 = pl (pl0) a 500-cycle load miss, then a load hit on its line with
-# (without) the line-fill edge and a chain of dependent operations.
+# (without) the line-fill edge and a chain of dependent operations, with
+# $2 = mshr 40 independent 500-cycle load misses.
 gnodes() {
 	"$PMSIM" -q -m fields03 --graph --max 10 -o "$T/h.pmr" "$TOP/traces/gzip.pmr.zst"
 	{
@@ -182,6 +183,7 @@ gnodes() {
 			if (mode ~ /^pl/ && i == 0) { cls = 7; fu = 0; mem = 2; miss = 500 }
 			if (mode ~ /^pl/ && i == 1) { cls = 7; fu = 0; mem = 2; pl = mode == "pl" }
 			if (mode ~ /^pl/ && i > 1) pa = 1
+			if (mode == "mshr" && i < 40) { cls = 7; fu = 0; mem = 2; miss = 500 }
 			print "GNODE", i, sprintf("0x%x", 4096 + 4 * i), cls, 0, 16384, 0, re, fu, mem, miss, 0, 0, pa, 0, 0, 0, 0, a, a, a, a, a, 0, 0, 0, 0, 0, wp, pl
 		    } }'
 	} > "$T/h.tsv"
@@ -203,7 +205,7 @@ gnodes() {
 	run -2 "$ICOST" --fu-contention=alu "$T/h.pmr"
 }
 
-@test "icost: a wrong path's prefetch (dd_wp) costs bmisp, not imiss; the line-fill edge (pl) binds a hit" {
+@test "icost: a wrong path's prefetch (dd_wp) costs bmisp, not imiss; the line-fill (pl) and MSHR edges bind" {
 	# without mispredicts the line would have missed: bmisp alone adds
 	# the 40 cycles to node 5's fetch (cycle 0 -> 40), which delays the
 	# nodes after it, fetched in cycle 1, by 39; imiss takes them back
@@ -221,6 +223,12 @@ gnodes() {
 	tied=$(row win | cut -d' ' -f2)
 	echo "win: $free without the edge, $tied with it"
 	[ "$free" -gt 150 ] && [ "$tied" -lt $((free - 150)) ]
+	# fields03 has 16 MSHRs: 40 misses go in three waves of 500 cycles
+	gnodes 60 mshr
+	run -0 "$ICOST" -c dmiss "$T/h.pmr"
+	t=$(row Total | cut -d' ' -f2)
+	echo "t = $t"
+	[ "$t" -gt 1500 ] && [ "$t" -lt 1600 ]
 }
 
 @test "icost -f pmr records the whole command in PROV" {
