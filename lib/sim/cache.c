@@ -51,29 +51,30 @@ set_of(const struct pmr_sim_cache *c, uint64_t addr, uint64_t *key)
 	return c->way + (size_t)((*key - 1) & (c->sets - 1)) * c->ways;
 }
 
-int
-pmr_sim_cache_access(struct pmr_sim_cache *c, uint64_t addr, int install)
+/*
+ * Looks addr up: the way that hits (*hit = 1), else, if install is set,
+ * the way it fills (*hit = 0), else NULL.
+ */
+static inline struct pmr_sim_way *
+access_way(struct pmr_sim_cache *c, uint64_t addr, int install, int *hit)
 {
 	uint64_t key;
 	struct pmr_sim_way *t = set_of(c, addr, &key);
-	unsigned w, victim = 0, hit = ~0u;
+	unsigned w, victim = 0, h = ~0u;
 
 	c->clock++;
 	/* which way hits is random to the host: a select per way, no
 	 * branch but the loop's (the ways of a cache are a constant);
 	 * tags in a set are unique, so at most one way matches */
 	for (w = 0; w < c->ways; w++)
-		hit = t[w].tag == key ? w : hit;
-	if (hit != ~0u) {
-		t[hit].use = c->clock;
-		c->last = &t[hit];
-		c->hit = 1;
-		return 1;
+		h = t[w].tag == key ? w : h;
+	*hit = h != ~0u;
+	if (*hit) {
+		t[h].use = c->clock;
+		return &t[h];
 	}
-	c->last = NULL;
-	c->hit = 0;
 	if (!install)
-		return 0;
+		return NULL;
 	for (w = 0; w < c->ways; w++) {
 		if (t[w].tag == 0) {
 			victim = w;
@@ -85,8 +86,23 @@ pmr_sim_cache_access(struct pmr_sim_cache *c, uint64_t addr, int install)
 	t[victim].tag = key;
 	t[victim].use = c->clock;
 	t[victim].wp = 0;
-	c->last = &t[victim];
-	return 0;
+	return &t[victim];
+}
+
+int
+pmr_sim_cache_access(struct pmr_sim_cache *c, uint64_t addr, int install)
+{
+	int hit;
+
+	access_way(c, addr, install, &hit);
+	return hit;
+}
+
+struct pmr_sim_way *
+pmr_sim_cache_way(struct pmr_sim_cache *c, uint64_t addr, int install,
+    int *hit)
+{
+	return access_way(c, addr, install, hit);
 }
 
 struct pmr_sim_way *

@@ -114,11 +114,13 @@ dram(struct pmr_sim *s, uint64_t addr)
 	return (unsigned)(done - s->now);
 }
 
-/* Latency of a line that missed the L1 (L2, L3, memory); sets LLC_MISS. */
+/* Latency of a line that missed the L1 (L2, L3, memory); sets LLC_MISS,
+ * and the line's L2 way and whether it hit in s->l2_way, s->l2_hit. */
 static unsigned
 lower_levels(struct pmr_sim *s, uint64_t addr, uint32_t *ev)
 {
-	if (pmr_sim_cache_access(&s->l2, addr, 1))
+	s->l2_way = pmr_sim_cache_way(&s->l2, addr, 1, &s->l2_hit);
+	if (s->l2_hit)
 		return s->c.l2_lat;
 	if (s->c.l3_size != 0 && pmr_sim_cache_access(&s->l3, addr, 1))
 		return s->c.l3_lat;
@@ -136,6 +138,7 @@ sim_load_access(struct pmr_sim *s, uint64_t addr, uint32_t *ev, int must)
 	uint64_t line = addr >> s->lshift;
 	unsigned i, tl = 0, lat;
 	int freem = -1, hit;
+	struct pmr_sim_way *w;
 
 	s->last_tl = 0;
 	if (s->o.ideal & PMR_SIM_IDEAL_DMISS)
@@ -156,7 +159,7 @@ sim_load_access(struct pmr_sim *s, uint64_t addr, uint32_t *ev, int must)
 			freem = (int)i;
 	}
 	/* a miss that finds no MSHR waits, leaving no trace */
-	hit = pmr_sim_cache_access(&s->l1d, addr, 0);
+	w = pmr_sim_cache_way(&s->l1d, addr, 0, &hit);
 	if (!hit && freem < 0 && !must)
 		return -1;
 	if (!pmr_sim_cache_access(&s->dtlb, addr, 1)) {
@@ -166,24 +169,22 @@ sim_load_access(struct pmr_sim *s, uint64_t addr, uint32_t *ev, int must)
 	tl += first_touch(s, addr);
 	s->last_tl = tl;
 	if (hit) {
-		if (s->graph_on && s->l1d.last->filler != 0 &&
-		    s->fill_dist == 0) {
-			uint32_t d = (uint32_t)s->access_pos + 1 -
-			    s->l1d.last->filler;
+		if (s->graph_on && w->filler != 0 && s->fill_dist == 0) {
+			uint32_t d = (uint32_t)s->access_pos + 1 - w->filler;
 
 			/* a filler beyond the graph's reach is forgotten, so
 			 * that the 32-bit position never wraps onto a recent
 			 * instruction */
 			if (d > s->gmask)
-				s->l1d.last->filler = 0;
+				w->filler = 0;
 			else
 				s->fill_dist = d;
 		}
 		return (int)(s->c.l1d_lat + tl);
 	}
-	pmr_sim_cache_access(&s->l1d, addr, 1);
+	w = pmr_sim_cache_way(&s->l1d, addr, 1, &hit);
 	if (s->graph_on)
-		s->l1d.last->filler = (uint32_t)s->access_pos + 1;
+		w->filler = (uint32_t)s->access_pos + 1;
 	*ev |= PMR_SIM_EV_DCACHE_MISS;
 	lat = lower_levels(s, addr, ev) + tl;
 	if (freem >= 0) {
@@ -210,10 +211,10 @@ sim_load_access(struct pmr_sim *s, uint64_t addr, uint32_t *ev, int must)
 static void
 wp_fill(struct pmr_sim *s, struct pmr_sim_way *w1, unsigned low)
 {
-	struct pmr_sim_way *w2 = s->l2.last;	/* lower_levels' L2 way */
+	struct pmr_sim_way *w2 = s->l2_way;	/* lower_levels' L2 way */
 
 	if (s->wrongpath) {
-		if (s->l2.hit)	/* not there either without the wrong path
+		if (s->l2_hit)	/* not there either without the wrong path
 				 * if a wrong path brought it to the L2 */
 			w1->wp = low + w2->wp;
 		else {
@@ -222,7 +223,7 @@ wp_fill(struct pmr_sim *s, struct pmr_sim_way *w1, unsigned low)
 		}
 		return;
 	}
-	if (s->l2.hit && w2->wp != 0) {	/* an L2 line a wrong path brought */
+	if (s->l2_hit && w2->wp != 0) {	/* an L2 line a wrong path brought */
 		s->pend_wp += w2->wp;
 		w2->wp = 0;
 	}
@@ -232,7 +233,9 @@ wp_fill(struct pmr_sim *s, struct pmr_sim_way *w1, unsigned low)
 unsigned
 sim_ifetch(struct pmr_sim *s, uint64_t pc, uint32_t *ev)
 {
+	struct pmr_sim_way *w1;
 	unsigned lat = 0;
+	int hit;
 
 	s->last_itl = 0;
 	if (s->o.ideal & PMR_SIM_IDEAL_IMISS)
@@ -245,8 +248,8 @@ sim_ifetch(struct pmr_sim *s, uint64_t pc, uint32_t *ev)
 	}
 	lat += first_touch(s, pc);
 	s->last_itl = lat;
-	if (!pmr_sim_cache_access(&s->l1i, pc, 1)) {
-		struct pmr_sim_way *w1 = s->l1i.last;
+	w1 = pmr_sim_cache_way(&s->l1i, pc, 1, &hit);
+	if (!hit) {
 		unsigned low;
 
 		*ev |= PMR_SIM_EV_ICACHE_MISS;
@@ -257,12 +260,12 @@ sim_ifetch(struct pmr_sim *s, uint64_t pc, uint32_t *ev)
 			s->st.icache_miss++;
 		if (s->graph_on)
 			wp_fill(s, w1, low);
-	} else if (s->graph_on && s->l1i.last->wp != 0 && !s->wrongpath) {
+	} else if (s->graph_on && w1->wp != 0 && !s->wrongpath) {
 		/* the correct path hits a line a wrong path brought */
 		struct pmr_sim_way *w2 = pmr_sim_cache_probe(&s->l2, pc);
 
-		s->pend_wp += s->l1i.last->wp;
-		s->l1i.last->wp = 0;
+		s->pend_wp += w1->wp;
+		w1->wp = 0;
 		if (w2 != NULL)
 			w2->wp = 0;
 	}

@@ -404,11 +404,7 @@ struct pmr_sim_way {
 
 struct pmr_sim_cache {
 	struct pmr_sim_way *way;	/* sets * ways */
-	struct pmr_sim_way *last;	/* the way the last access hit or
-					 * filled, NULL if it missed without
-					 * filling */
 	uint32_t clock;
-	int hit;			/* the last access hit */
 	unsigned sets, ways;
 	unsigned shift;		/* key = addr >> shift */
 };
@@ -417,10 +413,13 @@ struct pmr_sim_cache {
 int pmr_sim_cache_init(struct pmr_sim_cache *c, uint64_t units,
     unsigned ways, unsigned shift);
 void pmr_sim_cache_fini(struct pmr_sim_cache *c);
-/* Returns 1 on a hit; on a miss installs the block if install is set.
- * c->last is then the way. */
+/* Returns 1 on a hit; on a miss installs the block if install is set. */
 int pmr_sim_cache_access(struct pmr_sim_cache *c, uint64_t addr,
     int install);
+/* The same, returning the way that hit or was filled (NULL: a miss
+ * without install) and the hit in *hit. */
+struct pmr_sim_way *pmr_sim_cache_way(struct pmr_sim_cache *c,
+    uint64_t addr, int install, int *hit);
 /* The way that holds addr, or NULL; no LRU update. */
 struct pmr_sim_way *pmr_sim_cache_probe(const struct pmr_sim_cache *c,
     uint64_t addr);

@@ -361,6 +361,8 @@ struct pmr_sim {
 
 	/* memory */
 	struct pmr_sim_cache l1i, l1d, l2, l3, itlb, dtlb;
+	struct pmr_sim_way *l2_way;	/* lower_levels(): the line's L2 way */
+	int l2_hit;			/* and whether it hit */
 	uint64_t *mshr_line, *mshr_fill;
 	uint64_t *mshr_pos;	/* the load that allocated each MSHR */
 	uint64_t mshr_until;	/* every MSHR is free from this cycle on */
