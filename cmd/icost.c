@@ -22,12 +22,14 @@
 #include "icost/bd.h"
 #include "icost/icost.h"
 #include "sim/sim.h"
+#include "sym/sym.h"
 #include "stream/pmr.h"
 #include "util/cli.h"
 
 enum {
 	O_ORDER = PMR_OPT_PRIVATE, O_ALL, O_FOCUS, O_MULTISIM, O_COMPARE,
-	O_BAR, O_WIN_INF, O_FU, O_FRAGMENTS, O_SUBSETS
+	O_BAR, O_WIN_INF, O_FU, O_FRAGMENTS, O_SUBSETS, O_TOPDOWN,
+	O_SYSROOT
 };
 
 static const char synopsis[] =
@@ -55,7 +57,11 @@ help(void)
 	    "  -e, --set=NAME=CATS:FILTER  a category of its own: CATS "
 	    "(joined by +) on the\n"
 	    "                       instructions FILTER names: pc=ADDR, "
-	    "pc=LO-HI, cls=CLASS\n"
+	    "pc=LO-HI, cls=CLASS,\n"
+	    "                       proc=NAME (a procedure of the IMAGE "
+	    "records' files)\n"
+	    "      --sysroot=DIR    look the absolute paths of IMAGE records "
+	    "up under DIR\n"
 	    "Subsets:\n"
 	    "      --order=K        singles, pairs ... up to K, and all "
 	    "together [2]\n"
@@ -84,7 +90,9 @@ help(void)
 	    "Output:\n"
 	    "  -f, --format=FMT     text, tsv, json or pmr (COST records) "
 	    "[text]\n"
-	    "      --bar            a text stacked bar after the table\n",
+	    "      --bar            a text stacked bar after the table\n"
+	    "      --topdown        Top-Down level 1 of the base run beside "
+	    "it (its STATS)\n",
 	    PMR_ICOST_MAXALL);
 	printf("\nCategories (as pmsim --ideal):\n");
 	for (i = 0; i < pmr_icost_nbases; i++)
@@ -101,6 +109,20 @@ static struct pmr_icost_cat cats[PMR_ICOST_MAXCAT];
 static unsigned ncat;
 static int fragments;
 static int graph_read;	/* the breakdown comes from GNODE records */
+static const char *sysroot;	/* --sysroot */
+static struct pmr_icost_td td;	/* --topdown: the base runs' final STATS */
+
+/* Adds a base run's final STATS to td. */
+static void
+td_add(const struct pmr_sim_stats *st)
+{
+	td.runs++;
+	td.slots += st->td_slots;
+	td.retired += st->retired;
+	td.mapped += st->td_mapped;
+	td.fe += st->td_fe;
+	td.bad += st->td_bad;
+}
 
 /* Adds category name with idealizations ideal (filter set by caller). */
 static struct pmr_icost_cat *
@@ -125,7 +147,7 @@ static const char *const cls_names[] = { "other", "int", "imul", "idiv",
 	"fadd", "fmul", "fdiv", "load", "store", "ldst", "br", "jmp",
 	"jmp_ind", "call", "call_ind", "ret", "syscall", "nop", NULL };
 
-/* -e NAME=CAT[+CAT...]:pc=A | pc=LO-HI | cls=C[,C...] */
+/* -e NAME=CAT[+CAT...]:pc=A | pc=LO-HI | cls=C[,C...] | proc=NAME */
 static void
 set_add(const char *arg)
 {
@@ -174,13 +196,21 @@ set_add(const char *arg)
 		c->ranges[0].lo = lo;
 		c->ranges[0].hi = hi;
 		c->nranges = 1;
+	} else if (strncmp(colon, "proc=", 5) == 0) {
+		if (colon[5] == '\0')
+			pmr_cli_bad("--set", arg, "a filter without a procedure");
+		if ((c->proc = strdup(colon + 5)) == NULL ||
+		    (c->ranges = malloc(sizeof(*c->ranges))) == NULL)
+			pmr_cli_misuse("out of memory");
+		c->nranges = 0;	/* matches nothing until found */
 	} else if (strncmp(colon, "cls=", 4) == 0) {
 		for (p = strtok(colon + 4, ","); p != NULL;
 		    p = strtok(NULL, ","))
 			c->clsmask |= 1u << pmr_cli_pick("--set cls", p,
 			    cls_names);
 	} else
-		pmr_cli_bad("--set", arg, "a filter other than pc= or cls=");
+		pmr_cli_bad("--set", arg, "a filter other than pc=, cls= or "
+		    "proc=");
 }
 
 static void
@@ -343,6 +373,61 @@ decode(const struct in *in, const struct pmr_rec *rec, void *out)
 static void cost_add(struct in *in, const struct pmr_rec *rec,
     struct pmr_icost_bd *bd, int *init);
 
+/* Looks the procedures of the -e proc= sets not yet found up in the
+ * symbols of the file an IMAGE record maps (the first image that has one
+ * wins, as pairs --proc).  The ranges hold for this stream only: another
+ * run may map the file elsewhere. */
+static void
+procs_image(const struct in *in, const struct pmr_rec *rec)
+{
+	struct pmr_image im;
+	struct pmr_symtab *st = NULL;
+	char *path;
+	unsigned k;
+	int rc;
+
+	for (k = 0; k < ncat; k++)
+		if (cats[k].proc != NULL && cats[k].nranges == 0)
+			break;
+	if (k == ncat)
+		return;
+	decode(in, rec, &im);
+	if ((path = strndup((const char *)im.path.p, im.path.n)) == NULL)
+		die("out of memory");
+	rc = pmr_symtab_load(path, sysroot, im.start, im.size, im.offset,
+	    &st);
+	free(path);
+	if (rc == PMR_ENOMEM)
+		die("out of memory");
+	if (st == NULL)
+		return;		/* unreadable or not ELF: not this image */
+	for (; k < ncat; k++) {
+		uint64_t lo, hi;
+
+		if (cats[k].proc == NULL || cats[k].nranges != 0 ||
+		    !pmr_symtab_range(st, cats[k].proc, &lo, &hi))
+			continue;
+		cats[k].ranges[0].lo = lo;
+		cats[k].ranges[0].hi = hi;
+		cats[k].nranges = 1;
+	}
+	pmr_symtab_free(st);
+}
+
+/* At a stream's first GNODE: every procedure must have been found. */
+static void
+procs_check(const struct in *in, int images)
+{
+	unsigned k;
+
+	for (k = 0; k < ncat; k++)
+		if (cats[k].proc != NULL && cats[k].nranges == 0)
+			die("%s: no procedure '%s' in the symbols of the %s",
+			    in->name, cats[k].proc, images ? "IMAGE records' "
+			    "files" : "input (it has no IMAGE records before "
+			    "its GNODE records)");
+}
+
 /* Reads GNODE streams into a graph breakdown. */
 static void
 run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
@@ -353,13 +438,17 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 	struct pmr_icost_graph *g = NULL;
 	struct pmr_rec rec;
 	uint64_t digest = 0, nodes = 0, prev = 0, gaps = 0, frags = 0;
-	int have_cfg = 0, ns, err, cinit = 0;
+	int have_cfg = 0, ns, err, cinit = 0, images = 0, nodes_here = 0;
 	struct pmr_icost_bd cb;
 	int64_t *t;
 	unsigned k;
 
 	while (in_next(in, &rec, &ns)) {
 		if (ns) {
+			for (k = 0; k < ncat; k++)
+				if (cats[k].proc != NULL)
+					cats[k].nranges = 0;
+			images = nodes_here = 0;
 			have_cfg = 0;
 			if (g != NULL && pmr_icost_graph_nodes(g) > 0)
 				pmr_icost_graph_restart(g);
@@ -396,9 +485,15 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 				die("%s: the GNODE records come from an "
 				    "idealized run (pmsim --ideal): its graph "
 				    "is not the base machine's", in->name);
+		} else if (rec.type == PMR_REC_IMAGE) {
+			images++;
+			if (nodes_here == 0)
+				procs_image(in, &rec);
 		} else if (rec.type == PMR_REC_GNODE) {
 			struct pmr_sim_gnode n;
 
+			if (nodes_here++ == 0)
+				procs_check(in, images);
 			if (!have_cfg) {
 				if (stated == NULL)
 					die("%s: GNODE records without the "
@@ -430,6 +525,12 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 			prev = n.seq;
 			pmr_icost_graph_node(g, &n);
 			nodes++;
+		} else if (rec.type == PMR_REC_STATS) {
+			struct pmr_sim_stats st;
+
+			decode(in, &rec, &st);
+			if (st.final)
+				td_add(&st);
 		} else if (rec.type == PMR_REC_COST) {
 			if (g != NULL)
 				die("%s: COST records among GNODE records: "
@@ -534,6 +635,8 @@ run_multisim(struct in *in, struct pmr_icost_bd *bd)
 				    ")", in->name, insns, st.retired);
 			insns = st.retired;
 			cycles[mask] = st.cycles;
+			if (mask == 0)
+				td_add(&st);
 			have_stats = 1;
 		}
 	}
@@ -667,6 +770,8 @@ main(int argc, char *argv[])
 		{ "fu-contention", required_argument, NULL, O_FU },
 		{ "fragments", no_argument, NULL, O_FRAGMENTS },
 		{ "subsets", no_argument, NULL, O_SUBSETS },
+		{ "topdown", no_argument, NULL, O_TOPDOWN },
+		{ "sysroot", required_argument, NULL, O_SYSROOT },
 		PMR_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -675,7 +780,7 @@ main(int argc, char *argv[])
 	const char *kvs[64];
 	unsigned nkv = 0, order = 2, nl, k;
 	int ac0, ch, all = 0, multisim = 0, compare = 0, fmt = 0, bar = 0;
-	int subsets = 0;
+	int subsets = 0, want_td = 0;
 	double thresh = 5;
 	struct pmr_icost_gopts go = { 0, 0 };
 	struct pmr_icost_view v;
@@ -746,6 +851,12 @@ main(int argc, char *argv[])
 		case O_SUBSETS:
 			subsets = 1;
 			break;
+		case O_TOPDOWN:
+			want_td = 1;
+			break;
+		case O_SYSROOT:
+			sysroot = optarg;
+			break;
 		default:
 			pmr_cli_common(&com, ch, optarg);
 		}
@@ -755,6 +866,9 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (multisim && compare)
 		pmr_cli_misuse("--multisim and --compare exclude each other");
+	if (want_td && (compare || fmt == 3))
+		pmr_cli_misuse("--topdown goes beside a breakdown table: not "
+		    "with --compare or -f pmr");
 	if ((all != 0) + (focus_s != NULL) > 1)
 		pmr_cli_misuse("--all and --focus exclude each other");
 	/* the -c list comes first, the -e sets after it */
@@ -885,6 +999,16 @@ main(int argc, char *argv[])
 			    dg.late[0], dg.late[1], dg.late[2], dg.late[3],
 			    dg.late[4], dg.dropped);
 		}
+	}
+	if (want_td) {
+		if (td.runs == 0)
+			die("--topdown: no final STATS record of a base run in "
+			    "the input (pmsim writes one; COST records carry "
+			    "none)");
+		if (td.slots == 0)
+			die("--topdown: the STATS records have no Top-Down "
+			    "slots (written before pmr 1.4): run pmsim again");
+		v.td = &td;
 	}
 	{
 		struct pmr_icost_checks ck;

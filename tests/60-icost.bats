@@ -147,7 +147,7 @@ row() {
 	run -0 "$ICOST" --help
 	for o in --cats --set --order --all --focus --multisim --compare \
 	    --threshold --format --bar --win-inf --fu-contention --fragments \
-	    --machine --set-config; do
+	    --machine --set-config --topdown --sysroot; do
 		[[ $output == *"$o"* ]]
 	done
 	"$PMSIM" -q -m fields03 --graph --max 20000 -o "$T/g.pmr" "$TOP/traces/gzip.pmr.zst"
@@ -261,4 +261,101 @@ gnodes() {
 	"$PMSIM" -q -m fields03 --max 5000 --no-pg --ideal=none -o "$T/n.pmr" "$TOP/traces/sort.pmr.zst"
 	cmp "$T/b.pmr" "$T/n.pmr"
 	run -2 "$PMSIM" --ideal=none,dl1 "$TOP/traces/sort.pmr.zst"
+}
+
+@test "pmsim STATS: Top-Down slots add up on every preset; without squashes no bad speculation" {
+	for m in alpha21264 fields03 champsim; do
+		w=$("$PMSIM" -m $m --print-config | awk '$1 == "map_width" { print $3 }')
+		"$PMSIM" -q -m $m --max 30000 -o "$T/s.pmr" "$TOP/traces/sqlite.pmr.zst"
+		"$PMVIEW" -f tsv -t STATS "$T/s.pmr" | awk -F '\t' -v w="$w" '
+		    NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		    { s = $h["td_slots"]; if (s != w * $h["cycles"] || s == 0) exit 1
+		      if ($h["td_fe"] + $h["td_bad"] + $h["td_mapped"] > s) exit 1
+		      if ($h["td_mapped"] < $h["retired"]) exit 1 }'
+	done
+	# no mispredicts and no memory-order traps: nothing is squashed
+	"$PMSIM" -q -m alpha21264 --ideal=bmisp -O mem_order=0 --max 30000 -o "$T/s.pmr" "$TOP/traces/gzip.pmr.zst"
+	"$PMVIEW" -f tsv -t STATS "$T/s.pmr" | awk -F '\t' '
+	    NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	    { exit !($h["td_bad"] == 0 && $h["aborted"] == 0 &&
+	      $h["td_mapped"] - $h["retired"] <= 80 && $h["td_fe"] > 0) }'
+	# a squash leaves slots empty until the redirected path maps
+	"$PMSIM" -q -m alpha21264 --max 30000 -o "$T/s.pmr" "$TOP/traces/gzip.pmr.zst"
+	"$PMVIEW" -f tsv -t STATS "$T/s.pmr" | awk -F '\t' '
+	    NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	    { exit !($h["td_bad"] >= 4 * $h["mispredicts"]) }'
+}
+
+@test "icost --topdown: Top-Down level 1 of the base run beside the breakdown" {
+	"$PMSIM" -q -m fields03 --graph --max 30000 -o "$T/g.pmr" "$TOP/traces/gzip.pmr.zst"
+	read -r sl ret map fe bad < <("$PMVIEW" -f tsv -t STATS "$T/g.pmr" | awk -F '\t' '
+	    NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	    { print $h["td_slots"], $h["retired"], $h["td_mapped"], $h["td_fe"], $h["td_bad"] }')
+	run -0 "$ICOST" --topdown -c dl1,bmisp "$T/g.pmr"
+	[ "$(row frontend_bound | cut -d' ' -f2)" -eq "$fe" ]
+	[ "$(row bad_speculation | cut -d' ' -f2)" -eq $((map - ret + bad)) ]
+	[ "$(row retiring | cut -d' ' -f2)" -eq "$ret" ]
+	[ "$(row backend_bound | cut -d' ' -f2)" -eq $((sl - fe - (map - ret + bad) - ret)) ]
+	run -0 "$ICOST" --topdown -c dl1,bmisp -f tsv "$T/g.pmr"
+	printf '%s\n' "$output" | awk -F '\t' '$1 == "topdown" { s += $3; n++ } END { exit !(n == 4 && s > 99.99 && s < 100.01) }'
+	[[ $output == *$'#topdown\tcategory\tpercent\tslots'* ]]
+	# multisim: the base run's STATS, the same figures as the graph's run
+	"$PMSIM" -q -m fields03 --max 30000 "$TOP/traces/gzip.pmr.zst" > "$T/ms.pmr"
+	"$PMSIM" -q -m fields03 --max 30000 --ideal=dl1 "$TOP/traces/gzip.pmr.zst" >> "$T/ms.pmr"
+	run -0 "$ICOST" --multisim --topdown -c dl1 "$T/ms.pmr"
+	[ "$(row retiring | cut -d' ' -f2)" -eq "$ret" ]
+	[ "$(row frontend_bound | cut -d' ' -f2)" -eq "$fe" ]
+	# no STATS (COST records), a pre-1.4 STATS, and --compare: refused
+	"$ICOST" -c dl1 -f pmr -o "$T/g.cost" "$T/g.pmr"
+	run -1 "$ICOST" --topdown "$T/g.cost"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"no final STATS record"* ]]
+	"$PMVIEW" -f tsv "$T/g.pmr" | awk -F '\t' 'BEGIN { OFS = "\t" }
+	    $1 == "#STATS" { for (i = 1; i <= NF; i++) if ($i ~ /^td_/) c[i] = 1 }
+	    $1 == "STATS" { for (i in c) $i = 0 } { print }' > "$T/old.tsv"
+	"$PMVIEW" -r --no-pg -o "$T/old.pmr" "$T/old.tsv"
+	run -1 "$ICOST" --topdown -c dl1 "$T/old.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"before pmr 1.4"* ]]
+	run -2 "$ICOST" --topdown --compare "$T/g.cost" "$T/g.cost"
+}
+
+@test "icost -e proc=: a procedure's instructions, found in the IMAGE symbols (--sysroot)" {
+	if [ ! -e "${PMTRACE%/*}/pmtrace-plugin.so" ] && [ -z "${PMTRACE_PLUGIN:-}" ]; then
+		cc -O2 -std=gnu11 -fPIC -shared -DPMR_QEMU_PLUGIN -I"$TOP/lib" \
+		    -o "$T/pmtrace-plugin.so" "$TOP/lib/trace/qemu_plugin.c"
+		export PMTRACE_PLUGIN=$T/pmtrace-plugin.so
+	fi
+	cc -nostdlib -static -no-pie -o "$T/procs" "$DATA/icost/procs.S"
+	"$PMTRACE" -q -o "$T/p.trace" -- "$T/procs"
+	"$PMSIM" -q -m fields03 --graph -o "$T/g.pmr" "$T/p.trace"
+	run -0 "$ICOST" --all -c lgalu -e s=lgalu:proc=slow -e f=lgalu:proc=fast "$T/g.pmr"
+	printf '%s\n' "$output"
+	# slow's chain is the critical path, fast's is not; _start has no
+	# multi-cycle op: the two procedures together are lgalu, exactly
+	l=$(row lgalu | cut -d' ' -f2) s=$(row s | cut -d' ' -f2)
+	f=$(row f | cut -d' ' -f2) sf=$(row s+f | cut -d' ' -f2)
+	[ "$s" -gt 1000 ] && [ "$f" -lt "$s" ]
+	[ $((s + f + sf)) -eq "$l" ]
+	# the same as the procedure's pc range from the symbol table
+	lo=$(nm "$T/procs" | awk '$3 == "slow" { print "0x" $1 }')
+	hi=$(nm "$T/procs" | awk '$3 == "fast" { print "0x" $1 }')
+	run -0 "$ICOST" -c lgalu -e "s=lgalu:pc=$lo-$hi" "$T/g.pmr"
+	[ "$(row s | cut -d' ' -f2)" -eq "$s" ]
+	# two streams: the procedure is looked up again in each
+	cat "$T/g.pmr" "$T/g.pmr" > "$T/g2.pmr"
+	run -0 "$ICOST" -c lgalu -e s=lgalu:proc=slow "$T/g2.pmr"
+	[ "$(row s | cut -d' ' -f2)" -eq $((2 * s)) ]
+	run -1 "$ICOST" -e x=lgalu:proc=nosuch "$T/g.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"no procedure 'nosuch' in the symbols of the IMAGE records' files" ]]
+	"$PMVIEW" -f tsv "$T/g.pmr" | awk -F '\t' '$1 != "IMAGE" && $1 != "END"' > "$T/noimg.tsv"
+	"$PMVIEW" -r --no-pg -o "$T/noimg.pmr" "$T/noimg.tsv"
+	run -1 "$ICOST" -e x=lgalu:proc=slow "$T/noimg.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"it has no IMAGE records"* ]]
+	# the binary moved under another root: --sysroot finds it
+	mkdir -p "$T/root$T"
+	mv "$T/procs" "$T/root$T/procs"
+	run -1 "$ICOST" -e x=lgalu:proc=slow "$T/g.pmr"
+	run -0 "$ICOST" --sysroot="$T/root" -c lgalu -e s=lgalu:proc=slow "$T/g.pmr"
+	[ "$(row s | cut -d' ' -f2)" -eq "$s" ]
+	run -2 "$ICOST" -e x=lgalu:proc= "$T/g.pmr"
+	run -2 "$ICOST" --subsets -e x=lgalu:proc=slow
 }

@@ -51,6 +51,13 @@ struct pmr_icost_checks {
 void pmr_icost_bd_check(const struct pmr_icost_bd *b,
     struct pmr_icost_checks *k);
 
+/* Top-Down level 1 (Yasin, ISPASS 2014) over map slots, from the final
+ * STATS of the base run(s): sums, so that streams add. */
+struct pmr_icost_td {
+	uint64_t runs;		/* final STATS records added */
+	uint64_t slots, retired, mapped, fe, bad;
+};
+
 /* What the report shows. */
 struct pmr_icost_view {
 	enum pmr_table_fmt fmt;
@@ -58,6 +65,7 @@ struct pmr_icost_view {
 	unsigned order;		/* highest order of rows shown */
 	int bar;		/* a text stacked bar after the table */
 	const char *title;	/* the first comment line, or NULL */
+	const struct pmr_icost_td *td;	/* Top-Down beside it, or NULL */
 };
 
 /* Prints b's breakdown table (the paper's Table 4 shape) on f.  Returns

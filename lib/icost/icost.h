@@ -51,6 +51,8 @@ struct pmr_icost_cat {
 	uint32_t clsmask;	/* bit c: class c matches */
 	struct pmr_icost_range *ranges;	/* sorted, disjoint */
 	size_t nranges;
+	const char *proc;	/* a procedure: ranges come from the IMAGE
+				 * records' symbols, per stream (icost.c) */
 };
 
 /* Returns the mask of the filtered categories among cat[0..n) that pc

@@ -132,6 +132,48 @@ bar(FILE *f, const struct row *r, unsigned n, double other)
 	}
 }
 
+/*
+ * Top-Down level 1 (Yasin, ISPASS 2014, §3) in map slots: retiring =
+ * retired / slots; bad speculation = (mapped - retired + the slots a
+ * squash left empty) / slots; front end = the empty slots with the back
+ * end ready; back end = the rest.  Slot accounting gives each slot one
+ * cause: it cannot see the overlap that the breakdown above measures.
+ */
+static void
+topdown(FILE *f, const struct pmr_icost_td *td, enum pmr_table_fmt fmt)
+{
+	static const char *const nm[4] = { "frontend_bound",
+	    "bad_speculation", "backend_bound", "retiring" };
+	uint64_t sl[4];
+	unsigned k;
+	int seen = 0;
+
+	sl[3] = td->retired;
+	sl[1] = (td->mapped > td->retired ? td->mapped - td->retired : 0) +
+	    td->bad;
+	sl[0] = td->fe;
+	sl[2] = td->slots > sl[0] + sl[1] + sl[3] ? td->slots - sl[0] -
+	    sl[1] - sl[3] : 0;
+	if (fmt == PMR_TABLE_TEXT)
+		fprintf(f, "# Top-Down level 1 (Yasin 2014) of the base run: "
+		    "%" PRIu64 " map slots\n", td->slots);
+	for (k = 0; k < 4; k++) {
+		double p = 100.0 * (double)sl[k] / (double)td->slots;
+		struct pmr_tval fl[] = {
+			PMR_TVS("category", nm[k], 1),
+			PMR_TVN("percent", p, "%.4f"),
+			PMR_TVU("slots", sl[k], 0),
+		};
+
+		if (fmt == PMR_TABLE_TEXT)
+			fprintf(f, "%-24s %8.1f %12" PRIu64 "\n", nm[k], p,
+			    sl[k]);
+		else
+			pmr_table_line(f, fmt, "topdown", NULL, &seen, fl,
+			    sizeof(fl) / sizeof(fl[0]));
+	}
+}
+
 int
 pmr_icost_report(FILE *f, const struct pmr_icost_bd *b,
     const struct pmr_icost_view *v)
@@ -176,6 +218,8 @@ pmr_icost_report(FILE *f, const struct pmr_icost_bd *b,
 			fprintf(f, "# the subsets were measured over different "
 			    "base times: percentages are ratios of sums, "
 			    "cycles approximate\n");
+		if (v->td != NULL)
+			topdown(f, v->td, v->fmt);
 		if (v->bar)
 			bar(f, r, n, other);
 	} else {
@@ -200,6 +244,8 @@ pmr_icost_report(FILE *f, const struct pmr_icost_bd *b,
 			pmr_table_line(f, v->fmt, NULL, NULL, &seen, fl,
 			    sizeof(fl) / sizeof(fl[0]));
 		}
+		if (v->td != NULL)
+			topdown(f, v->td, v->fmt);
 	}
 	return ferror(f) ? -1 : 0;
 }

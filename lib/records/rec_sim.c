@@ -14,6 +14,8 @@
 	{ #name, PMR_K_##kind, 2, offsetof(struct st, name), desc }
 #define F3(st, name, kind, desc) \
 	{ #name, PMR_K_##kind, 3, offsetof(struct st, name), desc }
+#define F4(st, name, kind, desc) \
+	{ #name, PMR_K_##kind, 4, offsetof(struct st, name), desc }
 #define NF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct pmr_field stats_fields[] = {
@@ -67,6 +69,13 @@ static const struct pmr_field stats_fields[] = {
 	F1(pmr_sim_stats, win_sumcube, U64, "sum of c cubed"),
 	F1(pmr_sim_stats, win_max, U64, "largest c"),
 	F1(pmr_sim_stats, win_min, U64, "smallest c above 0"),
+	F4(pmr_sim_stats, td_slots, U64, "map slots: map_width x cycles"),
+	F4(pmr_sim_stats, td_mapped, U64, "instructions mapped, bad path "
+	    "included"),
+	F4(pmr_sim_stats, td_fe, U64, "map slots left empty with the back "
+	    "end ready: front end bound"),
+	F4(pmr_sim_stats, td_bad, U64, "map slots left empty from a squash "
+	    "until the redirected path maps"),
 };
 
 #define SAMPLE_FIELDS(st, pre, m)                                           \

@@ -213,6 +213,11 @@ struct pmr_sim_stats {
 	uint64_t win_zero;	/* of those, windows that retired nothing */
 	uint64_t win_sum, win_sumsq, win_sumcube;	/* sums of c, c^2, c^3 */
 	uint64_t win_max, win_min;	/* retires per window; min over c > 0 */
+	/* Top-Down level 1 slots (since 4): map slots (map_width a cycle) */
+	uint64_t td_slots;	/* map_width x cycles */
+	uint64_t td_mapped;	/* instructions mapped, bad path included */
+	uint64_t td_fe;		/* slots empty, back end ready: front end */
+	uint64_t td_bad;	/* slots empty while refilling after a squash */
 };
 
 /* SAMPLE record, and each member of a PAIR. */

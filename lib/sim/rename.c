@@ -236,7 +236,18 @@ sim_map(struct pmr_sim *s)
 		n++;
 	}
 	s->map_why = why;
-	if (why >= 0 && s->measuring)
-		sim_stall(s, why);
+	if (s->measuring) {
+		if (why >= 0)
+			sim_stall(s, why);
+		else if (n < s->c.map_width) {	/* Top-Down: not back end */
+			if (s->td_recov && n == 0)
+				s->st.td_bad += s->c.map_width;
+			else
+				s->st.td_fe += s->c.map_width - n;
+		}
+		s->st.td_mapped += n;
+	}
+	if (n > 0)
+		s->td_recov = 0;
 	sim_soon_merge(s);
 }

@@ -401,6 +401,9 @@ skip_to(struct pmr_sim *s, uint64_t to)
 			}
 		} else if (s->tail - s->map >= s->c.fetchq)
 			s->st.st_fetchq += k;
+		if (s->map_why < 0)	/* Top-Down: nothing mapped */
+			*(s->td_recov ? &s->st.td_bad : &s->st.td_fe) +=
+			    k * s->c.map_width;
 		switch (s->map_why) {
 		case PMR_SIM_ST_ROB:
 			s->st.st_rob += k;

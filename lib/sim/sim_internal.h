@@ -341,6 +341,9 @@ struct pmr_sim {
 
 	uint64_t nissued;	/* issues so far (activity test) */
 	int map_why;		/* this cycle's map stall reason, -1 none */
+	int td_recov;		/* a squash emptied the front end, and no
+				 * instruction of the redirected path has
+				 * mapped yet (STATS td_bad) */
 	/* pos of the last instruction to free each structure (GNODE rs):
 	 * issue queues int/fp by issue, registers int/fp, load and store
 	 * queue entries by retire */

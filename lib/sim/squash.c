@@ -175,6 +175,7 @@ sim_resolve(struct pmr_sim *s)
 	s->ras_pcx[s->ras_top] = s->ras_fix_pcx;
 	s->fetch_at = s->now + s->c.redirect;
 	s->fetch_why = PMR_SIM_ST_REDIRECT;
+	s->td_recov = 1;
 	s->cur_line = 0;
 	/* stalls and events of the wrong path are not the next one's */
 	s->pend_dd = s->pend_itlb = s->pend_brk = s->pend_ev = 0;
@@ -297,6 +298,7 @@ sim_mo_trap(struct pmr_sim *s)
 	s->wp_stuck = 0;
 	s->fetch_at = s->now + s->c.redirect;
 	s->fetch_why = PMR_SIM_ST_REDIRECT;
+	s->td_recov = 1;
 	s->cur_line = 0;
 	s->pend_dd = s->pend_itlb = s->pend_brk = s->pend_ev = 0;
 	s->pend_wp = 0;

@@ -511,5 +511,6 @@ sim_emit_stats(struct pmr_sim *s, int final)
 	s->st.final = (uint8_t)final;
 	s->st.cycles = s->now - s->start + 1;
 	s->st.ipc = s->st.cycles ? (double)s->st.retired / s->st.cycles : 0;
+	s->st.td_slots = s->st.cycles * s->c.map_width;
 	sim_emit(s, PMR_REC_STATS, &s->st);
 }
