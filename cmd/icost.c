@@ -29,7 +29,7 @@
 enum {
 	O_ORDER = PMR_OPT_PRIVATE, O_ALL, O_FOCUS, O_MULTISIM, O_COMPARE,
 	O_BAR, O_WIN_INF, O_FU, O_FRAGMENTS, O_SUBSETS, O_TOPDOWN,
-	O_SYSROOT
+	O_SYSROOT, O_NODES
 };
 
 static const char synopsis[] =
@@ -92,7 +92,10 @@ help(void)
 	    "[text]\n"
 	    "      --bar            a text stacked bar after the table\n"
 	    "      --topdown        Top-Down level 1 of the base run beside "
-	    "it (its STATS)\n",
+	    "it (its STATS)\n"
+	    "      --nodes          instead of the table, each node's times "
+	    "in the base graph\n"
+	    "                       beside the observed ones (TSV)\n",
 	    PMR_ICOST_MAXALL);
 	printf("\nCategories (as pmsim --ideal):\n");
 	for (i = 0; i < pmr_icost_nbases; i++)
@@ -110,6 +113,7 @@ static unsigned ncat;
 static int fragments;
 static int graph_read;	/* the breakdown comes from GNODE records */
 static const char *sysroot;	/* --sysroot */
+static FILE *nodes_out;		/* --nodes */
 static struct pmr_icost_td td;	/* --topdown: the base runs' final STATS */
 
 /* Adds a base run's final STATS to td. */
@@ -509,6 +513,12 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 				    lanes, nl, go);
 				if (err != 0)
 					die("%s", pmr_strerror(err));
+				if (nodes_out != NULL) {
+					fputs("#seq\tpc\tF\tD\tR\tE\tP\tC\t"
+					    "obs_D\tobs_R\tobs_E\tobs_P\t"
+					    "obs_C\n", nodes_out);
+					pmr_icost_graph_trace(g, nodes_out);
+				}
 			}
 			if (prev != UINT64_MAX && n.seq != prev + 1) {
 				if (!fragments)
@@ -772,6 +782,7 @@ main(int argc, char *argv[])
 		{ "subsets", no_argument, NULL, O_SUBSETS },
 		{ "topdown", no_argument, NULL, O_TOPDOWN },
 		{ "sysroot", required_argument, NULL, O_SYSROOT },
+		{ "nodes", no_argument, NULL, O_NODES },
 		PMR_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -780,7 +791,7 @@ main(int argc, char *argv[])
 	const char *kvs[64];
 	unsigned nkv = 0, order = 2, nl, k;
 	int ac0, ch, all = 0, multisim = 0, compare = 0, fmt = 0, bar = 0;
-	int subsets = 0, want_td = 0;
+	int subsets = 0, want_td = 0, nodes = 0;
 	double thresh = 5;
 	struct pmr_icost_gopts go = { 0, 0 };
 	struct pmr_icost_view v;
@@ -857,6 +868,9 @@ main(int argc, char *argv[])
 		case O_SYSROOT:
 			sysroot = optarg;
 			break;
+		case O_NODES:
+			nodes = 1;
+			break;
 		default:
 			pmr_cli_common(&com, ch, optarg);
 		}
@@ -866,6 +880,11 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (multisim && compare)
 		pmr_cli_misuse("--multisim and --compare exclude each other");
+	if (nodes && (compare || multisim || want_td || bar || fmt == 2 ||
+	    fmt == 3))
+		pmr_cli_misuse("--nodes prints node times as TSV, instead of a "
+		    "table: not with --compare, --multisim, --topdown, --bar "
+		    "or -f json/pmr");
 	if (want_td && (compare || fmt == 3))
 		pmr_cli_misuse("--topdown goes beside a breakdown table: not "
 		    "with --compare or -f pmr");
@@ -985,9 +1004,25 @@ main(int argc, char *argv[])
 	if (multisim)
 		run_multisim(&in, &bd);
 	else {
+		if (nodes) {
+			if (pmr_textout_open(&out, com.output) != 0)
+				die("%s: %s", pmr_outname(com.output),
+				    strerror(errno));
+			nodes_out = out.f;
+		}
 		/* GNODE records, or COST streams (merged) */
 		run_graph(&in, &bd, lanes_buf, nl, preset != NULL ||
 		    nkv > 0 ? &stated : NULL, &go, &dg);
+		if (nodes) {
+			if (!graph_read)
+				die("--nodes: the input has COST records, no "
+				    "graph");
+			if (pmr_textout_close(&out, 1) != 0)
+				die("%s: %s", pmr_outname(com.output),
+				    strerror(out.werr ? out.werr : errno));
+			pmr_icost_bd_free(&bd);
+			pmr_cli_exit(0);
+		}
 		if (graph_read) {
 			snprintf(title, sizeof(title), "t = %" PRIu64
 			    " cycles, observed %" PRId64 " (graph/observed "

@@ -147,7 +147,7 @@ row() {
 	run -0 "$ICOST" --help
 	for o in --cats --set --order --all --focus --multisim --compare \
 	    --threshold --format --bar --win-inf --fu-contention --fragments \
-	    --machine --set-config --topdown --sysroot; do
+	    --machine --set-config --topdown --sysroot --nodes; do
 		[[ $output == *"$o"* ]]
 	done
 	"$PMSIM" -q -m fields03 --graph --max 20000 -o "$T/g.pmr" "$TOP/traces/gzip.pmr.zst"
@@ -358,4 +358,85 @@ gnodes() {
 	[ "$(row s | cut -d' ' -f2)" -eq "$s" ]
 	run -2 "$ICOST" -e x=lgalu:proc= "$T/g.pmr"
 	run -2 "$ICOST" --subsets -e x=lgalu:proc=slow
+}
+
+# The paper's Fig. 2 shape (§3.1): a 4-entry window, 2-wide fetch, map and
+# commit, one front-end cycle; loads of 4 cycles (i0, i4), each feeding
+# the next instruction, and independent 1-cycle ops.  Worked by hand:
+#   F_i = F_{i-2} + 1;  D_i = max(F_i + 1, D_{i-1}, D_{i-2} + 1, C_{i-4});
+#   R_i = max(D_i + 1, P_producer);  E = R;  P = E + latency;
+#   C_i = max(P_i, E_i + 1, C_{i-1}, C_{i-2} + 1).
+# i4 maps only when i0 commits (C0 = 6 -> D4 = 6): the load's EP edge is in
+# series with the window's CD edge, so dl1 (t 13 -> 7) and win (13 -> 10)
+# each remove the same stall and icost(dl1, win) = 6 - 6 - 3 = -3.
+@test "icost: the Fig. 2 micrograph, every node time by hand; dl1 and win serial" {
+	"$PMSIM" -q -m fields03 -O rob=4 -O fetch_width=2 -O map_width=2 \
+	    -O retire_width=2 -O frontend=1 --graph --max 10 -o "$T/h.pmr" \
+	    "$TOP/traces/gzip.pmr.zst"
+	# i cls fu mem producer | F D R E P C
+	cat > "$T/hand" <<'X'
+0 7 0 4 0 0 1 2 2 6 6
+1 1 1 0 1 0 1 6 6 7 7
+2 1 1 0 0 1 2 3 3 4 7
+3 1 1 0 0 1 2 3 3 4 8
+4 7 0 4 0 2 6 7 7 11 11
+5 1 1 0 1 2 7 11 11 12 12
+6 1 1 0 0 3 7 8 8 9 12
+7 1 1 0 0 3 8 9 9 10 13
+X
+	{
+		"$PMVIEW" -f tsv "$T/h.pmr" | awk -F '\t' '$1 ~ /^#?(HEADER|META)$/'
+		printf '#GNODE\tseq\tpc\tcls\tpartial\tevents\tdd_fetch\tre\tep_fu\tep_mem\tep_miss\tep_tlb\tcc\tpr_reg_a\tpr_reg_b\tpr_reg_c\tpr_mem\tpp\tat_d\tat_r\tat_e\tat_p\tat_c\tdd_itlb\tdd_brk\trs\trk\tdd_dec\tdd_wp\tpl\n'
+		# observed = the hand times, 100 cycles on
+		awk 'BEGIN { OFS = "\t" } { print "GNODE", $1, sprintf("0x%x", 4096 + 4 * $1), $2, 0, 16384, 0, 0, $3, $4, 0, 0, 0, $5, 0, 0, 0, 0, $7 + 100, $8 + 100, $9 + 100, $10 + 100, $11 + 100, 0, 0, 0, 0, 0, 0, 0 }' "$T/hand"
+	} > "$T/h.tsv"
+	"$PMVIEW" -r --no-pg -o "$T/h.pmr" "$T/h.tsv"
+	run -0 "$ICOST" --nodes "$T/h.pmr"
+	printf '%s\n' "$output"
+	[ "${lines[0]}" = $'#seq\tpc\tF\tD\tR\tE\tP\tC\tobs_D\tobs_R\tobs_E\tobs_P\tobs_C' ]
+	diff <(printf '%s\n' "${lines[@]:1}" | cut -f1,3-8 | tr '\t' ' ') \
+	    <(awk '{ print $1, $6, $7, $8, $9, $10, $11 }' "$T/hand")
+	diff <(printf '%s\n' "${lines[@]:1}" | cut -f4-8) <(printf '%s\n' "${lines[@]:1}" | cut -f9-13)
+	run -0 "$ICOST" -c dl1,win "$T/h.pmr"
+	[ "$(row dl1 | cut -d' ' -f2)" = 6 ] && [ "$(row win | cut -d' ' -f2)" = 3 ]
+	[ "$(row dl1+win | cut -d' ' -f2)" = -3 ] && [ "$(row Total | cut -d' ' -f2)" = 13 ]
+	# --nodes is a graph's: not with the table's companions
+	run -2 "$ICOST" --nodes --topdown "$T/h.pmr"
+	run -2 "$ICOST" --nodes -f json "$T/h.pmr"
+	"$ICOST" -c dl1,win -f pmr -o "$T/h.cost" "$T/h.pmr"
+	run -1 "$ICOST" --nodes "$T/h.cost"
+	[ "${#lines[@]}" -eq 1 ]
+}
+
+# Spec test 9, the paper's §4.3: icost's sign agrees with a sensitivity
+# study.  Serial dl1+win (icost < 0): the window 64 -> 128 speeds the
+# machine up more with a 4-cycle L1 than with a 1-cycle one; parallel
+# (> 0, sort): less.  Parallel bmisp+win: a bigger window does not
+# shrink the mispredict cost.
+@test "icost: the sign of icost agrees with a sensitivity study (window x L1 latency, window x mispredicts)" {
+	cyc() {
+		"$PMSIM" -q -m fields03 --max 200000 "$@" | "$PMVIEW" -f tsv -t STATS - |
+		    awk -F '\t' 'NR == 2 { print $3 }'
+	}
+	for tr in gzip xz sort; do
+		f=$TOP/traces/$tr.pmr.zst
+		"$PMSIM" -q -m fields03 -O l1d_lat=4 --graph --max 200000 -o "$T/g.pmr" "$f"
+		run -0 "$ICOST" -c dl1,win,bmisp "$T/g.pmr"
+		dw=$(row dl1+win | cut -d' ' -f2) wb=$(row win+bmisp | cut -d' ' -f2)
+		a=$(cyc -O l1d_lat=4 "$f") b=$(cyc -O l1d_lat=4 -O rob=128 "$f")
+		c=$(cyc -O l1d_lat=1 "$f") d=$(cyc -O l1d_lat=1 -O rob=128 "$f")
+		echo "$tr: icost(dl1,win) $dw; speedup of rob 128 at L1 4: $a/$b, at L1 1: $c/$d"
+		# s4 > s1  <=>  a * d > c * b
+		if [ "$dw" -lt 0 ]; then
+			[ $((a * d)) -gt $((c * b)) ]
+		else
+			[ "$tr" = sort ] && [ $((a * d)) -lt $((c * b)) ]
+		fi
+		[ "$tr" = sort ] || [ "$dw" -lt 0 ]
+		[ "$wb" -gt 0 ]
+		p=$a q=$(cyc -O l1d_lat=4 --ideal=bmisp "$f")
+		r=$b s=$(cyc -O l1d_lat=4 -O rob=128 --ideal=bmisp "$f")
+		echo "$tr: icost(win,bmisp) $wb; bmisp cost at rob 64: $((p - q)), at rob 128: $((r - s))"
+		[ $((r - s)) -ge $((p - q)) ]
+	done
 }

@@ -42,6 +42,8 @@
  * is dominated by the window edge (P_j <= C_j <= C_{i-w} <= D_i) and is
  * dropped (counted).
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +85,7 @@ struct pmr_icost_graph {
 	struct pmr_icost_diag dg;
 	int64_t off;		/* observed - graph cycle, from node 0 */
 	int64_t last_obs;
+	FILE *trace;		/* pmr_icost_graph_trace */
 };
 
 /* Bit numbers of PMR_SIM_IDEAL_* (one table for graph and machine). */
@@ -380,6 +383,13 @@ diag(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
 	obs[0] = (int64_t)n->at_d, obs[1] = r, obs[2] = (int64_t)n->at_e;
 	obs[3] = (int64_t)n->at_p, obs[4] = (int64_t)n->at_c;
 	g->last_obs = (int64_t)n->at_c;
+	if (g->trace != NULL)
+		fprintf(g->trace, "%" PRIu64 "\t0x%" PRIx64 "\t%" PRId64 "\t%"
+		    PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64
+		    "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%"
+		    PRId64 "\n", n->seq, n->pc, t[0], t[1], t[2], t[3], t[4],
+		    t[5], obs[0] - g->off, obs[1] - g->off, obs[2] - g->off,
+		    obs[3] - g->off, obs[4] - g->off);
 	for (x = 0; x < 5; x++) {
 		int64_t late = t[x + 1] + g->off - obs[x];
 
@@ -634,6 +644,12 @@ pmr_icost_graph_times(const struct pmr_icost_graph *g, int64_t *t)
 		C = g->ring + ((g->i - 1) & g->rmask) * NX * g->L + XC * g->L;
 	for (k = 0; k < g->nlanes; k++)
 		t[k] = g->t[k] + (C != NULL ? C[k] : 0);
+}
+
+void
+pmr_icost_graph_trace(struct pmr_icost_graph *g, FILE *f)
+{
+	g->trace = f;
 }
 
 void

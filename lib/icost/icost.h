@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "records/records.h"
 #include "sim/sim.h"
@@ -98,6 +99,11 @@ void pmr_icost_graph_node(struct pmr_icost_graph *g,
 /* Starts a new fragment: the nodes that follow have no edges into the
  * ones before (shotgun fragments, or a seq gap in the input). */
 void pmr_icost_graph_restart(struct pmr_icost_graph *g);
+/* From now on prints each node's times in the first lane (F D R E P C,
+ * graph cycles from the fragment's first fetch) beside the observed ones
+ * (D R E P C, on the fragment's first dispatch) on f, a TSV line each;
+ * NULL stops.  Write errors show in ferror(f). */
+void pmr_icost_graph_trace(struct pmr_icost_graph *g, FILE *f);
 /* Nodes added so far. */
 uint64_t pmr_icost_graph_nodes(const struct pmr_icost_graph *g);
 /* Stores the critical-path length of each lane in t[0..nlanes): the sum
