@@ -18,9 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "icost/bd.h"
 #include "icost/icost.h"
+#include "icost/top.h"
 #include "sim/sim.h"
 #include "sym/sym.h"
 #include "stream/pmr.h"
@@ -29,7 +31,7 @@
 enum {
 	O_ORDER = PMR_OPT_PRIVATE, O_ALL, O_FOCUS, O_MULTISIM, O_COMPARE,
 	O_BAR, O_WIN_INF, O_FU, O_FRAGMENTS, O_SUBSETS, O_TOPDOWN,
-	O_SYSROOT, O_NODES
+	O_SYSROOT, O_NODES, O_TOP, O_TOP_K, O_WITH
 };
 
 static const char synopsis[] =
@@ -95,7 +97,15 @@ help(void)
 	    "it (its STATS)\n"
 	    "      --nodes          instead of the table, each node's times "
 	    "in the base graph\n"
-	    "                       beside the observed ones (TSV)\n",
+	    "                       beside the observed ones (TSV)\n"
+	    "Static instructions (files, read more than once):\n"
+	    "      --top=CAT        instead of the table, the pcs whose CAT "
+	    "costs most, each\n"
+	    "                       idealized alone (dl1, dmiss, imiss, "
+	    "bmisp, shalu, lgalu)\n"
+	    "      --top-k=K        how many [10]\n"
+	    "      --with=CAT|none  their icost with all of CAT [bmisp; "
+	    "dmiss for bmisp]\n",
 	    PMR_ICOST_MAXALL);
 	printf("\nCategories (as pmsim --ideal):\n");
 	for (i = 0; i < pmr_icost_nbases; i++)
@@ -114,6 +124,22 @@ static int fragments;
 static int graph_read;	/* the breakdown comes from GNODE records */
 static const char *sysroot;	/* --sysroot */
 static FILE *nodes_out;		/* --nodes */
+/* --top: the table of pcs and, in the first pass, what gain to bound */
+static struct pmr_icost_top *top_tab;
+static unsigned top_gain;
+static struct pmr_symtab *top_st[64];	/* the first stream's images */
+static unsigned top_nst;
+static char sym_note[400];	/* the first image without symbols, why */
+
+/* Notes the first image whose symbols could not be read, and why. */
+static void
+sym_failed(const char *path, int rc)
+{
+	if (sym_note[0] == '\0')
+		snprintf(sym_note, sizeof(sym_note), "no symbols for '%.200s'"
+		    "%s%.100s (%s)", path, sysroot != NULL ? " under " : "",
+		    sysroot != NULL ? sysroot : "", pmr_sym_strerror(rc));
+}
 static struct pmr_icost_td td;	/* --topdown: the base runs' final STATS */
 
 /* Adds a base run's final STATS to td. */
@@ -329,6 +355,22 @@ config_parse(struct pmr_sim_config *c, const struct pmr_meta *m,
 		    pmr_strerror(rc));
 }
 
+/* The machine -m and -O state. */
+static void
+config_stated(struct pmr_sim_config *c, const char *preset,
+    const char *const *kvs, unsigned nkv)
+{
+	char eb[256];
+	unsigned k;
+
+	if (pmr_sim_config_preset(c, preset != NULL ? preset :
+	    "alpha21264") != 0)
+		pmr_cli_bad("--machine", preset, "unknown");
+	for (k = 0; k < nkv; k++)
+		if (pmr_sim_config_setkv(c, kvs[k], eb, sizeof(eb)) != 0)
+			pmr_cli_bad("-O", kvs[k], eb);
+}
+
 static uint32_t lanes_buf[1u << PMR_ICOST_MAXALL];
 
 /* Prints the subsets of lanes as pmsim --ideal lists ("none": the base),
@@ -377,6 +419,45 @@ decode(const struct in *in, const struct pmr_rec *rec, void *out)
 static void cost_add(struct in *in, const struct pmr_rec *rec,
     struct pmr_icost_bd *bd, int *init);
 
+/* --top: keeps the symbols of the first stream's images, for the proc
+ * column (an image whose file cannot be read has none). */
+static void
+top_image(const struct in *in, const struct pmr_rec *rec)
+{
+	struct pmr_image im;
+	char *path;
+	int rc;
+
+	if (top_nst == sizeof(top_st) / sizeof(top_st[0]))
+		return;
+	decode(in, rec, &im);
+	if ((path = strndup((const char *)im.path.p, im.path.n)) == NULL)
+		die("out of memory");
+	rc = pmr_symtab_load(path, sysroot, im.start, im.size, im.offset,
+	    im.build_id.p, im.build_id.n, &top_st[top_nst]);
+	if (rc == PMR_ENOMEM)
+		die("out of memory");
+	if (rc != 0)
+		sym_failed(path, rc);
+	free(path);
+	if (top_st[top_nst] != NULL)
+		top_nst++;
+}
+
+static const char *
+top_proc(uint64_t pc, void *arg)
+{
+	unsigned i;
+	uint64_t lo;
+	const char *s;
+
+	(void)arg;
+	for (i = 0; i < top_nst; i++)
+		if ((s = pmr_symtab_find(top_st[i], pc, &lo)) != NULL)
+			return s;
+	return NULL;
+}
+
 /* Looks the procedures of the -e proc= sets not yet found up in the
  * symbols of the file an IMAGE record maps (the first image that has one
  * wins, as pairs --proc).  The ranges hold for this stream only: another
@@ -399,10 +480,12 @@ procs_image(const struct in *in, const struct pmr_rec *rec)
 	if ((path = strndup((const char *)im.path.p, im.path.n)) == NULL)
 		die("out of memory");
 	rc = pmr_symtab_load(path, sysroot, im.start, im.size, im.offset,
-	    &st);
-	free(path);
+	    im.build_id.p, im.build_id.n, &st);
 	if (rc == PMR_ENOMEM)
 		die("out of memory");
+	if (rc != 0)
+		sym_failed(path, rc);
+	free(path);
 	if (st == NULL)
 		return;		/* unreadable or not ELF: not this image */
 	for (; k < ncat; k++) {
@@ -426,10 +509,11 @@ procs_check(const struct in *in, int images)
 
 	for (k = 0; k < ncat; k++)
 		if (cats[k].proc != NULL && cats[k].nranges == 0)
-			die("%s: no procedure '%s' in the symbols of the %s",
+			die("%s: no procedure '%s' in the symbols of the %s%s%s",
 			    in->name, cats[k].proc, images ? "IMAGE records' "
 			    "files" : "input (it has no IMAGE records before "
-			    "its GNODE records)");
+			    "its GNODE records)", sym_note[0] ? "; " : "",
+			    sym_note);
 }
 
 /* Reads GNODE streams into a graph breakdown. */
@@ -449,6 +533,8 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 
 	while (in_next(in, &rec, &ns)) {
 		if (ns) {
+			if (top_tab != NULL)
+				pmr_icost_top_restart(top_tab);
 			for (k = 0; k < ncat; k++)
 				if (cats[k].proc != NULL)
 					cats[k].nranges = 0;
@@ -493,6 +579,8 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 			images++;
 			if (nodes_here == 0)
 				procs_image(in, &rec);
+			if (top_gain != 0 && in->streams == 1)
+				top_image(in, &rec);
 		} else if (rec.type == PMR_REC_GNODE) {
 			struct pmr_sim_gnode n;
 
@@ -513,6 +601,8 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 				    lanes, nl, go);
 				if (err != 0)
 					die("%s", pmr_strerror(err));
+				if (top_gain != 0)
+					pmr_icost_graph_gain_on(g, top_gain);
 				if (nodes_out != NULL) {
 					fputs("#seq\tpc\tF\tD\tR\tE\tP\tC\t"
 					    "obs_D\tobs_R\tobs_E\tobs_P\t"
@@ -529,12 +619,22 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 					    in->name, rec.index, n.seq, prev);
 				gaps++;
 				pmr_icost_graph_restart(g);
+				if (top_tab != NULL)
+					pmr_icost_top_restart(top_tab);
 			}
 			if (prev == UINT64_MAX || n.seq != prev + 1)
 				frags++;
 			prev = n.seq;
 			pmr_icost_graph_node(g, &n);
 			nodes++;
+			if (top_gain != 0) {
+				int64_t cur, prev;
+
+				pmr_icost_graph_gain(g, &cur, &prev);
+				if (pmr_icost_top_node(top_tab, n.pc, n.cls, cur,
+				    prev) != 0)
+					die("out of memory");
+			}
 		} else if (rec.type == PMR_REC_STATS) {
 			struct pmr_sim_stats st;
 
@@ -570,6 +670,127 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 	dg->gaps = gaps;
 	free(t);
 	pmr_icost_graph_free(g);
+}
+
+/* The pcs a --top pass measures at once: lanes for the base, the
+ * partner, and each pc alone and with the partner (with the partner, the
+ * categories of a breakdown). */
+#define TOP_BATCH (PMR_ICOST_MAXCAT - 1)
+
+/*
+ * --top: a first pass bounds each pc's cost (the base lane, gains of
+ * graph.c); then each pass measures the TOP_BATCH unmeasured pcs of
+ * largest bound, until no unmeasured pc's bound beats the K-th cost
+ * measured: the top K are then exact.  Every pass reads the files again.
+ */
+static void
+run_top(char **files, int nfiles, const struct pmr_icost_base *cat,
+    const struct pmr_icost_base *with, unsigned k, enum pmr_table_fmt fmt,
+    const struct pmr_sim_config *stated, const struct pmr_icost_gopts *go)
+{
+	static struct pmr_icost_range rng[TOP_BATCH];
+	uint64_t pcs[TOP_BATCH];
+	uint32_t lanes[2 * TOP_BATCH + 2];
+	struct pmr_icost_top_view v;
+	struct pmr_icost_diag dg;
+	struct pmr_icost_bd bd;
+	struct pmr_textout out;
+	const char *names[PMR_ICOST_MAXCAT];
+	unsigned np, passes = 0, i, w, nl;
+	int64_t t0;
+	struct in in;
+
+	if ((top_tab = pmr_icost_top_new()) == NULL)
+		die("out of memory");
+	/* pass 1: the base graph and the bounds */
+	ncat = 0;
+	cat_add(cat->name, cat->ideal);	/* in no lane */
+	names[0] = cat->name;
+	lanes[0] = 0;
+	memset(&in, 0, sizeof(in));
+	in.files = files;
+	in.nfiles = nfiles;
+	memset(&dg, 0, sizeof(dg));
+	if (pmr_icost_bd_init(&bd, PMR_COST_GRAPH, names, 1) != 0)
+		die("out of memory");
+	top_gain = cat->ideal;
+	run_graph(&in, &bd, lanes, 1, stated, go, &dg);
+	top_gain = 0;
+	if (!graph_read)
+		die("--top: the input has COST records, no graph");
+	t0 = (int64_t)bd.t[0];
+	pmr_icost_bd_free(&bd);
+	w = with != NULL;
+	while ((np = pmr_icost_top_next(top_tab, k, pcs, TOP_BATCH)) > 0) {
+		ncat = 0;
+		if (with != NULL)
+			cat_add(with->name, with->ideal);
+		nl = 0;
+		lanes[nl++] = 0;
+		if (with != NULL)
+			lanes[nl++] = 1;
+		for (i = 0; i < np; i++) {
+			char nm[32];
+			struct pmr_icost_cat *c;
+
+			snprintf(nm, sizeof(nm), "0x%" PRIx64, pcs[i]);
+			c = cat_add(nm, cat->ideal);
+			c->filtered = 1;
+			rng[i].lo = pcs[i];
+			rng[i].hi = pcs[i] + 1;
+			c->ranges = &rng[i];
+			c->nranges = 1;
+			lanes[nl++] = 1u << (i + w);
+			if (with != NULL)
+				lanes[nl++] = 1u << (i + w) | 1;
+		}
+		for (i = 0; i < ncat; i++)
+			names[i] = cats[i].name;
+		if (pmr_icost_bd_init(&bd, PMR_COST_GRAPH, names, ncat) != 0)
+			die("out of memory");
+		memset(&in, 0, sizeof(in));
+		in.files = files;
+		in.nfiles = nfiles;
+		run_graph(&in, &bd, lanes, nl, stated, go, &dg);
+		if ((int64_t)bd.t[0] != t0)
+			die("--top: the input changed between two readings (t = "
+			    "%" PRId64 ", then %" PRIu64 ")", t0, bd.t[0]);
+		for (i = 0; i < np; i++) {
+			uint32_t m = 1u << (i + w);
+			int64_t ic = 0;
+			double fr;
+
+			if (with != NULL)
+				pmr_icost_bd_icost(&bd, m | 1, &fr, &ic);
+			int64_t cost = (int64_t)bd.t[0] - (int64_t)bd.ts[m], b;
+
+			if (!pmr_icost_top_set(top_tab, pcs[i], cost, ic, &b))
+				fprintf(stderr, "icost: warning: pc 0x%" PRIx64
+				    " costs %" PRId64 " cycles, above its bound "
+				    "%" PRId64 ": the ranking may miss pcs (a "
+				    "bug)\n", pcs[i], cost, b);
+		}
+		pmr_icost_bd_free(&bd);
+		passes++;
+	}
+	memset(&v, 0, sizeof(v));
+	v.fmt = fmt;
+	v.k = k;
+	v.cat = cat->name;
+	v.with = with != NULL ? with->name : NULL;
+	v.t = t0;
+	v.passes = passes;
+	v.proc = top_proc;
+	v.note = sym_note[0] ? sym_note : NULL;
+	if (pmr_textout_open(&out, com.output) != 0)
+		die("%s: %s", pmr_outname(com.output), strerror(errno));
+	if (pmr_icost_top_report(out.f, top_tab, &v) != 0 ||
+	    pmr_textout_close(&out, 1) != 0)
+		die("%s: %s", pmr_outname(com.output),
+		    strerror(out.werr ? out.werr : errno));
+	for (i = 0; i < top_nst; i++)
+		pmr_symtab_free(top_st[i]);
+	pmr_icost_top_free(top_tab);
 }
 
 /* Reads pmsim runs (META ideal, final STATS), one per subset. */
@@ -783,6 +1004,9 @@ main(int argc, char *argv[])
 		{ "topdown", no_argument, NULL, O_TOPDOWN },
 		{ "sysroot", required_argument, NULL, O_SYSROOT },
 		{ "nodes", no_argument, NULL, O_NODES },
+		{ "top", required_argument, NULL, O_TOP },
+		{ "top-k", required_argument, NULL, O_TOP_K },
+		{ "with", required_argument, NULL, O_WITH },
 		PMR_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -792,6 +1016,8 @@ main(int argc, char *argv[])
 	unsigned nkv = 0, order = 2, nl, k;
 	int ac0, ch, all = 0, multisim = 0, compare = 0, fmt = 0, bar = 0;
 	int subsets = 0, want_td = 0, nodes = 0;
+	const char *top_s = NULL, *with_s = NULL;
+	unsigned top_k = 10;
 	double thresh = 5;
 	struct pmr_icost_gopts go = { 0, 0 };
 	struct pmr_icost_view v;
@@ -871,6 +1097,16 @@ main(int argc, char *argv[])
 		case O_NODES:
 			nodes = 1;
 			break;
+		case O_TOP:
+			top_s = optarg;
+			break;
+		case O_TOP_K:
+			top_k = (unsigned)pmr_cli_num("--top-k", optarg, 1,
+			    100000);
+			break;
+		case O_WITH:
+			with_s = optarg;
+			break;
 		default:
 			pmr_cli_common(&com, ch, optarg);
 		}
@@ -880,6 +1116,49 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (multisim && compare)
 		pmr_cli_misuse("--multisim and --compare exclude each other");
+	if (top_s == NULL && (with_s != NULL || top_k != 10))
+		pmr_cli_misuse("--with and --top-k go with --top");
+	if (top_s != NULL) {
+		const struct pmr_icost_base *tc = pmr_icost_base_byname(top_s);
+		const struct pmr_icost_base *wc = NULL;
+		struct stat sb;
+		int i;
+
+		if (tc == NULL || tc->ideal == PMR_SIM_IDEAL_WIN ||
+		    tc->ideal == PMR_SIM_IDEAL_BW)
+			pmr_cli_bad("--top", top_s, "not a category of "
+			    "instances (dl1, dmiss, imiss, bmisp, shalu, "
+			    "lgalu)");
+		if (with_s == NULL)
+			with_s = tc->ideal == PMR_SIM_IDEAL_BMISP ? "dmiss" :
+			    "bmisp";
+		if (strcmp(with_s, "none") != 0 &&
+		    ((wc = pmr_icost_base_byname(with_s)) == NULL ||
+		    wc == tc))
+			pmr_cli_bad("--with", with_s, "not a category other "
+			    "than --top's, nor none");
+		if (catlist != NULL || ncat > 0 || all || focus_s != NULL ||
+		    order != 2 || multisim || compare || nodes || want_td ||
+		    subsets || bar || fmt == 3)
+			pmr_cli_misuse("--top chooses its own categories and "
+			    "prints its own table: not with -c, -e, --all, "
+			    "--focus, --order, --multisim, --compare, --nodes, "
+			    "--topdown, --subsets, --bar or -f pmr");
+		if (argc == 0)
+			pmr_cli_misuse("--top reads its input more than once: "
+			    "give files, not standard input");
+		for (i = 0; i < argc; i++)
+			if (strcmp(argv[i], "-") == 0 || (stat(argv[i], &sb) ==
+			    0 && !S_ISREG(sb.st_mode)))
+				pmr_cli_misuse("--top reads its input more than "
+				    "once: '%s' is no regular file", argv[i]);
+		if (preset != NULL || nkv > 0)
+			config_stated(&stated, preset, kvs, nkv);
+		run_top(argv, argc, tc, wc, top_k, fmt == 1 ? PMR_TABLE_TSV :
+		    fmt == 2 ? PMR_TABLE_JSON : PMR_TABLE_TEXT, preset !=
+		    NULL || nkv > 0 ? &stated : NULL, &go);
+		pmr_cli_exit(0);
+	}
 	if (nodes && (compare || multisim || want_td || bar || fmt == 2 ||
 	    fmt == 3))
 		pmr_cli_misuse("--nodes prints node times as TSV, instead of a "
@@ -943,17 +1222,8 @@ main(int argc, char *argv[])
 		print_subsets(lanes_buf, nl);
 		pmr_cli_exit(0);
 	}
-	if (preset != NULL || nkv > 0) {
-		char eb[256];
-
-		if (pmr_sim_config_preset(&stated, preset != NULL ? preset :
-		    "alpha21264") != 0)
-			pmr_cli_bad("--machine", preset, "unknown");
-		for (k = 0; k < nkv; k++)
-			if (pmr_sim_config_setkv(&stated, kvs[k], eb,
-			    sizeof(eb)) != 0)
-				pmr_cli_bad("-O", kvs[k], eb);
-	}
+	if (preset != NULL || nkv > 0)
+		config_stated(&stated, preset, kvs, nkv);
 	memset(&in, 0, sizeof(in));
 	in.files = argc > 0 ? argv : stdin_only;
 	in.nfiles = argc > 0 ? argc : 1;

@@ -931,6 +931,15 @@ CTX1='/0x2000	0x/s/^SAMPLE	0	10	0	4	\([0-9]*\)	0	/SAMPLE	0	10	0	4	\1	1	/'
 	printf '%s\n' "$line" | jq -e '.truth.rows >= 20 and .truth.in1 >= 0.5 and .truth.in1 <= 0.9 and .truth.in2 >= 0.9'
 }
 
+@test "pairs --by=proc: a file of another build than the IMAGE record's names nothing" {
+	cc -nostdlib -static -no-pie -o "$T/chain" "$TOP/traces/micro/chain.S"
+	mk proc "s|@CHAIN@\t$|$T/chain\t0123456789abcdef0123456789abcdef01234567|"
+	run -0 --separate-stderr "$PAIRS" -f tsv -b proc -m execs "$T/proc.pmr"
+	[[ $stderr == *"no symbols for '$T/chain' (another build than the traced one: build-ids differ)"* ]]
+	[ -z "$(val '_start (chain)' execs est)" ]
+	run -1 --separate-stderr "$PAIRS" --proc=_start "$T/proc.pmr"
+}
+
 @test "pairs --proc keeps the pcs of one procedure, found in the IMAGE symbols" {
 	cc -nostdlib -static -no-pie -o "$T/chain" "$TOP/traces/micro/chain.S"
 	mk proc "s|@CHAIN@|$T/chain|"

@@ -358,6 +358,10 @@ gnodes() {
 	[ "$(row s | cut -d' ' -f2)" -eq "$s" ]
 	run -2 "$ICOST" -e x=lgalu:proc= "$T/g.pmr"
 	run -2 "$ICOST" --subsets -e x=lgalu:proc=slow
+	# another build at the recorded path: its symbols would lie
+	cc -nostdlib -static -no-pie -DN=7 -o "$T/procs" "$DATA/icost/procs.S"
+	run -1 "$ICOST" -e x=lgalu:proc=slow "$T/g.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"no symbols for '$T/procs' (another build than the traced one: build-ids differ)" ]]
 }
 
 # The paper's Fig. 2 shape (§3.1): a 4-entry window, 2-wide fetch, map and
@@ -439,4 +443,78 @@ X
 		echo "$tr: icost(win,bmisp) $wb; bmisp cost at rob 64: $((p - q)), at rob 128: $((r - s))"
 		[ $((r - s)) -ge $((p - q)) ]
 	done
+}
+
+@test "icost --top: a serial chain's loads by miss cycles, exact, bound = cost" {
+	# every instruction depends on the one before: the critical path is
+	# the chain, so a load's cost is the sum of its misses, exactly
+	gnodes 10 fu
+	{
+		"$PMVIEW" -f tsv "$T/h.pmr" | awk -F '\t' '$1 ~ /^#?(HEADER|META)$/'
+		awk 'BEGIN { OFS = "\t"
+		    print "#GNODE\tseq\tpc\tcls\tpartial\tevents\tdd_fetch\tre\tep_fu\tep_mem\tep_miss\tep_tlb\tcc\tpr_reg_a\tpr_reg_b\tpr_reg_c\tpr_mem\tpp\tat_d\tat_r\tat_e\tat_p\tat_c\tdd_itlb\tdd_brk\trs\trk\tdd_dec\tdd_wp\tpl"
+		    for (i = 0; i < 400; i++) {
+			k = i % 10; cls = 1; fu = 1; mem = 0; miss = 0
+			if (k == 2) { cls = 7; fu = 0; mem = 2; miss = 100 }
+			if (k == 6) { cls = 7; fu = 0; mem = 2; miss = 30 }
+			if (k == 8) { cls = 7; fu = 0; mem = 2 }
+			a = 1000000 + i * 1000
+			print "GNODE", i, sprintf("0x%x", 4096 + 4 * k), cls, 0, 16384, 0, 0, fu, mem, miss, 0, 0, (i > 0), 0, 0, 0, 0, a, a, a, a, a, 0, 0, 0, 0, 0, 0, 0
+		    } }'
+	} > "$T/c.tsv"
+	"$PMVIEW" -r --no-pg -o "$T/c.pmr" "$T/c.tsv"
+	run -0 "$ICOST" --top=dmiss --top-k 5 -f tsv "$T/c.pmr"
+	printf '%s\n' "$output"
+	[ "${lines[0]}" = $'#top\tpc\tproc\tclass\texecs\tpercent\tcycles\tbound\twith\ticost_percent\ticost_cycles' ]
+	[ "${#lines[@]}" -eq 3 ]	# only two pcs miss
+	[[ ${lines[1]} == $'top\t0x1008\t-\tload\t40\t'*$'\t4000\t4000\tbmisp\t'*$'\t0' ]]
+	[[ ${lines[2]} == $'top\t0x1018\t-\tload\t40\t'*$'\t1200\t1200\tbmisp\t'*$'\t0' ]]
+	# dl1: only the load that hits; of its 2 cycles one goes, for its
+	# consumer issues no earlier than the cycle after it (bound: both)
+	run -0 "$ICOST" --top=dl1 --with=none -f tsv "$T/c.pmr"
+	[ "$(printf '%s\n' "$output" | awk -F '\t' '$1 == "top" { print $2 ":" $7 ":" $8 }' | tr '\n' ' ')" = "0x1020:40:80 " ]
+}
+
+@test "icost --top: the same costs as -e pc= sets, and no unmeasured pc beats the last row (gzip)" {
+	"$PMSIM" -q -m fields03 --graph --max 50000 -o "$T/g.pmr" "$TOP/traces/gzip.pmr.zst"
+	run -0 "$ICOST" --top=dmiss --top-k 4 -f tsv "$T/g.pmr"
+	printf '%s\n' "$output"
+	printf '%s\n' "$output" | awk -F '\t' '$1 == "top" { print $2, $7, $11 }' > "$T/top"
+	[ "$(wc -l < "$T/top")" -eq 4 ]
+	# brute force: every pc that ever missed, 15 a run, by -e sets
+	"$PMVIEW" -f tsv -t GNODE "$T/g.pmr" | awk -F '\t' 'NR > 1 && ($11 > 0 || $12 > 0) { print $3 }' |
+	    sort -u > "$T/pcs"
+	: > "$T/all"
+	split -l 15 "$T/pcs" "$T/batch."
+	for b in "$T"/batch.*; do
+		args=()
+		while read -r pc; do args+=(-e "$pc=dmiss:pc=$pc"); done < "$b"
+		"$ICOST" -c bmisp "${args[@]}" --order 1 -f tsv "$T/g.pmr" |
+		    awk -F '\t' '$1 ~ /^0x/ { print $1, $3 }' >> "$T/all"
+	done
+	sort -k2,2nr -k1,1 "$T/all" | head -4 > "$T/brute"
+	paste -d' ' "$T/top" "$T/brute"
+	diff <(cut -d' ' -f1,2 "$T/top") "$T/brute"
+	# icost with bmisp as a pair row of the ordinary breakdown
+	read -r pc c ic < "$T/top"
+	run -0 "$ICOST" -c bmisp -e "x=dmiss:pc=$pc" "$T/g.pmr"
+	[ "$(row bmisp+x | cut -d' ' -f2)" = "$ic" ]
+}
+
+@test "icost --top: options, refusals and the proc column" {
+	"$PMSIM" -q -m fields03 --graph --max 5000 -o "$T/g.pmr" "$TOP/traces/gzip.pmr.zst"
+	run -2 "$ICOST" --top=win "$T/g.pmr"
+	run -2 "$ICOST" --top=dmiss --with=dmiss "$T/g.pmr"
+	run -2 "$ICOST" --top=dmiss -c dl1 "$T/g.pmr"
+	run -2 "$ICOST" --top=dmiss -f pmr "$T/g.pmr"
+	run -2 "$ICOST" --with=bmisp "$T/g.pmr"
+	run -2 "$ICOST" --top=dmiss < "$T/g.pmr"
+	[[ $output == *"give files, not standard input"* ]]
+	run -2 "$ICOST" --top=dmiss <(cat "$T/g.pmr")
+	[[ $output == *"no regular file"* ]]
+	run -2 "$ICOST" --top=dmiss --top-k 0 "$T/g.pmr"
+	run -1 "$ICOST" --top=dmiss "$T/none.pmr"
+	[ "${#lines[@]}" -eq 1 ]
+	run -0 "$ICOST" --top=bmisp -f json --top-k 2 "$T/g.pmr"
+	[ "${#lines[@]}" -eq 2 ] && [[ ${lines[0]} == '{"type":"top","pc":"0x'*'"with":"dmiss"'* ]]
 }

@@ -62,7 +62,8 @@ struct pmr_icost_graph {
 	int64_t *ib[NB];	/* [L] -1 if the lane idealizes the bit */
 	int64_t *catv;		/* [ncat][L] -1 if the lane holds cat */
 	int64_t *eff;		/* [NB][L] this node's bits */
-	int64_t *pq, *pbm;	/* previous node: Q, bmisp bits */
+	int64_t *pq, *pbm;	/* previous mispredict: Q, bmisp bits */
+	int64_t *pbb;		/* previous node's bmisp bits (filtered) */
 	int64_t *t;		/* [L] sum of finished fragments */
 	int64_t *v[8];		/* scratch vectors */
 	const struct pmr_icost_cat *cat;
@@ -86,6 +87,8 @@ struct pmr_icost_graph {
 	int64_t off;		/* observed - graph cycle, from node 0 */
 	int64_t last_obs;
 	FILE *trace;		/* pmr_icost_graph_trace */
+	unsigned gain_bits;	/* pmr_icost_graph_gain_on: idealizations */
+	int64_t gain[2];	/* this node's, the previous node's */
 };
 
 /* Bit numbers of PMR_SIM_IDEAL_* (one table for graph and machine). */
@@ -224,7 +227,7 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 	g->ib[0] = calloc((size_t)NB * L, sizeof(int64_t));
 	g->catv = calloc((size_t)(ncat ? ncat : 1) * L, sizeof(int64_t));
 	g->eff = calloc((size_t)NB * L, sizeof(int64_t));
-	g->pq = calloc(3 * (size_t)L, sizeof(int64_t));
+	g->pq = calloc(4 * (size_t)L, sizeof(int64_t));
 	g->t = calloc(L, sizeof(int64_t));
 	g->v[0] = calloc(8 * (size_t)L, sizeof(int64_t));
 	g->mring = malloc((size_t)(g->nmshr ? g->nmshr : 1) * L *
@@ -237,6 +240,7 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 	}
 	g->pbm = g->pq + L;
 	g->pa = g->pq + 2 * (size_t)L;
+	g->pbb = g->pq + 3 * (size_t)L;
 	for (b = 1; b < NB; b++)
 		g->ib[b] = g->ib[0] + (size_t)b * L;
 	for (d = 1; d < 8; d++)
@@ -286,8 +290,10 @@ pmr_icost_graph_restart(struct pmr_icost_graph *g)
 	g->fb = g->i;
 	g->prev_misp = 0;
 	g->mi = 0;
-	for (k = 0; k < g->L; k++)
+	for (k = 0; k < g->L; k++) {
 		g->pq[k] = g->pa[k] = NEG;
+		g->pbb[k] = 0;
+	}
 }
 
 uint64_t
@@ -405,6 +411,78 @@ diag(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
 }
 
 /*
+ * The gain bound of --top (pmr_icost_graph_gain_on), in the base lane.
+ * Idealizing an event class at one static instruction can shorten the
+ * critical path by no more than the sum, over its instances, of what each
+ * shortens its own node given unchanged predecessors: a node's time falls
+ * by at most the largest fall among its in-edges, and an edge's fall is
+ * its source's fall plus its own latency cut.  So the sum is an upper
+ * bound of the instruction's cost, which lets icost --top measure only
+ * the instructions whose bound beats the K-th measured cost.
+ *
+ * gain_front: the redirect and BTB-bubble edges into F are the previous
+ * instruction's (gain[1]); gain_node: the latencies of this one (gain[0]).
+ */
+static void
+gain_front(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
+{
+	int64_t brk1 = n->dd_brk > 0, brkb = n->dd_brk > 1 ? n->dd_brk - 1 : 0;
+	int64_t keep, lose = NEG, x;
+
+	g->gain[0] = g->gain[1] = 0;
+	if (!(g->gain_bits >> B_BMISP & 1))
+		return;
+	keep = at(g, 1, XF)[0] + brk1;
+	keep = keep > 0 ? keep : 0;
+	x = at(g, g->fw[0], XF)[0] + 1;
+	keep = x > keep ? x : keep;
+	x = at(g, g->fq[0], XD)[0];
+	keep = x > keep ? x : keep;
+	if (brkb != 0)
+		lose = (g->decoupled ? g->pa : at(g, 1, XF))[0] + brk1 + brkb;
+	if (g->prev_misp && g->pq[0] + g->redirect > lose)
+		lose = g->pq[0] + g->redirect;
+	g->gain[1] = lose > keep ? lose - keep : 0;
+}
+
+static void
+gain_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n, int grp,
+    int64_t r0, int64_t m0)
+{
+	unsigned b = g->gain_bits;
+	int64_t gn = 0;
+
+	if (b >> B_IMISS & 1)
+		gn += n->dd_fetch + (g->decoupled ? n->dd_dec : 0);
+	if ((b >> B_DL1 & 1) && n->ep_miss == 0)
+		gn += n->ep_mem;
+	if (b >> B_DMISS & 1) {
+		gn += n->ep_tlb + n->ep_miss;
+		if (m0 > r0 + n->re)	/* the MSHR edge goes too */
+			gn += m0 - r0 - n->re;
+	}
+	if ((b >> B_SHALU & 1) && grp == 1)
+		gn += n->ep_fu;
+	if ((b >> B_LGALU & 1) && grp == 2)
+		gn += n->ep_fu + (g->o.re_lgalu ? n->re : 0);
+	g->gain[0] = gn;
+}
+
+void
+pmr_icost_graph_gain_on(struct pmr_icost_graph *g, unsigned ideal)
+{
+	g->gain_bits = ideal;
+}
+
+void
+pmr_icost_graph_gain(const struct pmr_icost_graph *g, int64_t *cur,
+    int64_t *prev)
+{
+	*cur = g->gain[0];
+	*prev = g->gain[1];
+}
+
+/*
  * One node, every lane: the loops over lanes vectorize; the host's widest
  * vectors are picked at load time (the clones below).
  */
@@ -417,7 +495,7 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	int64_t *F = slot + XF * L, *D = slot + XD * L, *C = slot + XC * L;
 	int64_t *Pr = slot + XP * L;
 	const int64_t *I_dl1, *I_dm, *I_im, *I_bm, *I_win, *I_bw, *I_sh,
-	    *I_lg;
+	    *I_lg, *I_bb;
 	const uint32_t prod[4] = { n->pr_reg_a, n->pr_reg_b, n->pr_reg_c,
 	    n->pr_mem };
 	int64_t brk1 = n->dd_brk > 0, brkb = n->dd_brk > 1 ? n->dd_brk - 1 : 0;
@@ -437,6 +515,10 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	I_im = g->eff + B_IMISS * L, I_bm = g->eff + B_BMISP * L;
 	I_win = g->eff + B_WIN * L, I_bw = g->eff + B_BW * L;
 	I_sh = g->eff + B_SHALU * L, I_lg = g->eff + B_LGALU * L;
+	/* a BTB-miss bubble is the previous transfer's, as a redirect is */
+	I_bb = g->filtered ? g->pbb : I_bm;
+	if (g->gain_bits != 0)
+		gain_front(g, n);
 
 	/* F: fetch reaches i (in order after the fetch break, fetch width,
 	 * the redirect of a mispredict, a free fetch-queue entry), then
@@ -455,7 +537,7 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 		}
 		if (brkb != 0)
 			for (k = 0; k < L; k++) {
-				int64_t x = (B[k] + brk1 + brkb) | I_bm[k];
+				int64_t x = (B[k] + brk1 + brkb) | I_bb[k];
 
 				F[k] = x > F[k] ? x : F[k];
 			}
@@ -551,6 +633,9 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	}
 	t6[2] = tmp[0];
 	/* E: contention; P: latency components, the partial-miss edge */
+	if (g->gain_bits != 0)
+		gain_node(g, n, grp, tmp[0], M != NULL && g->mi >= g->nmshr ?
+		    M[0] : NEG);
 	for (k = 0; k < L; k++) {
 		int64_t f = grp == 1 ? fu & ~I_sh[k] : grp == 2 ?
 		    fu & ~I_lg[k] : fu;
@@ -624,6 +709,8 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	    ((n->events & PMR_SIM_EV_JMP_MISP) != 0 && !(g->decoupled &&
 	    (n->events & PMR_SIM_EV_BTB_MISS)));
 	g->prev_misp = misp;
+	if (g->filtered)
+		memcpy(g->pbb, I_bm, L * sizeof(int64_t));
 	if (misp) {
 		memcpy(g->pq, Q, L * sizeof(int64_t));
 		for (k = 0; k < L; k++)	/* -1 | x = -1: the edge is gone */

@@ -104,6 +104,18 @@ void pmr_icost_graph_restart(struct pmr_icost_graph *g);
  * (D R E P C, on the fragment's first dispatch) on f, a TSV line each;
  * NULL stops.  Write errors show in ferror(f). */
 void pmr_icost_graph_trace(struct pmr_icost_graph *g, FILE *f);
+/*
+ * --top: from now on, for each node, an upper bound in the base lane of
+ * what idealizing ideal (PMR_SIM_IDEAL_* bits: dl1, dmiss, imiss, bmisp,
+ * shalu, lgalu; not win or bw, which have no instances) at that one
+ * instance saves; pmr_icost_graph_gain gives, after each node, the bound
+ * of this node (*cur) and of the one before it (*prev: its mispredict
+ * redirect and BTB bubble, which land on this node's fetch).  Summed over
+ * a static instruction's instances, an upper bound of its cost.
+ */
+void pmr_icost_graph_gain_on(struct pmr_icost_graph *g, unsigned ideal);
+void pmr_icost_graph_gain(const struct pmr_icost_graph *g, int64_t *cur,
+    int64_t *prev);
 /* Nodes added so far. */
 uint64_t pmr_icost_graph_nodes(const struct pmr_icost_graph *g);
 /* Stores the critical-path length of each lane in t[0..nlanes): the sum

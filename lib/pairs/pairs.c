@@ -218,6 +218,8 @@ enum { P_MISS = 1, P_TAKEN, P_FALL, P_PATH, P_PPATH, P_RPATH, P_ATRUTH };
 struct image {
 	uint64_t start, size, offset;
 	char *path;
+	unsigned char bid[64];	/* the recorded GNU build-id */
+	size_t nbid;		/* its length, 0 unknown */
 	struct pmr_symtab *st;	/* --by=proc, loaded on demand */
 	int st_tried;
 };
@@ -1107,13 +1109,18 @@ add_image(struct pmr_pairs *p, const struct pmr_rec *rec)
 	ni->offset = im.offset;
 	if ((ni->path = strndup((const char *)im.path.p, im.path.n)) == NULL)
 		return fail(p, PMR_ENOMEM, "out of memory");
+	if (im.build_id.n <= sizeof(ni->bid)) {
+		memcpy(ni->bid, im.build_id.p, im.build_id.n);
+		ni->nbid = im.build_id.n;
+	}
 	p->info.nimg = ++p->nimg;
 	if (p->o.proc != NULL && !p->proc_found) {
 		uint64_t lo, hi;
 
 		ni->st_tried = 1;
 		if (pmr_symtab_load(ni->path, p->o.sysroot, ni->start,
-		    ni->size, ni->offset, &ni->st) == PMR_ENOMEM)
+		    ni->size, ni->offset, ni->bid, ni->nbid, &ni->st) ==
+		    PMR_ENOMEM)
 			return fail(p, PMR_ENOMEM, "out of memory");
 		if (ni->st != NULL &&
 		    pmr_symtab_range(ni->st, p->o.proc, &lo, &hi)) {
@@ -2532,7 +2539,7 @@ proc_rows(struct pmr_pairs *p, struct pmr_pairs_row **rows, size_t *n,
 			continue;
 		im->st_tried = 1;
 		rc = pmr_symtab_load(im->path, p->o.sysroot, im->start,
-		    im->size, im->offset, &im->st);
+		    im->size, im->offset, im->bid, im->nbid, &im->st);
 		if (rc == PMR_ENOMEM)
 			return rc;
 		if (rc != 0 && *note == NULL) {
@@ -2540,9 +2547,7 @@ proc_rows(struct pmr_pairs *p, struct pmr_pairs_row **rows, size_t *n,
 			    "'%.200s'%s%.200s (%s): its pcs make one row",
 			    im->path, p->o.sysroot != NULL ? " under " : "",
 			    p->o.sysroot != NULL ? p->o.sysroot : "",
-			    rc == PMR_EIO ? strerror(errno) :
-			    rc == PMR_ENOTREG ? "not a regular file" :
-			    "not a loaded ELF file");
+			    pmr_sym_strerror(rc));
 			*note = p->note;
 		}
 	}

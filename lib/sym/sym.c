@@ -63,6 +63,53 @@ bias_of(Elf *e, uint64_t start, uint64_t offset, int *ok)
 	return 0;
 }
 
+/* Reads e's GNU build-id note into out (cap bytes); returns its length,
+ * 0 if none. */
+static unsigned
+elf_build_id(Elf *e, unsigned char *out, unsigned cap)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+		GElf_Nhdr nh;
+		Elf_Data *d;
+		size_t off = 0, noff, doff;
+
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_NOTE ||
+		    (d = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0)
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    memcmp((char *)d->d_buf + noff, "GNU", 4) == 0 &&
+			    nh.n_descsz <= cap) {
+				memcpy(out, (char *)d->d_buf + doff,
+				    nh.n_descsz);
+				return (unsigned)nh.n_descsz;
+			}
+	}
+	return 0;
+}
+
+unsigned
+pmr_sym_build_id(const char *path, unsigned char *out, unsigned cap)
+{
+	Elf *e;
+	unsigned n = 0;
+	int fd;
+
+	if (elf_version(EV_CURRENT) == EV_NONE ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
+		return 0;
+	if ((e = elf_begin(fd, ELF_C_READ, NULL)) != NULL) {
+		if (elf_kind(e) == ELF_K_ELF)
+			n = elf_build_id(e, out, cap);
+		elf_end(e);
+	}
+	close(fd);
+	return n;
+}
+
 /* Appends the code symbols of section scn; returns 0 or PMR_ENOMEM. */
 static int
 add_syms(struct pmr_symtab *t, size_t *cap, Elf *e, Elf_Scn *scn,
@@ -122,7 +169,8 @@ pmr_symtab_free(struct pmr_symtab *t)
 
 int
 pmr_symtab_load(const char *path, const char *root, uint64_t start,
-    uint64_t size, uint64_t offset, struct pmr_symtab **out)
+    uint64_t size, uint64_t offset, const unsigned char *bid, size_t nbid,
+    struct pmr_symtab **out)
 {
 	struct pmr_symtab *t;
 	Elf *e = NULL;
@@ -163,6 +211,16 @@ pmr_symtab_load(const char *path, const char *root, uint64_t start,
 	if ((e = elf_begin(fd, ELF_C_READ, NULL)) == NULL ||
 	    elf_kind(e) != ELF_K_ELF)
 		goto out;
+	/* another build at the recorded path would name the wrong code */
+	if (nbid > 0) {
+		unsigned char id[64];
+		unsigned n = elf_build_id(e, id, sizeof(id));
+
+		if (n > 0 && (n != nbid || memcmp(id, bid, n) != 0)) {
+			rc = PMR_EBUILDID;
+			goto out;
+		}
+	}
 	bias = bias_of(e, start, offset, &ok);
 	if (!ok)
 		goto out;
@@ -202,6 +260,21 @@ out:
 	}
 	*out = t;
 	return 0;
+}
+
+const char *
+pmr_sym_strerror(int rc)
+{
+	switch (rc) {
+	case PMR_EIO:
+		return strerror(errno);
+	case PMR_ENOTREG:
+		return "not a regular file";
+	case PMR_EBUILDID:
+		return "another build than the traced one: build-ids differ";
+	default:
+		return "not a loaded ELF file";
+	}
 }
 
 int

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sym/sym.h"
 #include "trace/decode.h"
 
 #define QBUF (1u << 20)
@@ -280,47 +281,6 @@ qm_next(struct pmr_trace *t, struct pmr_dinsn *di)
 	}
 }
 
-/* Reads the GNU build-id note of the ELF file at path into out. */
-static unsigned
-build_id(const char *path, unsigned char *out, unsigned cap)
-{
-	Elf *e;
-	Elf_Scn *scn = NULL;
-	unsigned n = 0;
-	int fd;
-
-	if (elf_version(EV_CURRENT) == EV_NONE ||
-	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	if ((e = elf_begin(fd, ELF_C_READ, NULL)) == NULL) {
-		close(fd);
-		return 0;
-	}
-	while (n == 0 && (scn = elf_nextscn(e, scn)) != NULL) {
-		GElf_Shdr sh;
-		GElf_Nhdr nh;
-		Elf_Data *d;
-		size_t off = 0, noff, doff;
-
-		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_NOTE ||
-		    (d = elf_getdata(scn, NULL)) == NULL)
-			continue;
-		while ((off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    memcmp((char *)d->d_buf + noff, "GNU", 4) == 0 &&
-			    nh.n_descsz <= cap) {
-				memcpy(out, (char *)d->d_buf + doff,
-				    nh.n_descsz);
-				n = (unsigned)nh.n_descsz;
-				break;
-			}
-		}
-	}
-	elf_end(e);
-	close(fd);
-	return n;
-}
-
 const struct pmr_image *
 pmr_trace_image_of(struct pmr_trace *t, uint64_t pc)
 {
@@ -360,7 +320,8 @@ pmr_trace_image_of(struct pmr_trace *t, uint64_t pc)
 		q->im.path.p = (const unsigned char *)q->path;
 		q->im.path.n = (uint32_t)strlen(q->path);
 		q->im.build_id.p = q->id;
-		q->im.build_id.n = build_id(q->path, q->id, sizeof(q->id));
+		q->im.build_id.n = pmr_sym_build_id(q->path, q->id,
+		    sizeof(q->id));
 		s->nimg++;
 		return &q->im;
 	}
