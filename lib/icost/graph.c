@@ -59,13 +59,14 @@ struct pmr_icost_graph {
 	uint64_t rmask;		/* ring size - 1 */
 	int64_t *ring;		/* [R][NX][L] */
 	int64_t *neg;		/* L x NEG */
+	int64_t *m1;		/* L x -1: an edge deleted in every lane */
 	int64_t *ib[NB];	/* [L] -1 if the lane idealizes the bit */
 	int64_t *catv;		/* [ncat][L] -1 if the lane holds cat */
 	int64_t *eff;		/* [NB][L] this node's bits */
 	int64_t *pq, *pbm;	/* previous mispredict: Q, bmisp bits */
 	int64_t *pbb;		/* previous node's bmisp bits (filtered) */
 	int64_t *t;		/* [L] sum of finished fragments */
-	int64_t *v[8];		/* scratch vectors */
+	int64_t *v[8];		/* scratch vectors; v[0] stays 0 */
 	const struct pmr_icost_cat *cat;
 	unsigned ncat;
 	uint32_t filtered;	/* mask of filtered categories */
@@ -223,7 +224,7 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 		if (cat[k].filtered)
 			g->filtered |= 1u << k;
 	g->ring = malloc(R * NX * L * sizeof(int64_t));
-	g->neg = malloc(L * sizeof(int64_t));
+	g->neg = malloc(2 * (size_t)L * sizeof(int64_t));
 	g->ib[0] = calloc((size_t)NB * L, sizeof(int64_t));
 	g->catv = calloc((size_t)(ncat ? ncat : 1) * L, sizeof(int64_t));
 	g->eff = calloc((size_t)NB * L, sizeof(int64_t));
@@ -245,8 +246,11 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 		g->ib[b] = g->ib[0] + (size_t)b * L;
 	for (d = 1; d < 8; d++)
 		g->v[d] = g->v[0] + (size_t)d * L;
-	for (k = 0; k < L; k++)
+	g->m1 = g->neg + L;
+	for (k = 0; k < L; k++) {
 		g->neg[k] = NEG;
+		g->m1[k] = -1;
+	}
 	for (k = 0; k < nlanes; k++)
 		for (d = 0; d < ncat; d++)
 			if (lanes[k] >> d & 1) {
@@ -323,33 +327,6 @@ fu_group(unsigned cls)
 		return 0;	/* pmsim: a store takes 1 cycle, always */
 	default:
 		return 1;
-	}
-}
-
-/* out[k] = max(out[k], a[k] + add) for lanes whose sel is 0, b[k] + add
- * where sel is -1. */
-static inline __attribute__((always_inline)) void
-max_sel(int64_t *restrict out, const int64_t *a, const int64_t *b,
-    const int64_t *sel, int64_t add, unsigned L)
-{
-	unsigned k;
-
-	for (k = 0; k < L; k++) {
-		int64_t x = ((a[k] & ~sel[k]) | (b[k] & sel[k])) + add;
-
-		out[k] = x > out[k] ? x : out[k];
-	}
-}
-
-static inline __attribute__((always_inline)) void
-max_add(int64_t *restrict out, const int64_t *a, int64_t add, unsigned L)
-{
-	unsigned k;
-
-	for (k = 0; k < L; k++) {
-		int64_t x = a[k] + add;
-
-		out[k] = x > out[k] ? x : out[k];
 	}
 }
 
@@ -491,9 +468,13 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 {
 	const unsigned L = g->L;
 	int64_t *slot = g->ring + (g->i & g->rmask) * NX * L;
-	int64_t *E = slot + XE * L, *P = g->v[1], *Q = g->v[2], *tmp = g->v[3];
-	int64_t *F = slot + XF * L, *D = slot + XD * L, *C = slot + XC * L;
-	int64_t *Pr = slot + XP * L;
+	/* each array written here is apart from every other one read or
+	 * written (the ring rows of other nodes, the scratch vectors) */
+	int64_t *restrict E = slot + XE * L, *restrict P = g->v[1];
+	int64_t *restrict Q = g->v[2], *restrict tmp = g->v[3];
+	int64_t *restrict R = g->v[5];
+	int64_t *restrict F = slot + XF * L, *restrict D = slot + XD * L;
+	int64_t *restrict C = slot + XC * L, *restrict Pr = slot + XP * L;
 	const int64_t *I_dl1, *I_dm, *I_im, *I_bm, *I_win, *I_bw, *I_sh,
 	    *I_lg, *I_bb;
 	const uint32_t prod[4] = { n->pr_reg_a, n->pr_reg_b, n->pr_reg_c,
@@ -520,202 +501,206 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	if (g->gain_bits != 0)
 		gain_front(g, n);
 
+	/*
+	 * Each node's times come from one loop over the lanes (F; D and R;
+	 * E, P, Q, C), every edge a term of a max: an edge that is absent
+	 * for this node reads the -infinity vector (neg), one that an
+	 * idealization deletes is or-ed with -1 in that lane (below any time,
+	 * which is >= 0), and per-node choices are made before the loop, so
+	 * that the loops vectorize without branches.  Each loop reads and
+	 * writes lane k of arrays apart from one another (ivdep: too many for
+	 * the compiler's own alias checks).
+	 */
+
 	/* F: fetch reaches i (in order after the fetch break, fetch width,
 	 * the redirect of a mispredict, a free fetch-queue entry), then
 	 * waits out its I-side miss */
 	{
 		const int64_t *F1 = at(g, 1, XF);
-
 		/* a BTB-miss bubble counts from the branch's fetch, or
 		 * from its line's arrival with a decoupled front end */
-		const int64_t *B = g->decoupled ? g->pa : F1;
+		const int64_t *B = brkb == 0 ? g->neg : g->decoupled ? g->pa :
+		    F1;
+		const int64_t *Fa = at(g, g->fw[0], XF), *Fb = at(g, g->fw[1],
+		    XF);
+		/* a lane idealizing bmisp: pbm = -1, so x = -1 */
+		const int64_t *Qm = g->prev_misp ? g->pq : g->neg;
+		const int64_t *Ga = at(g, g->fq[0], XD), *Gb = g->fq[1] != 0 ?
+		    at(g, g->fq[1], XD) : g->m1;	/* win deletes it */
+		/* a line a wrong path brought: without mispredicts its fetch
+		 * would have missed (dd_wp), unless imiss is ideal; with a
+		 * decoupled front end the miss waits below instead */
+		const int64_t *pbm = g->pbm;
+		int64_t icf = g->decoupled ? 0 : ic, wp = g->decoupled ? 0 :
+		    n->dd_wp, bb = brk1 + brkb, red = g->redirect;
 
+		_Pragma("GCC ivdep")
 		for (k = 0; k < L; k++) {
-			int64_t x = F1[k] + (brk1 & ~I_bw[k]);
+			int64_t x = F1[k] + (brk1 & ~I_bw[k]), y;
 
-			F[k] = x > 0 ? x : 0;
+			x = x > 0 ? x : 0;
+			y = (B[k] + bb) | I_bb[k];
+			x = y > x ? y : x;
+			y = ((Fa[k] & ~I_bw[k]) | (Fb[k] & I_bw[k])) + 1;
+			x = y > x ? y : x;
+			y = (Qm[k] + red) | pbm[k];
+			x = y > x ? y : x;
+			y = (Ga[k] & ~I_win[k]) | (Gb[k] & I_win[k]);
+			x = y > x ? y : x;
+			F[k] = x + ((icf + (wp & I_bm[k])) & ~I_im[k]);
 		}
-		if (brkb != 0)
-			for (k = 0; k < L; k++) {
-				int64_t x = (B[k] + brk1 + brkb) | I_bb[k];
-
-				F[k] = x > F[k] ? x : F[k];
-			}
 	}
-	max_sel(F, at(g, g->fw[0], XF), at(g, g->fw[1], XF), I_bw, 1, L);
-	if (g->prev_misp)
-		for (k = 0; k < L; k++) {
-			int64_t x = (g->pq[k] + g->redirect) | g->pbm[k];
-
-			/* a lane idealizing bmisp: x = -1, below any F */
-			F[k] = x > F[k] ? x : F[k];
-		}
-	if (g->fq[1] != 0)
-		max_sel(F, at(g, g->fq[0], XD), at(g, g->fq[1], XD), I_win, 0,
-		    L);
-	else
-		for (k = 0; k < L; k++) {	/* win deletes the edge */
-			int64_t x = at(g, g->fq[0], XD)[k] | I_win[k];
-
-			F[k] = x > F[k] ? x : F[k];
-		}
 	if (g->decoupled) {
 		/* fetch goes on past a miss; i's line arrives after the
 		 * lines before it (A), then decode (+ a DIB miss) to map */
 		int64_t dec = n->dd_dec;
 
+		_Pragma("GCC ivdep")
 		for (k = 0; k < L; k++) {
 			int64_t a = F[k] + (ic & ~I_im[k]);
 
 			g->pa[k] = a > g->pa[k] ? a : g->pa[k];
 			tmp[k] = g->pa[k] + (dec & ~I_im[k]);
 		}
-	} else if ((ic | n->dd_wp) != 0) {
-		/* a line a wrong path brought: without mispredicts its
-		 * fetch would have missed (dd_wp), unless imiss is ideal */
-		int64_t wp = n->dd_wp;
-
-		for (k = 0; k < L; k++)
-			F[k] += (ic + (wp & I_bm[k])) & ~I_im[k];
 	}
-	/* D: the front end, in-order map, map width, the window */
+	/* D: the front end, in-order map, map width, the window, the
+	 * resource edge (the issue or retire that freed the issue-queue
+	 * entry, registers or load/store-queue entry map waited for; win,
+	 * structures x 20, deletes it); R: one cycle after map, and after
+	 * the producers' results */
 	{
-		const int64_t *D1 = at(g, 1, XD);
+		const int64_t *A = g->decoupled ? tmp : F, *D1 = at(g, 1, XD);
+		const int64_t *Ma = at(g, g->mw[0], XD), *Mb = at(g, g->mw[1],
+		    XD);
+		const int64_t *Wa = at(g, g->w[0], XC), *Wb = g->w[1] != 0 ?
+		    at(g, g->w[1], XC) : g->m1;
+		const int64_t *S = g->neg, *Pp[4];
+		int64_t fe = g->frontend;
 
-		const int64_t *A = g->decoupled ? tmp : F;
+		if (n->rk != PMR_SIM_RK_NONE && n->rs != 0) {
+			if (n->rs > g->rmask)
+				g->dg.dropped++;
+			else
+				S = at(g, n->rs, n->rk == PMR_SIM_RK_ISSUE ?
+				    XE : XC);
+		}
+		for (j = 0; j < 4; j++) {
+			Pp[j] = g->neg;
+			if (prod[j] == 0)
+				continue;
+			if (prod[j] > g->rmask)
+				g->dg.dropped++;
+			else
+				Pp[j] = at(g, prod[j], XP);
+		}
+		const int64_t *P0 = Pp[0], *P1 = Pp[1], *P2 = Pp[2],
+		    *P3 = Pp[3];
 
+		_Pragma("GCC ivdep")
 		for (k = 0; k < L; k++) {
-			int64_t x = A[k] + g->frontend;
+			int64_t x = A[k] + fe, y;
 
-			D[k] = x > D1[k] ? x : D1[k];
+			x = D1[k] > x ? D1[k] : x;
+			y = ((Ma[k] & ~I_bw[k]) | (Mb[k] & I_bw[k])) + 1;
+			x = y > x ? y : x;
+			y = (Wa[k] & ~I_win[k]) | (Wb[k] & I_win[k]);
+			x = y > x ? y : x;
+			y = S[k] | I_win[k];
+			x = y > x ? y : x;
+			D[k] = x;
+			x = x + 1;
+			x = P0[k] > x ? P0[k] : x;
+			x = P1[k] > x ? P1[k] : x;
+			x = P2[k] > x ? P2[k] : x;
+			x = P3[k] > x ? P3[k] : x;
+			R[k] = x;
 		}
 	}
-	max_sel(D, at(g, g->mw[0], XD), at(g, g->mw[1], XD), I_bw, 1, L);
-	if (g->w[1] != 0)
-		max_sel(D, at(g, g->w[0], XC), at(g, g->w[1], XC), I_win, 0, L);
-	else {
-		const int64_t *Cw = at(g, g->w[0], XC);
-
-		for (k = 0; k < L; k++) {
-			int64_t x = Cw[k] | I_win[k];
-
-			D[k] = x > D[k] ? x : D[k];
-		}
-	}
-	/* the resource edge: the issue or retire that freed the issue-queue
-	 * entry, registers or load/store-queue entry map waited for; win
-	 * (structures x 20) deletes it */
-	if (n->rk != PMR_SIM_RK_NONE && n->rs != 0) {
-		if (n->rs > g->rmask)
-			g->dg.dropped++;
-		else {
-			const int64_t *S = at(g, n->rs, n->rk ==
-			    PMR_SIM_RK_ISSUE ? XE : XC);
-
-			for (k = 0; k < L; k++) {
-				int64_t x = S[k] | I_win[k];
-
-				D[k] = x > D[k] ? x : D[k];
-			}
-		}
-	}
-	/* R: one cycle after map, and after the producers' results */
-	for (k = 0; k < L; k++)
-		tmp[k] = D[k] + 1;
-	for (j = 0; j < 4; j++) {
-		if (prod[j] == 0)
-			continue;
-		if (prod[j] > g->rmask) {
-			g->dg.dropped++;
-			continue;
-		}
-		max_add(tmp, at(g, prod[j], XP), 0, L);
-	}
-	t6[2] = tmp[0];
-	/* E: contention; P: latency components, the partial-miss edge */
+	t6[2] = R[0];
 	if (g->gain_bits != 0)
-		gain_node(g, n, grp, tmp[0], M != NULL && g->mi >= g->nmshr ?
+		gain_node(g, n, grp, R[0], M != NULL && g->mi >= g->nmshr ?
 		    M[0] : NEG);
-	for (k = 0; k < L; k++) {
-		int64_t f = grp == 1 ? fu & ~I_sh[k] : grp == 2 ?
-		    fu & ~I_lg[k] : fu;
-		int64_t e = tmp[k] + (re & ~(grp == 2 && g->o.re_lgalu ?
-		    I_lg[k] : I_bw[k]));
-		int64_t m1 = mem & ~I_dl1[k], m;
-
-		/* a hit: the L1 latency (dl1) and a DTLB miss (dmiss); a
-		 * miss: its whole latency, which the L1's does not add to,
-		 * until dmiss makes it a hit */
-		if (miss != 0)
-			m = (m1 & I_dm[k]) | ((mem + miss + tlb) & ~I_dm[k]);
-		else
-			m = m1 + (tlb & ~I_dm[k]);
-		/* dmiss lanes have no misses, so no MSHR edge */
-		if (M != NULL && g->mi >= g->nmshr && (M[k] | I_dm[k]) > e)
-			e = M[k];
-		E[k] = e;
-		P[k] = e + f + m;
-		if (g->load_early && mem > 0) {
-			int64_t q = e + f + m1;
-
-			Q[k] = q < P[k] ? q : P[k];
-		} else
-			Q[k] = P[k];
-		Q[k] = Q[k] > e + 1 ? Q[k] : e + 1;
-	}
-	/* PL: a hit reads its line no earlier than the miss that brought
-	 * it; in the machine that held (it hit), but a lane that issues the
-	 * load earlier (win, bw ...) must not find the line sooner */
-	if (n->pl > g->rmask)
-		g->dg.dropped++;
-	else if (n->pl != 0) {
-		max_add(P, at(g, n->pl, XP), 0, L);
-		if (!(g->load_early && mem > 0))
-			for (k = 0; k < L; k++)
-				Q[k] = P[k] > Q[k] ? P[k] : Q[k];
-	}
-	if (n->pp != 0) {
-		if (n->pp > g->rmask)
-			g->dg.dropped++;
-		else {
-			max_add(P, at(g, n->pp, XP), 0, L);
-			if (!(g->load_early && mem > 0))
-				for (k = 0; k < L; k++)
-					Q[k] = P[k] > Q[k] ? P[k] : Q[k];
-		}
-	}
-	if (M != NULL) {
-		memcpy(M, P, L * sizeof(int64_t));
-		g->mi++;
-	}
-	/* C: after Q, in order, retire width */
-	{
-		const int64_t *C1 = at(g, 1, XC);
-
-		for (k = 0; k < L; k++)
-			C[k] = Q[k] > C1[k] ? Q[k] : C1[k];
-	}
-	max_sel(C, at(g, g->rw[0], XC), at(g, g->rw[1], XC), I_bw, 1, L);
-	/* what consumers see: a result is there at P, but no earlier
-	 * than the cycle after issue (a consumer woken in its producer's
-	 * issue cycle issues in the next: pmsim's scheduler) */
-	for (k = 0; k < L; k++)
-		Pr[k] = P[k] > E[k] + 1 ? P[k] : E[k] + 1;
-	/* the redirect edge to the next node */
-	/* resolved at execute; with a decoupled front end (ChampSim's), a
-	 * JMP_MISP with BTB_MISS is the miss decode resolves: the bubble on
-	 * the next node's DD */
+	/* the redirect edge to the next node: resolved at execute; with a
+	 * decoupled front end (ChampSim's), a JMP_MISP with BTB_MISS is the
+	 * miss decode resolves: the bubble on the next node's DD */
 	misp = (n->events & PMR_SIM_EV_BR_MISP) != 0 ||
 	    ((n->events & PMR_SIM_EV_JMP_MISP) != 0 && !(g->decoupled &&
 	    (n->events & PMR_SIM_EV_BTB_MISS)));
+	/* E: contention, an MSHR; P: latency components, the line-fill and
+	 * partial-miss edges; Q; C: after Q, in order, retire width */
+	{
+		/* which lanes zero the unit latency (If) and the contention
+		 * (Ir); a hit or a miss (hm) */
+		const int64_t *If = grp == 1 ? I_sh : grp == 2 ? I_lg : g->v[0];
+		const int64_t *Ir = grp == 2 && g->o.re_lgalu ? I_lg : I_bw;
+		/* dmiss lanes have no misses, so no MSHR edge: M | -1 = -1 */
+		const int64_t *Mv = M != NULL && g->mi >= g->nmshr ? M :
+		    g->neg;
+		const int64_t *PL = g->neg, *PP = g->neg, *C1 = at(g, 1, XC);
+		const int64_t *Ra = at(g, g->rw[0], XC), *Rb = at(g, g->rw[1],
+		    XC);
+		int64_t *restrict Mw = M != NULL ? M : g->v[6];
+		int64_t *restrict Qd = misp ? g->pq : Q;
+		int64_t all = mem + miss + tlb, hm = miss != 0 ? -1 : 0;
+		int64_t em = g->load_early && mem > 0 ? -1 : 0;
+
+		/* PL: a hit reads its line no earlier than the miss that
+		 * brought it; in the machine that held (it hit), but a lane
+		 * that issues the load earlier (win, bw ...) must not find
+		 * the line sooner.  PP: a partial miss waits for the line. */
+		if (n->pl > g->rmask)
+			g->dg.dropped++;
+		else if (n->pl != 0)
+			PL = at(g, n->pl, XP);
+		if (n->pp > g->rmask)
+			g->dg.dropped++;
+		else if (n->pp != 0)
+			PP = at(g, n->pp, XP);
+		_Pragma("GCC ivdep")
+		for (k = 0; k < L; k++) {
+			int64_t e = R[k] + (re & ~Ir[k]), x, m1, m, f, p, q, c;
+
+			x = Mv[k] | I_dm[k];
+			e = x > e ? x : e;
+			/* a hit: the L1 latency (dl1) and a DTLB miss
+			 * (dmiss); a miss: its whole latency, which the L1's
+			 * does not add to, until dmiss makes it a hit */
+			m1 = mem & ~I_dl1[k];
+			m = (((m1 & I_dm[k]) | (all & ~I_dm[k])) & hm) |
+			    ((m1 + (tlb & ~I_dm[k])) & ~hm);
+			f = fu & ~If[k];
+			p = e + f + m;
+			/* retire waits for the data, or with load_early
+			 * only for the L1 */
+			q = e + f + m1;
+			q = q < p ? q : p;
+			p = PL[k] > p ? PL[k] : p;
+			p = PP[k] > p ? PP[k] : p;
+			q = (q & em) | (p & ~em);
+			q = q > e + 1 ? q : e + 1;
+			c = C1[k] > q ? C1[k] : q;
+			x = ((Ra[k] & ~I_bw[k]) | (Rb[k] & I_bw[k])) + 1;
+			c = x > c ? x : c;
+			E[k] = e;
+			P[k] = p;
+			Mw[k] = p;
+			Qd[k] = q;
+			C[k] = c;
+			/* what consumers see: a result is there at P, but no
+			 * earlier than the cycle after issue (a consumer woken
+			 * in its producer's issue cycle issues in the next:
+			 * pmsim's scheduler) */
+			Pr[k] = p > e + 1 ? p : e + 1;
+		}
+		if (M != NULL)
+			g->mi++;
+	}
 	g->prev_misp = misp;
 	if (g->filtered)
 		memcpy(g->pbb, I_bm, L * sizeof(int64_t));
-	if (misp) {
-		memcpy(g->pq, Q, L * sizeof(int64_t));
+	if (misp)
 		for (k = 0; k < L; k++)	/* -1 | x = -1: the edge is gone */
 			g->pbm[k] = I_bm[k];
-	}
 	t6[0] = F[0], t6[1] = D[0], t6[3] = E[0], t6[4] = P[0], t6[5] = C[0];
 	diag(g, n, t6);
 	g->i++;
