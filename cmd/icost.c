@@ -583,6 +583,7 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 				top_image(in, &rec);
 		} else if (rec.type == PMR_REC_GNODE) {
 			struct pmr_sim_gnode n;
+			const char *why;
 
 			if (nodes_here++ == 0)
 				procs_check(in, images);
@@ -595,7 +596,9 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 				digest = pmr_sim_config_digest(stated);
 				have_cfg = 1;
 			}
-			decode(in, &rec, &n);
+			if (pmr_sim_gnode_decode(&rec, &n, &why) != 0)
+				die("%s: record %" PRIu64 ": %s", in->name,
+				    rec.index, why);
 			if (g == NULL) {
 				err = pmr_icost_graph_new(&g, &cfg, cats, ncat,
 				    lanes, nl, go);

@@ -488,6 +488,8 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	    g->mring + (g->mi % g->nmshr) * L : NULL;
 	unsigned k, j;
 
+	if (L % 8 != 0)		/* lanes are padded: no remainder loops */
+		__builtin_unreachable();
 	if (g->filtered)
 		node_bits(g, n);
 	else if (g->i == 0)
