@@ -668,6 +668,7 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 		    t[k] < 0 ? 0 : (uint64_t)t[k]);
 	bd->insns = nodes;
 	bd->frags = frags;
+	bd->digest = digest;
 	pmr_icost_graph_diag(g, dg);
 	graph_read = 1;
 	dg->gaps = gaps;
@@ -805,6 +806,9 @@ run_multisim(struct in *in, struct pmr_icost_bd *bd)
 	uint8_t seen[1u << PMR_ICOST_MAXALL];
 	uint32_t mask = 0, m;
 	int ns, have_stats = 0;
+	/* every run: the machine before idealizing, the path it retired */
+	uint64_t dig = 0, dig1 = 0, hash1 = 0, cdig = 0, bdig = 0;
+	int ideal_run = 0;
 
 	memset(seen, 0, sizeof(seen));
 	if (ncat > PMR_ICOST_MAXALL)
@@ -823,6 +827,15 @@ run_multisim(struct in *in, struct pmr_icost_bd *bd)
 				if (!have_stats)
 					die("%s: a run without its final STATS "
 					    "record", in->name);
+				dig = ideal_run ? bdig : cdig;
+				if (dig != 0 && dig1 != 0 && dig != dig1)
+					die("%s: run %" PRIu64 " idealizes "
+					    "another machine than the first "
+					    "(config digest %016" PRIx64 ", "
+					    "first %016" PRIx64 ")", in->name,
+					    runs, dig, dig1);
+				if (dig1 == 0)
+					dig1 = dig;
 				if (seen[mask])
 					die("%s: two runs idealize the same "
 					    "subset", in->name);
@@ -833,12 +846,25 @@ run_multisim(struct in *in, struct pmr_icost_bd *bd)
 			runs++;
 			mask = 0;
 			have_stats = 0;
+			ideal_run = 0;
+			cdig = bdig = 0;
 		}
 		if (rec.type == PMR_REC_META) {
 			struct pmr_meta m2;
 
 			decode(in, &rec, &m2);
-			if (meta_is(&m2, "ideal")) {
+			if (meta_is(&m2, "config-digest") ||
+			    meta_is(&m2, "base-config-digest")) {
+				char hx[24];
+				uint64_t d;
+
+				snprintf(hx, sizeof(hx), "%.*s",
+				    (int)m2.value.n, (const char *)m2.value.p);
+				d = strtoull(hx, NULL, 16);
+				*(meta_is(&m2, "config-digest") ? &cdig :
+				    &bdig) = d;
+			} else if (meta_is(&m2, "ideal")) {
+				ideal_run = 1;
 				char *s = strndup((const char *)m2.value.p,
 				    m2.value.n), *p, *sp;
 				unsigned k;
@@ -868,6 +894,14 @@ run_multisim(struct in *in, struct pmr_icost_bd *bd)
 				    "of instructions (%" PRIu64 " and %" PRIu64
 				    ")", in->name, insns, st.retired);
 			insns = st.retired;
+			if (st.pc_hash != 0 && hash1 != 0 && st.pc_hash !=
+			    hash1)
+				die("%s: the runs retired different "
+				    "instructions (another trace, --warmup or "
+				    "--max): pc hash %016" PRIx64 ", first %016"
+				    PRIx64, in->name, st.pc_hash, hash1);
+			if (hash1 == 0)
+				hash1 = st.pc_hash;
 			cycles[mask] = st.cycles;
 			if (mask == 0)
 				td_add(&st);
@@ -884,6 +918,7 @@ run_multisim(struct in *in, struct pmr_icost_bd *bd)
 			pmr_icost_bd_add(bd, m, cycles[0], cycles[m]);
 	bd->insns = insns;
 	bd->frags = runs;
+	bd->digest = dig1;
 }
 
 /* Adds COST record rec to bd (initialized from the first record). */
@@ -918,6 +953,12 @@ cost_add(struct in *in, const struct pmr_rec *rec, struct pmr_icost_bd *bd,
 			    in->name, rec->index);
 		*init = 1;
 	}
+	if (c.digest != 0 && bd->digest != 0 && c.digest != bd->digest)
+		die("%s: record %" PRIu64 ": COST of another machine than the "
+		    "first (config digest %016" PRIx64 ", first %016" PRIx64
+		    ")", in->name, rec->index, c.digest, bd->digest);
+	if (bd->digest == 0)
+		bd->digest = c.digest;
 	pmr_icost_bd_cats(bd, buf, sizeof(buf));
 	if (c.source != bd->source || c.cats.n != strlen(buf) ||
 	    memcmp(c.cats.p, buf, c.cats.n) != 0)
@@ -972,6 +1013,7 @@ write_costs(const struct pmr_icost_bd *bd, int argc, char **argv)
 		c.ts = bd->ts[m];
 		c.insns = m == 0 ? bd->insns : 0;
 		c.frags = m == 0 ? bd->frags : 0;
+		c.digest = bd->digest;
 		if ((err = pmr_write(w, PMR_REC_COST, &c)) != 0)
 			break;
 	}
@@ -1251,6 +1293,13 @@ main(int argc, char *argv[])
 			if (!read_costs(&one, &b3[i]))
 				die("%s: no COST records (icost -f pmr writes "
 				    "them)", pmr_display(in.files[i]));
+			if (i > 0 && b3[i].digest != 0 && b3[0].digest != 0 &&
+			    b3[i].digest != b3[0].digest)
+				die("%s: a breakdown of another machine than %s "
+				    "(config digest %016" PRIx64 ", %016" PRIx64
+				    ")", pmr_display(in.files[i]),
+				    pmr_display(in.files[0]), b3[i].digest,
+				    b3[0].digest);
 			if (i > 0 && (b3[i].ncat != b3[0].ncat ||
 			    memcmp(b3[i].names, b3[0].names,
 			    sizeof(b3[0].names)) != 0))

@@ -305,7 +305,7 @@ meta(struct pmr_writer *w, const char *key, const char *value)
 /* Writes the META records that describe the run. */
 static int
 write_meta(struct pmr_writer *w, const struct pmr_sim_config *c,
-    const struct pmr_sim_opts *o)
+    const struct pmr_sim_config *base, const struct pmr_sim_opts *o)
 {
 	char buf[256], *text = NULL;
 	size_t len = 0;
@@ -348,6 +348,11 @@ write_meta(struct pmr_writer *w, const struct pmr_sim_config *c,
 				    "%s%s", n ? "," : "",
 				    pmr_sim_ideal_name(1u << b));
 		if ((rc = meta(w, "ideal", buf)) != 0)
+			return rc;
+		/* the machine idealized: multisim's runs share it */
+		snprintf(buf, sizeof(buf), "%016" PRIx64,
+		    pmr_sim_config_digest(base));
+		if ((rc = meta(w, "base-config-digest", buf)) != 0)
 			return rc;
 	}
 	if (o->truth) {
@@ -542,7 +547,7 @@ main(int argc, char *argv[])
 		errx(1, "cannot create '%s': %s", pmr_display(com.output),
 		    pmr_strerror(e));
 	/* The effective options: the META record states the W and S used. */
-	if (write_meta(w, pmr_sim_config(sim), pmr_sim_opts(sim)) != 0) {
+	if (write_meta(w, pmr_sim_config(sim), &cfg, pmr_sim_opts(sim)) != 0) {
 		warnx("%s: %s", pmr_outname(com.output), pmr_writer_errmsg(w));
 		pmr_writer_abort(w);
 		return 1;

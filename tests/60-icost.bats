@@ -518,3 +518,38 @@ X
 	run -0 "$ICOST" --top=bmisp -f json --top-k 2 "$T/g.pmr"
 	[ "${#lines[@]}" -eq 2 ] && [[ ${lines[0]} == '{"type":"top","pc":"0x'*'"with":"dmiss"'* ]]
 }
+
+@test "icost: runs of another machine or other instructions, and COST of two machines, do not mix" {
+	f=$TOP/traces/gzip.pmr.zst
+	"$PMSIM" -q -m fields03 --max 20000 "$f" > "$T/base.pmr"
+	"$PMSIM" -q -m fields03 --max 20000 --ideal=dl1 "$f" > "$T/dl1.pmr"
+	# idealizing keeps the retired path: the same pc hash
+	h() { "$PMVIEW" -f tsv -t STATS "$1" | awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "pc_hash") c = i; next } { print $c }'; }
+	[ "$(h "$T/base.pmr")" = "$(h "$T/dl1.pmr")" ] && [ "$(h "$T/base.pmr")" != 0x0 ]
+	"$PMVIEW" -f tsv -t META "$T/dl1.pmr" | grep -q $'^META\tbase-config-digest\t'"$("$PMVIEW" -f tsv -t META "$T/base.pmr" | awk -F '\t' '$2 == "config-digest" { print $3 }')"
+	cat "$T/base.pmr" "$T/dl1.pmr" > "$T/ok.pmr"
+	run -0 "$ICOST" --multisim -c dl1 "$T/ok.pmr"
+	# another trace, the same count
+	"$PMSIM" -q -m fields03 --max 20000 --ideal=dl1 "$TOP/traces/sort.pmr.zst" > "$T/other.pmr"
+	cat "$T/base.pmr" "$T/other.pmr" > "$T/bad.pmr"
+	run -1 "$ICOST" --multisim -c dl1 "$T/bad.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"the runs retired different instructions"* ]]
+	# another machine idealized
+	"$PMSIM" -q -m fields03 -O rob=32 --max 20000 --ideal=dl1 "$f" > "$T/m.pmr"
+	cat "$T/base.pmr" "$T/m.pmr" > "$T/bad.pmr"
+	run -1 "$ICOST" --multisim -c dl1 "$T/bad.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"idealizes another machine than the first"* ]]
+	# COST records carry the machine: shards of two machines, or a
+	# comparison across machines, are refused
+	"$PMSIM" -q -m fields03 --graph --max 20000 "$f" | "$ICOST" -c dl1 -f pmr -o "$T/a.cost"
+	"$PMSIM" -q -m fields03 -O rob=32 --graph --max 20000 "$f" | "$ICOST" -c dl1 -f pmr -o "$T/b.cost"
+	run -0 "$PMVIEW" -f tsv -t COST "$T/a.cost"
+	[[ ${lines[1]} == *$'\t0x'"$("$PMVIEW" -f tsv -t META "$T/base.pmr" | awk -F '\t' '$2 == "config-digest" { print $3 }')" ]]
+	cat "$T/a.cost" "$T/b.cost" > "$T/ab.cost"
+	run -1 "$ICOST" "$T/ab.cost"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"COST of another machine than the first"* ]]
+	"$ICOST" --multisim -c dl1 -f pmr -o "$T/ms.cost" "$T/ok.pmr"
+	run -0 "$ICOST" --compare "$T/ms.cost" "$T/a.cost"
+	run -1 "$ICOST" --compare "$T/ms.cost" "$T/b.cost"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"a breakdown of another machine than"* ]]
+}

@@ -20,6 +20,7 @@ struct pmr_icost_bd {
 	uint64_t *t, *ts;	/* [1 << ncat] */
 	uint8_t *have;		/* [1 << ncat] measured */
 	uint64_t insns, frags;
+	uint64_t digest;	/* the machine's config digest, 0 unknown */
 };
 
 int pmr_icost_bd_init(struct pmr_icost_bd *b, unsigned source,

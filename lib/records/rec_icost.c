@@ -10,6 +10,8 @@
 
 #define F(name, kind, desc) \
 	{ #name, PMR_K_##kind, 0, offsetof(struct pmr_cost_rec, name), desc }
+#define F4(name, kind, desc) \
+	{ #name, PMR_K_##kind, 4, offsetof(struct pmr_cost_rec, name), desc }
 
 static const struct pmr_field cost_fields[] = {
 	F(source, U8, "0 graph (GNODE), 1 multisim (one pmsim run per "
@@ -21,6 +23,8 @@ static const struct pmr_field cost_fields[] = {
 	F(insns, U64, "instructions (graph nodes)"),
 	F(frags, U64, "fragments (graph: streams and seq gaps; multisim: "
 	    "runs)"),
+	F4(digest, X64, "config digest of the machine (the base machine of "
+	    "multisim's runs), 0 unknown"),
 };
 
 const struct pmr_rtype pmr_rtypes_icost[] = {

@@ -76,6 +76,8 @@ static const struct pmr_field stats_fields[] = {
 	    "end ready: front end bound"),
 	F4(pmr_sim_stats, td_bad, U64, "map slots left empty from a squash "
 	    "until the redirected path maps"),
+	F4(pmr_sim_stats, pc_hash, X64, "hash of the retired pcs in order: "
+	    "runs of the same instructions (any --ideal) have the same"),
 };
 
 #define SAMPLE_FIELDS(st, pre, m)                                           \

@@ -218,6 +218,8 @@ struct pmr_sim_stats {
 	uint64_t td_mapped;	/* instructions mapped, bad path included */
 	uint64_t td_fe;		/* slots empty, back end ready: front end */
 	uint64_t td_bad;	/* slots empty while refilling after a squash */
+	uint64_t pc_hash;	/* (since 4) hash of the retired pcs in order:
+				 * equal for runs of the same instructions */
 };
 
 /* SAMPLE record, and each member of a PAIR. */
@@ -425,6 +427,9 @@ struct pmr_cost_rec {
 	uint64_t ts;		/* time with the subset idealized, cycles */
 	uint64_t insns;		/* instructions (graph nodes) */
 	uint64_t frags;		/* fragments (runs, for multisim) */
+	uint64_t digest;	/* (since 4) the machine's config digest, 0
+				 * unknown: breakdowns of two machines do
+				 * not merge */
 };
 
 /* --- the registry (registry.c) ----------------------------------------- */

@@ -399,6 +399,8 @@ sim_retire_truth(struct pmr_sim *s, struct ent *e)
 	if (s->o.truth)
 		truth_retired(s, e);
 	s->st.retired++;
+	/* FNV-1a over the retired pcs: any idealization keeps the path */
+	s->st.pc_hash = (s->st.pc_hash ^ e->pc) * 0x100000001b3ull;
 	if (e->flags & E_BRANCH) {
 		s->st.branches++;
 		if (e->cls == PMR_OP_BR_COND) {
