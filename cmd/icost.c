@@ -31,7 +31,7 @@
 enum {
 	O_ORDER = PMR_OPT_PRIVATE, O_ALL, O_FOCUS, O_MULTISIM, O_COMPARE,
 	O_BAR, O_WIN_INF, O_FU, O_FRAGMENTS, O_SUBSETS, O_TOPDOWN,
-	O_SYSROOT, O_NODES, O_TOP, O_TOP_K, O_WITH
+	O_SYSROOT, O_NODES, O_TOP, O_TOP_K, O_WITH, O_WARM, O_CUT
 };
 
 static const char synopsis[] =
@@ -80,6 +80,10 @@ help(void)
 	    "long ops [bw]\n"
 	    "      --fragments      the input is fragments: a seq gap starts "
 	    "a new one\n"
+	    "      --warm=N         a fragment's time counts from its N-th "
+	    "node's commit [0]\n"
+	    "      --cut=N          a new fragment at each seq that N "
+	    "divides\n"
 	    "Other inputs:\n"
 	    "      --multisim       the inputs are pmsim runs, one per subset "
 	    "(META ideal)\n"
@@ -121,6 +125,7 @@ static struct pmr_common com;
 static struct pmr_icost_cat cats[PMR_ICOST_MAXCAT];
 static unsigned ncat;
 static int fragments;
+static uint64_t cut;		/* --cut: fragments of cut nodes by seq */
 static int graph_read;	/* the breakdown comes from GNODE records */
 static const char *sysroot;	/* --sysroot */
 static FILE *nodes_out;		/* --nodes */
@@ -341,18 +346,12 @@ config_parse(struct pmr_sim_config *c, const struct pmr_meta *m,
     const char *where)
 {
 	char eb[256];
-	FILE *f;
-	int rc;
+	int rc = pmr_sim_config_text(c, m->value.p, m->value.n, eb,
+	    sizeof(eb));
 
-	if (m->value.n == 0)
-		die("%s: META config is empty", where);
-	if ((f = fmemopen((void *)m->value.p, m->value.n, "r")) == NULL)
-		die("out of memory");
-	rc = pmr_sim_config_read(c, f, eb, sizeof(eb));
-	fclose(f);
 	if (rc != 0)
-		die("%s: META config: %s", where, rc == PMR_EINVAL ? eb :
-		    pmr_strerror(rc));
+		die("%s: META config: %s", where, rc == PMR_ENOMEM ?
+		    pmr_strerror(rc) : eb);
 }
 
 /* The machine -m and -O state. */
@@ -527,6 +526,9 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 	struct pmr_rec rec;
 	uint64_t digest = 0, nodes = 0, prev = 0, gaps = 0, frags = 0;
 	int have_cfg = 0, ns, err, cinit = 0, images = 0, nodes_here = 0;
+	/* this stream's GNODEs are fragments (shotgun's), with no observed
+	 * cycles; any such stream makes the breakdown shotgun's */
+	int frag_here = 0, shotgun = 0, full = 0;
 	struct pmr_icost_bd cb;
 	int64_t *t;
 	unsigned k;
@@ -538,7 +540,7 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 			for (k = 0; k < ncat; k++)
 				if (cats[k].proc != NULL)
 					cats[k].nranges = 0;
-			images = nodes_here = 0;
+			images = nodes_here = frag_here = 0;
 			have_cfg = 0;
 			if (g != NULL && pmr_icost_graph_nodes(g) > 0)
 				pmr_icost_graph_restart(g);
@@ -571,6 +573,13 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 				digest = d;
 				cfg = c;
 				have_cfg = 1;
+			} else if (meta_is(&m, "gnode")) {
+				frag_here = m.value.n >= 9 && memcmp(m.value.p,
+				    "fragments", 9) == 0;
+				shotgun |= frag_here;
+				if (g != NULL)
+					pmr_icost_graph_observed(g, !frag_here &&
+					    !fragments && cut == 0);
 			} else if (meta_is(&m, "ideal"))
 				die("%s: the GNODE records come from an "
 				    "idealized run (pmsim --ideal): its graph "
@@ -585,8 +594,10 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 			struct pmr_sim_gnode n;
 			const char *why;
 
-			if (nodes_here++ == 0)
+			if (nodes_here++ == 0) {
 				procs_check(in, images);
+				full |= !frag_here;
+			}
 			if (!have_cfg) {
 				if (stated == NULL)
 					die("%s: GNODE records without the "
@@ -606,6 +617,11 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 					die("%s", pmr_strerror(err));
 				if (top_gain != 0)
 					pmr_icost_graph_gain_on(g, top_gain);
+				/* cut into fragments, the graph restarts
+				 * cold: its times are no longer the
+				 * machine's to check */
+				pmr_icost_graph_observed(g, !frag_here &&
+				    !fragments && cut == 0);
 				if (nodes_out != NULL) {
 					fputs("#seq\tpc\tF\tD\tR\tE\tP\tC\t"
 					    "obs_D\tobs_R\tobs_E\tobs_P\t"
@@ -614,7 +630,7 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 				}
 			}
 			if (prev != UINT64_MAX && n.seq != prev + 1) {
-				if (!fragments)
+				if (!fragments && !frag_here)
 					die("%s: record %" PRIu64 ": GNODE seq "
 					    "%" PRIu64 " after %" PRIu64 ": "
 					    "records are missing (--fragments "
@@ -624,6 +640,11 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 				pmr_icost_graph_restart(g);
 				if (top_tab != NULL)
 					pmr_icost_top_restart(top_tab);
+			}
+			if (cut != 0 && n.seq % cut == 0 && prev != UINT64_MAX &&
+			    n.seq == prev + 1) {
+				pmr_icost_graph_restart(g);
+				frags++;
 			}
 			if (prev == UINT64_MAX || n.seq != prev + 1)
 				frags++;
@@ -669,8 +690,33 @@ run_graph(struct in *in, struct pmr_icost_bd *bd, const uint32_t *lanes,
 	bd->insns = nodes;
 	bd->frags = frags;
 	bd->digest = digest;
+	if (shotgun && full)
+		die("%s: shotgun fragments and a full graph in one input: "
+		    "read them apart", in->nfiles == 1 ? in->name : "the input");
+	if (shotgun)
+		bd->source = PMR_COST_SHOTGUN;
+	/* a fragment shorter than twice the window win idealizes cannot
+	 * show what that window overlaps: say so */
+	if ((shotgun || fragments || cut != 0) && frags > 0 && !go->win_inf) {
+		unsigned k2, w2 = 20 * cfg.rob;
+
+		for (k2 = 0; k2 < ncat; k2++)
+			if (cats[k2].ideal & PMR_SIM_IDEAL_WIN)
+				break;
+		if (k2 < ncat && nodes / frags < 2 * (uint64_t)w2)
+			fprintf(stderr, "icost: warning: fragments of %" PRIu64
+			    " instructions on average, under twice the window "
+			    "win idealizes (2 x %u): win and its interactions "
+			    "are understated (longer signatures, pmsim "
+			    "--shotgun=len=4000, and --warm=%u avoid it)\n",
+			    nodes / frags, w2, w2);
+	}
 	pmr_icost_graph_diag(g, dg);
 	graph_read = 1;
+	bd->insns = dg->measured;
+	if (dg->measured == 0)
+		die("%s: no fragment longer than --warm %u", in->nfiles == 1 ?
+		    in->name : "the input", go->warm);
 	dg->gaps = gaps;
 	free(t);
 	pmr_icost_graph_free(g);
@@ -1052,6 +1098,8 @@ main(int argc, char *argv[])
 		{ "top", required_argument, NULL, O_TOP },
 		{ "top-k", required_argument, NULL, O_TOP_K },
 		{ "with", required_argument, NULL, O_WITH },
+		{ "warm", required_argument, NULL, O_WARM },
+		{ "cut", required_argument, NULL, O_CUT },
 		PMR_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -1064,7 +1112,7 @@ main(int argc, char *argv[])
 	const char *top_s = NULL, *with_s = NULL;
 	unsigned top_k = 10;
 	double thresh = 5;
-	struct pmr_icost_gopts go = { 0, 0 };
+	struct pmr_icost_gopts go = { 0, 0, 0 };
 	struct pmr_icost_view v;
 	struct pmr_icost_bd bd;
 	struct pmr_icost_diag dg;
@@ -1151,6 +1199,13 @@ main(int argc, char *argv[])
 			break;
 		case O_WITH:
 			with_s = optarg;
+			break;
+		case O_CUT:
+			cut = pmr_cli_num("--cut", optarg, 1, 100000000);
+			break;
+		case O_WARM:
+			go.warm = (uint32_t)pmr_cli_num("--warm", optarg, 0,
+			    100000000);
 			break;
 		default:
 			pmr_cli_common(&com, ch, optarg);
@@ -1345,7 +1400,16 @@ main(int argc, char *argv[])
 			pmr_icost_bd_free(&bd);
 			pmr_cli_exit(0);
 		}
-		if (graph_read) {
+		if (graph_read && (bd.source == PMR_COST_SHOTGUN ||
+		    fragments || cut != 0))
+			snprintf(title, sizeof(title), "t = %" PRIu64 " cycles "
+			    "over %" PRIu64 " %sfragments (%" PRIu64 " nodes "
+			    "timed, %" PRIu64 " fragments within --warm; not "
+			    "checked against observed cycles); producers beyond "
+			    "the ring %" PRIu64, bd.t[0], bd.frags,
+			    bd.source == PMR_COST_SHOTGUN ? "shotgun " : "",
+			    dg.measured, dg.short_frags, dg.dropped);
+		else if (graph_read) {
 			snprintf(title, sizeof(title), "t = %" PRIu64
 			    " cycles, observed %" PRId64 " (graph/observed "
 			    "%.4f); nodes later than observed: D %" PRIu64

@@ -66,6 +66,7 @@ struct pmr_icost_graph {
 	int64_t *pq, *pbm;	/* previous mispredict: Q, bmisp bits */
 	int64_t *pbb;		/* previous node's bmisp bits (filtered) */
 	int64_t *t;		/* [L] sum of finished fragments */
+	int64_t *cw;		/* [L] C of the fragment's last warm-up node */
 	int64_t *v[8];		/* scratch vectors; v[0] stays 0 */
 	const struct pmr_icost_cat *cat;
 	unsigned ncat;
@@ -88,6 +89,7 @@ struct pmr_icost_graph {
 	int64_t off;		/* observed - graph cycle, from node 0 */
 	int64_t last_obs;
 	FILE *trace;		/* pmr_icost_graph_trace */
+	int no_obs;		/* the nodes carry no observed cycles */
 	unsigned gain_bits;	/* pmr_icost_graph_gain_on: idealizations */
 	int64_t gain[2];	/* this node's, the previous node's */
 };
@@ -229,7 +231,7 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 	g->catv = calloc((size_t)(ncat ? ncat : 1) * L, sizeof(int64_t));
 	g->eff = calloc((size_t)NB * L, sizeof(int64_t));
 	g->pq = calloc(4 * (size_t)L, sizeof(int64_t));
-	g->t = calloc(L, sizeof(int64_t));
+	g->t = calloc(2 * (size_t)L, sizeof(int64_t));
 	g->v[0] = calloc(8 * (size_t)L, sizeof(int64_t));
 	g->mring = malloc((size_t)(g->nmshr ? g->nmshr : 1) * L *
 	    sizeof(int64_t));
@@ -242,6 +244,7 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 	g->pbm = g->pq + L;
 	g->pa = g->pq + 2 * (size_t)L;
 	g->pbb = g->pq + 3 * (size_t)L;
+	g->cw = g->t + L;
 	for (b = 1; b < NB; b++)
 		g->ib[b] = g->ib[0] + (size_t)b * L;
 	for (d = 1; d < 8; d++)
@@ -267,22 +270,37 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 	return 0;
 }
 
-/* Closes the fragment in progress: its commit time joins t. */
+/* Adds to t[0..n) the time of the fragment in progress: its last commit,
+ * from its start or from the commit of its last warm-up node; returns
+ * the nodes it counts (0: none, or a fragment within its warm-up). */
+static uint64_t
+frag_time(const struct pmr_icost_graph *g, int64_t *t, unsigned n)
+{
+	uint64_t len = g->i - g->fb;
+	const int64_t *C;
+	unsigned k;
+
+	if (len == 0 || len <= g->o.warm)
+		return 0;
+	C = g->ring + ((g->i - 1) & g->rmask) * NX * g->L + XC * g->L;
+	for (k = 0; k < n; k++)
+		t[k] += C[k] - (g->o.warm ? g->cw[k] : 0);
+	return len - g->o.warm;
+}
+
+/* Closes the fragment in progress: its time joins t. */
 static void
 close_frag(struct pmr_icost_graph *g)
 {
-	unsigned k;
+	uint64_t m;
 
 	if (g->i == g->fb)
 		return;
-	{
-		const int64_t *C = g->ring + ((g->i - 1) & g->rmask) * NX *
-		    g->L + XC * g->L;
-
-		for (k = 0; k < g->L; k++)
-			g->t[k] += C[k];
-	}
-	g->dg.t_obs += g->last_obs - g->off;
+	m = frag_time(g, g->t, g->L);
+	g->dg.measured += m;
+	g->dg.short_frags += m == 0;
+	if (!g->no_obs)
+		g->dg.t_obs += g->last_obs - g->off;
 }
 
 void
@@ -366,6 +384,14 @@ diag(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
 	obs[0] = (int64_t)n->at_d, obs[1] = r, obs[2] = (int64_t)n->at_e;
 	obs[3] = (int64_t)n->at_p, obs[4] = (int64_t)n->at_c;
 	g->last_obs = (int64_t)n->at_c;
+	if (g->no_obs) {
+		if (g->trace != NULL)
+			fprintf(g->trace, "%" PRIu64 "\t0x%" PRIx64 "\t%" PRId64
+			    "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64
+			    "\t%" PRId64 "\t-\t-\t-\t-\t-\n", n->seq, n->pc,
+			    t[0], t[1], t[2], t[3], t[4], t[5]);
+		return;
+	}
 	if (g->trace != NULL)
 		fprintf(g->trace, "%" PRIu64 "\t0x%" PRIx64 "\t%" PRId64 "\t%"
 		    PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64
@@ -703,6 +729,8 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	if (misp)
 		for (k = 0; k < L; k++)	/* -1 | x = -1: the edge is gone */
 			g->pbm[k] = I_bm[k];
+	if (g->o.warm != 0 && g->i - g->fb == g->o.warm - 1)
+		memcpy(g->cw, C, L * sizeof(int64_t));
 	t6[0] = F[0], t6[1] = D[0], t6[3] = E[0], t6[4] = P[0], t6[5] = C[0];
 	diag(g, n, t6);
 	g->i++;
@@ -712,12 +740,10 @@ void
 pmr_icost_graph_times(const struct pmr_icost_graph *g, int64_t *t)
 {
 	unsigned k;
-	const int64_t *C = NULL;
 
-	if (g->i > g->fb)
-		C = g->ring + ((g->i - 1) & g->rmask) * NX * g->L + XC * g->L;
 	for (k = 0; k < g->nlanes; k++)
-		t[k] = g->t[k] + (C != NULL ? C[k] : 0);
+		t[k] = g->t[k];
+	frag_time(g, t, g->nlanes);
 }
 
 void
@@ -727,10 +753,22 @@ pmr_icost_graph_trace(struct pmr_icost_graph *g, FILE *f)
 }
 
 void
+pmr_icost_graph_observed(struct pmr_icost_graph *g, int on)
+{
+	g->no_obs = !on;
+}
+
+void
 pmr_icost_graph_diag(const struct pmr_icost_graph *g,
     struct pmr_icost_diag *d)
 {
+	uint64_t m;
+	int64_t t0 = 0;
+
 	*d = g->dg;
-	if (g->i > g->fb)
+	m = frag_time(g, &t0, 1);
+	d->measured += m;
+	d->short_frags += g->i > g->fb && m == 0;
+	if (g->i > g->fb && !g->no_obs)
 		d->t_obs += g->last_obs - g->off;
 }

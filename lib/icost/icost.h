@@ -68,6 +68,9 @@ struct pmr_icost_gopts {
 				 * is lgalu's; 0 (default): bw's, as all RE */
 	int win_inf;		/* win deletes the window edges (default 0:
 				 * the window x 20, as pmsim --ideal=win) */
+	uint32_t warm;		/* a fragment's time counts from the commit
+				 * of its warm-th node (0: from its start);
+				 * shorter fragments count nothing */
 };
 
 /* Diagnostics of the base lane against the observed cycles. */
@@ -78,6 +81,8 @@ struct pmr_icost_diag {
 	uint64_t dropped;	/* producer edges beyond the ring */
 	int64_t t_obs;		/* observed: last commit - first node start */
 	uint64_t gaps;		/* seq jumps (a stream of fragments) */
+	uint64_t measured;	/* nodes whose time counts (all but warm-ups) */
+	uint64_t short_frags;	/* fragments no longer than the warm-up */
 };
 
 struct pmr_icost_graph;
@@ -116,6 +121,9 @@ void pmr_icost_graph_trace(struct pmr_icost_graph *g, FILE *f);
 void pmr_icost_graph_gain_on(struct pmr_icost_graph *g, unsigned ideal);
 void pmr_icost_graph_gain(const struct pmr_icost_graph *g, int64_t *cur,
     int64_t *prev);
+/* Whether the nodes to come carry observed cycles (at_*) to check the
+ * graph against (1, the default), or not (shotgun's fragments). */
+void pmr_icost_graph_observed(struct pmr_icost_graph *g, int on);
 /* Nodes added so far. */
 uint64_t pmr_icost_graph_nodes(const struct pmr_icost_graph *g);
 /* Stores the critical-path length of each lane in t[0..nlanes): the sum

@@ -280,7 +280,7 @@ pmr_icost_compare(FILE *f, const struct pmr_icost_bd *const *b, unsigned n,
 		for (j = 1; j < n; j++)
 			if (!isnan(val[j]) && fabs(val[j] - val[0]) > maxe[j])
 				maxe[j] = fabs(val[j] - val[0]);
-		if (fabs(val[0]) >= thresh && !isnan(val[1]) &&
+		if (fabs(val[0]) >= thresh && val[0] != 0 && !isnan(val[1]) &&
 		    (n < 3 || !isnan(val[2]))) {
 			used++;
 			sum_gm += fabs(val[1] - val[0]) / fabs(val[0]);

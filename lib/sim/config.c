@@ -358,6 +358,25 @@ pmr_sim_config_load(struct pmr_sim_config *c, const char *path,
 }
 
 int
+pmr_sim_config_text(struct pmr_sim_config *c, const void *text, size_t n,
+    char *errbuf, size_t errlen)
+{
+	FILE *f;
+	int rc;
+
+	if (n == 0) {
+		snprintf(errbuf, errlen, "empty");
+		return PMR_ECORRUPT;
+	}
+	if (pmr_sim_config_preset(c, "fields03") != 0 ||
+	    (f = fmemopen((void *)text, n, "r")) == NULL)
+		return PMR_ENOMEM;
+	rc = pmr_sim_config_read(c, f, errbuf, errlen);
+	fclose(f);
+	return rc;
+}
+
+int
 pmr_sim_config_read(struct pmr_sim_config *c, FILE *f, char *errbuf,
     size_t errlen)
 {

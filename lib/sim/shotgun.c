@@ -238,8 +238,11 @@ pmr_sim_shotgun_take(struct pmr_sim_shotgun *g,
 	d->dd_dec = n->dd_dec;
 	d->dd_wp = n->dd_wp;
 	d->pl = n->pl;
+	/* the next pc where the program does not say it: an indirect
+	 * transfer's, and a repeated instruction's (a rep step that
+	 * repeats: the same pc) */
 	if (n->cls == PMR_OP_JMP_IND || n->cls == PMR_OP_CALL_IND ||
-	    n->cls == PMR_OP_RET)
+	    n->cls == PMR_OP_RET || next_pc == n->pc)
 		d->target = next_pc;
 	g->det_on = 1;
 	g->det_wait = g->ctx;

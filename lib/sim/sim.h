@@ -308,6 +308,10 @@ int pmr_sim_config_load(struct pmr_sim_config *c, const char *path,
 /* The same from f (a META config value, through fmemopen(3)). */
 int pmr_sim_config_read(struct pmr_sim_config *c, FILE *f, char *errbuf,
     size_t errlen) PMR_RESULT_USED;
+/* The same from the n bytes at text (a META config value): fields03's
+ * settings under the text's; also PMR_ECORRUPT if the text is empty. */
+int pmr_sim_config_text(struct pmr_sim_config *c, const void *text,
+    size_t n, char *errbuf, size_t errlen) PMR_RESULT_USED;
 /* Checks the configuration.  Returns PMR_OK or PMR_EINVAL + message. */
 int pmr_sim_config_check(const struct pmr_sim_config *c, char *errbuf,
     size_t errlen) PMR_RESULT_USED;

@@ -1,0 +1,469 @@
+/*
+ * shotgun: shotgun profiling's graph builder (Fields, Bodik, Hill, Newburn,
+ * MICRO-36 2003, §5): reads the SIG and DET records of pmsim --shotgun and
+ * the program of the trace the run read, and writes graph fragments as
+ * GNODE records, which icost reads as it reads pmsim --graph's.
+ *
+ * The assembly lives in lib/shotgun/; this file reads the inputs, checks
+ * them and writes the output.  See shotgun(1).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shotgun/shotgun.h"
+#include "sim/sim.h"
+#include "stream/pmr.h"
+#include "trace/trace.h"
+#include "util/cli.h"
+
+enum {
+	O_SIG_LEN = PMR_OPT_PRIVATE, O_CTX, O_BITS, O_ORACLE, O_COVERAGE,
+	O_EVERY, O_LOOKAHEAD, O_KEEP
+};
+
+static const char synopsis[] =
+    "usage: shotgun [-qv] [-n fragments] [-p trace] [-o file] [--bits=1|2] "
+    "[--ctx=c]\n"
+    "               [--coverage] [--oracle] [--sig-len=n] [--seed=n] "
+    "[file]\n";
+
+static void
+help(void)
+{
+	printf("usage: shotgun [options] [file]\n"
+	    "Shotgun profiling's graph builder (Fields et al., MICRO-36): "
+	    "from the SIG and\nDET records of pmsim --shotgun (file or "
+	    "standard input) and the program of\nthe trace the run read, "
+	    "graph fragments as GNODE records for icost.\n\n"
+	    "  -p, --program=TRACE  the trace the run read (pmr, ChampSim, "
+	    "drmemtrace): its\n"
+	    "                       static instructions, and the true path "
+	    "for the checks\n"
+	    "  -n, --fragments=N    good fragments to build [1000]\n"
+	    "      --every          each signature once, in order, instead "
+	    "of -n at random\n"
+	    "      --sig-len=N      instructions of each signature used "
+	    "[all]\n"
+	    "      --ctx=C          match the DETs' context over +-C "
+	    "instructions [10]\n"
+	    "      --bits=1|2       signature bits compared and checked "
+	    "[2]\n"
+	    "      --oracle         the true path, and each instruction's own "
+	    "DET if sampled\n"
+	    "      --lookahead=K    an indirect target: the one the next K "
+	    "bits agree with\n"
+	    "                       longest (0: the best match alone) [64]\n"
+	    "      --keep=N         a fragment that cannot go on: keep it up "
+	    "to its last\n"
+	    "                       choice if N or more instructions (0: "
+	    "discard it) [0]\n"
+	    "      --coverage       instead of the stream, the per-pc sample "
+	    "coverage (text;\n"
+	    "                       -f tsv)\n"
+	    "  -f, --format=FMT     --coverage: text or tsv [text]\n\n%s",
+	    pmr_common_help);
+}
+
+static struct pmr_common com;
+
+static void
+die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("shotgun: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(1);
+}
+
+/* The META records of the run, passed on (the machine for icost). */
+struct metas {
+	struct pmr_meta *m;
+	unsigned char **own;
+	size_t n;
+};
+
+static void
+meta_keep(struct metas *ms, const struct pmr_meta *m)
+{
+	unsigned char *k, *v;
+
+	if ((ms->m = realloc(ms->m, (ms->n + 1) * sizeof(*ms->m))) == NULL ||
+	    (ms->own = realloc(ms->own, 2 * (ms->n + 1) *
+	    sizeof(*ms->own))) == NULL ||
+	    (k = malloc(m->key.n + 1)) == NULL ||
+	    (v = malloc(m->value.n + 1)) == NULL)
+		die("out of memory");
+	memcpy(k, m->key.p, m->key.n);
+	memcpy(v, m->value.p, m->value.n);
+	ms->m[ms->n].key.p = k;
+	ms->m[ms->n].key.n = m->key.n;
+	ms->m[ms->n].value.p = v;
+	ms->m[ms->n].value.n = m->value.n;
+	ms->own[2 * ms->n] = k;
+	ms->own[2 * ms->n + 1] = v;
+	ms->n++;
+}
+
+static int
+meta_is(const struct pmr_meta *m, const char *key)
+{
+	return m->key.n == strlen(key) && memcmp(m->key.p, key, m->key.n) == 0;
+}
+
+/* What the emit callback writes into. */
+struct out {
+	struct pmr_writer *w;
+	uint32_t stride;	/* seq step between fragments (> longest) */
+};
+
+static int
+emit(void *arg, const struct pmr_sim_gnode *n, uint64_t frag, uint32_t pos)
+{
+	struct out *o = arg;
+	struct pmr_sim_gnode g = *n;
+
+	/* a seq gap starts each fragment (icost --fragments) */
+	g.seq = frag * o->stride + pos;
+	return pmr_write(o->w, PMR_REC_GNODE, &g);
+}
+
+static int
+write_meta(struct pmr_writer *w, const char *key, const char *val)
+{
+	struct pmr_meta m;
+
+	m.key.p = (const unsigned char *)key;
+	m.key.n = (uint32_t)strlen(key);
+	m.value.p = (const unsigned char *)val;
+	m.value.n = (uint32_t)strlen(val);
+	return pmr_write(w, PMR_REC_META, &m);
+}
+
+/* The counters as one line (stderr) or a META value. */
+static void
+stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
+    int meta)
+{
+	size_t n;
+	unsigned k;
+
+	n = (size_t)snprintf(buf, len, meta ? "sigs=%" PRIu64 " dets=%"
+	    PRIu64 " dets_nopc=%" PRIu64 " tried=%" PRIu64 " kept=%" PRIu64
+	    " truncated=%" PRIu64 : "%" PRIu64 " SIG, %" PRIu64 " DET (%"
+	    PRIu64 " of pcs not in the program); fragments: %" PRIu64
+	    " tried, %" PRIu64 " kept (%" PRIu64 " cut at a choice)",
+	    st->sigs, st->dets, st->dets_nopc, st->tried, st->kept,
+	    st->truncated);
+	for (k = 0; k < PMR_SG_NABORT && n < len; k++)
+		n += (size_t)snprintf(buf + n, len - n, meta ? " %s=%" PRIu64 :
+		    ", %s %" PRIu64, pmr_shotgun_abort_name(k), st->aborted[k]);
+	if (n < len)
+		n += (size_t)snprintf(buf + n, len - n, meta ? " nodes=%"
+		    PRIu64 " missing=%" PRIu64 " matched=%" PRIu64 " ties=%"
+		    PRIu64 " own_miss=%" PRIu64 " score=%.4f indirect=%" PRIu64
+		    " proxied=%" PRIu64 " lookaheads=%" PRIu64 " changed=%" PRIu64 :
+		    "; nodes %" PRIu64 ", without a sample %"
+		    PRIu64 ", matched %" PRIu64 " (ties %" PRIu64 ", own bits "
+		    "unmatched %" PRIu64 ", mean score %.3f), indirect targets %"
+		    PRIu64 ", proxies %" PRIu64 ", look-aheads %" PRIu64
+		    " (%" PRIu64 " changed the target)",
+		    st->nodes, st->missing, st->matched, st->ties, st->own_miss,
+		    st->matched ? st->score / (double)st->matched : 0.0,
+		    st->indirect, st->proxied, st->lookaheads,
+		    st->lookahead_changed);
+	if (st->truth > 0 && n < len)
+		snprintf(buf + n, len - n, meta ? " truth=%" PRIu64 " errant=%"
+		    PRIu64 " detected=%" PRIu64 " consistent=%" PRIu64
+		    " indirect_true=%" PRIu64 "/%" PRIu64 : "; against the "
+		    "trace: %" PRIu64 " checked, %" PRIu64 " errant, %" PRIu64
+		    " of them detected, %" PRIu64 " consistent kept, indirect "
+		    "targets true %" PRIu64 "/%" PRIu64, st->truth, st->errant,
+		    st->detected, st->consistent, st->indirect_true,
+		    st->indirect_checked);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "program", required_argument, NULL, 'p' },
+		{ "fragments", required_argument, NULL, 'n' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "sig-len", required_argument, NULL, O_SIG_LEN },
+		{ "ctx", required_argument, NULL, O_CTX },
+		{ "bits", required_argument, NULL, O_BITS },
+		{ "oracle", no_argument, NULL, O_ORACLE },
+		{ "coverage", no_argument, NULL, O_COVERAGE },
+		{ "every", no_argument, NULL, O_EVERY },
+		{ "lookahead", required_argument, NULL, O_LOOKAHEAD },
+		{ "keep", required_argument, NULL, O_KEEP },
+		PMR_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 }
+	};
+	static const char *const fmt_names[] = { "text", "tsv", NULL };
+	struct pmr_shotgun_opts so = { .fragments = 1000, .ctx = 10,
+	    .bits = 2, .lookahead = 64 };
+	struct pmr_sim_config cfg;
+	struct pmr_shotgun *g;
+	struct pmr_reader *r;
+	struct pmr_rec rec;
+	struct metas ms = { NULL, NULL, 0 };
+	const char *program = NULL, *in, *name;
+	int ch, rc, err, coverage = 0, tsv = 0, have_cfg = 0, ctx_set = 0;
+	uint64_t maxseq = 0;
+	char eb[512], line[1024];
+	size_t i;
+
+	pmr_cli_init("shotgun", synopsis, help);
+	pmr_common_init(&com);
+	while ((ch = getopt_long(argc, argv, "p:n:f:" PMR_COMMON_SHORTOPTS,
+	    longopts, NULL)) != -1)
+		switch (ch) {
+		case 'p':
+			program = optarg;
+			break;
+		case 'n':
+			so.fragments = (unsigned)pmr_cli_num("--fragments",
+			    optarg, 1, 100000000);
+			break;
+		case 'f':
+			tsv = pmr_cli_pick("--format", optarg, fmt_names);
+			break;
+		case O_SIG_LEN:
+			so.sig_len = (unsigned)pmr_cli_num("--sig-len", optarg,
+			    1, 100000000);
+			break;
+		case O_CTX:
+			so.ctx = (unsigned)pmr_cli_num("--ctx", optarg, 0,
+			    PMR_SIM_SG_MAXCTX);
+			ctx_set = 1;
+			break;
+		case O_BITS:
+			so.bits = (unsigned)pmr_cli_num("--bits", optarg, 1, 2);
+			break;
+		case O_ORACLE:
+			so.oracle = 1;
+			break;
+		case O_COVERAGE:
+			coverage = 1;
+			break;
+		case O_EVERY:
+			so.every = 1;
+			break;
+		case O_KEEP:
+			so.keep = (uint32_t)pmr_cli_num("--keep", optarg, 0,
+			    100000000);
+			break;
+		case O_LOOKAHEAD:
+			so.lookahead = (unsigned)pmr_cli_num("--lookahead",
+			    optarg, 0, 100000);
+			break;
+		default:
+			pmr_cli_common(&com, ch, optarg);
+		}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		pmr_cli_usage();
+	if (program == NULL)
+		pmr_cli_misuse("-p: the trace the run read is the program "
+		    "(its static instructions)");
+	if (tsv && !coverage)
+		pmr_cli_misuse("-f goes with --coverage: the output is a "
+		    "stream of GNODE records");
+	so.seed = com.seed;
+	in = argc == 1 ? argv[0] : "-";
+	name = pmr_display(in);
+
+	/* the samples and the run's META records */
+	if ((r = pmr_reader_open(strcmp(in, "-") ? in : NULL, 0, &err)) ==
+	    NULL)
+		die("%s: %s", name, pmr_strerror(err));
+	g = NULL;
+	while ((rc = pmr_reader_next(r, &rec)) == 1) {
+		const char *why;
+
+		if (pmr_reader_nstreams(r) > 1)
+			die("%s: more than one stream: shotgun reads the "
+			    "samples of one pmsim run", name);
+		if (rec.type == PMR_REC_META) {
+			struct pmr_meta m;
+
+			if (pmr_rec_decode(&rec, &m, &why) != 0)
+				die("%s: record %" PRIu64 ": %s", name,
+				    rec.index, why);
+			if (meta_is(&m, "config")) {
+				rc = pmr_sim_config_text(&cfg, m.value.p,
+				    m.value.n, eb, sizeof(eb));
+				if (rc != 0)
+					die("%s: META config: %s", name,
+					    rc == PMR_ENOMEM ? pmr_strerror(rc) :
+					    eb);
+				have_cfg = 1;
+			} else if (meta_is(&m, "shotgun") && !ctx_set) {
+				/* the DETs' context is the default window */
+				const char *p = memmem(m.value.p, m.value.n,
+				    "ctx=", 4);
+
+				if (p != NULL)
+					so.ctx = (unsigned)strtoul(p + 4, NULL,
+					    10);
+			}
+			if (!meta_is(&m, "gnode"))
+				meta_keep(&ms, &m);
+			continue;
+		}
+		if (rec.type != PMR_REC_SIG && rec.type != PMR_REC_DET)
+			continue;
+		if (g == NULL) {
+			if (!have_cfg)
+				die("%s: samples without the machine (META "
+				    "config): not a pmsim stream", name);
+			if ((g = pmr_shotgun_new(&so, &cfg, &err)) == NULL)
+				die("%s", pmr_strerror(err));
+		}
+		if (rec.type == PMR_REC_SIG) {
+			struct pmr_sim_sig s;
+
+			if (pmr_rec_decode(&rec, &s, &why) != 0)
+				die("%s: record %" PRIu64 ": %s", name,
+				    rec.index, why);
+			rc = pmr_shotgun_add_sig(g, &s);
+			if (s.seq + s.len > maxseq)
+				maxseq = s.seq + s.len;
+		} else {
+			struct pmr_sim_det d;
+
+			if (pmr_rec_decode(&rec, &d, &why) != 0)
+				die("%s: record %" PRIu64 ": %s", name,
+				    rec.index, why);
+			rc = pmr_shotgun_add_det(g, &d);
+			if (d.seq + 1 > maxseq)
+				maxseq = d.seq + 1;
+		}
+		if (rc != 0)
+			die("%s: record %" PRIu64 ": %s", name, rec.index,
+			    pmr_shotgun_errmsg(g));
+	}
+	if (rc < 0)
+		die("%s: %s", name, pmr_reader_errmsg(r));
+	pmr_reader_close(r);
+	if (g == NULL)
+		die("%s: no SIG or DET records (pmsim --shotgun writes them)",
+		    name);
+	if (pmr_shotgun_stats(g)->sigs == 0)
+		die("%s: no SIG records (pmsim --shotgun writes them)", name);
+
+	/* the program, and the true path, up to the last sample */
+	{
+		struct pmr_trace *t;
+		struct pmr_dinsn di;
+
+		if ((t = pmr_trace_open(program, PMR_TF_AUTO, &err, eb,
+		    sizeof(eb))) == NULL)
+			die("%s", eb[0] ? eb : pmr_strerror(err));
+		if (pmr_shotgun_truth_begin(g) != 0)
+			die("%s", pmr_shotgun_errmsg(g));
+		while ((rc = pmr_trace_next(t, &di)) == 1) {
+			if (di.seq >= maxseq)
+				break;
+			if (pmr_shotgun_add_dyn(g, &di) != 0)
+				die("%s", pmr_shotgun_errmsg(g));
+		}
+		if (rc < 0)
+			die("%s", pmr_trace_errmsg(t));
+		pmr_trace_close(t);
+	}
+
+	if (coverage) {
+		struct pmr_textout to;
+
+		if (pmr_shotgun_build(g, NULL, NULL) != 0)
+			die("%s", pmr_shotgun_errmsg(g));
+		if (pmr_textout_open(&to, com.output) != 0)
+			die("%s: %s", pmr_outname(com.output), strerror(errno));
+		if (pmr_shotgun_coverage(g, to.f, tsv) != 0 ||
+		    pmr_textout_close(&to, 1) != 0)
+			die("%s: %s", pmr_outname(com.output),
+			    strerror(to.werr ? to.werr : errno));
+	} else {
+		struct out o;
+		uint32_t longest;
+		char buf[256];
+
+		if (pmr_common_tty_refused(&com))
+			die("binary output to a terminal (use -o or --force)");
+		o.w = pmr_common_writer(&com, "shotgun", argc + optind,
+		    argv - optind, &err);
+		if (o.w == NULL)
+			die("%s: %s", pmr_outname(com.output),
+			    pmr_strerror(err));
+		longest = pmr_shotgun_longest(g);
+		o.stride = longest + 1;
+		for (i = 0; i < ms.n && err == 0; i++)
+			err = pmr_write(o.w, PMR_REC_META, &ms.m[i]);
+		snprintf(buf, sizeof(buf), "fragments=%u every=%d sig-len=%u "
+		    "ctx=%u bits=%u oracle=%d lookahead=%u keep=%u seed=%" PRIu64,
+		    so.fragments, so.every, so.sig_len, so.ctx, so.bits,
+		    so.oracle, so.lookahead, so.keep, so.seed);
+		if (err == 0)
+			err = write_meta(o.w, "gnode", "fragments shotgun");
+		if (err == 0)
+			err = write_meta(o.w, "shotgun-build", buf);
+		if (err == 0)
+			err = pmr_shotgun_build(g, emit, &o);
+		if (err == PMR_EINVAL || err == PMR_ENOMEM) {
+			pmr_writer_abort(o.w);
+			die("%s", pmr_shotgun_errmsg(g));
+		}
+		if (err == 0 && pmr_shotgun_stats(g)->kept == 0) {
+			pmr_writer_abort(o.w);
+			stats_text(pmr_shotgun_stats(g), line, sizeof(line), 0);
+			die("no fragment could be built (%s)", line);
+		}
+		if (err == 0) {
+			stats_text(pmr_shotgun_stats(g), line, sizeof(line), 1);
+			err = write_meta(o.w, "shotgun-stats", line);
+		}
+		if (err != 0 || pmr_writer_close(o.w, eb, sizeof(eb)) != 0) {
+			if (err != 0)
+				pmr_writer_abort(o.w);
+			die("%s: %s", pmr_outname(com.output), err != 0 ?
+			    pmr_strerror(err) : eb);
+		}
+	}
+	{
+		const struct pmr_shotgun_stats *st = pmr_shotgun_stats(g);
+
+		if (so.every && st->kept < st->tried)
+			fprintf(stderr, "shotgun: warning: %" PRIu64 " of the %"
+			    PRIu64 " signatures made no fragment\n", st->tried -
+			    st->kept, st->tried);
+		else if (!so.every && st->kept < so.fragments)
+			fprintf(stderr, "shotgun: warning: %" PRIu64 " good "
+			    "fragments of the %u asked for, after %" PRIu64
+			    " tries\n", st->kept, so.fragments, st->tried);
+		if (com.verbose && !com.quiet) {
+			stats_text(st, line, sizeof(line), 0);
+			fprintf(stderr, "shotgun: %s\n", line);
+		}
+	}
+	pmr_shotgun_free(g);
+	for (i = 0; i < 2 * ms.n; i++)
+		free(ms.own[i]);
+	free(ms.own);
+	free(ms.m);
+	pmr_cli_exit(0);
+}

@@ -1,0 +1,1407 @@
+/*
+ * shotgun.c: shotgun profiling's graph builder (Fields et al., MICRO-36,
+ * §5, Fig. 5a): signatures, detailed samples and the program in; graph
+ * fragments (GNODE content) out.  See shotgun.h for the algorithm; the
+ * choices the paper leaves open are marked [choice] below and in
+ * shotgun(1).
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shotgun/shotgun.h"
+
+#define NREG 1024u	/* register numbers, as pmsim renames them */
+#define MAXD 6		/* destinations renamed per instruction (pmsim) */
+#define RSTACK 64	/* the software return stack [choice] */
+
+/* A static instruction, as the builder needs it. */
+struct ins {
+	uint64_t pc, target, fall;	/* fall: next pc when not taken */
+	uint8_t cls, len, flags, nsrc, ndst, nmem, nload;
+	uint16_t src[PMR_INSN_MAXSRC], dst[PMR_INSN_MAXDST];
+	uint32_t det0, ndet;	/* its DETs: detidx[det0 .. det0 + ndet) */
+	uint32_t grp0, ngrp;	/* their groups of one context: grp[] */
+	uint64_t nodes, missing;	/* in kept fragments (coverage) */
+};
+
+struct sig {
+	uint64_t seq, start_pc;
+	uint32_t prefix, len;
+	size_t bits;		/* offset of its bits in g->bits */
+	size_t truth;		/* offset of its true pcs in g->truth, or
+				 * SIZE_MAX before pmr_shotgun_truth_begin */
+};
+
+struct pmr_shotgun {
+	struct pmr_shotgun_opts o;
+	struct pmr_sim_config c;
+	struct pmr_shotgun_stats st;
+	char err[256];
+	uint64_t rng;
+	/* the program: instructions, and a pc index (open addressing) */
+	struct ins *ins;
+	size_t nins, capins;
+	uint32_t *slot;		/* ins index + 1, 0 empty */
+	size_t nslot;
+	/* samples */
+	struct sig *sig;
+	size_t nsig, capsig;
+	unsigned char *bits;
+	size_t nbits, capbits;
+	struct pmr_sim_det *det;
+	size_t ndet, capdet;
+	unsigned det_ctx;	/* the DETs' context width */
+	uint32_t *detidx;	/* DET indexes by pc (build) */
+	uint32_t *byseq;	/* DET indexes by seq (oracle) */
+	size_t ndet_idx;	/* DETs of the program's pcs */
+	/* the DETs of a pc with the same context bits (in the match
+	 * window) form a group: a node scores groups, not DETs */
+	struct grp {
+		uint64_t sig;	/* the context, DET layout, window only */
+		uint32_t first, n;	/* idx[first .. first + n) */
+	} *grp, *cgrp;
+	size_t ngrp, ncgrp;
+	/* the same by class, for a pc without samples: DET indexes by
+	 * class, window context, seq, and each class's groups */
+	uint32_t *cidx;
+	uint32_t cgrp0[PMR_OP_NCLASS], ncgrp_of[PMR_OP_NCLASS];
+	/* the truth: pcs of the signatures' windows */
+	uint64_t *truth;
+	size_t ntruth;
+	uint32_t *worder;	/* signatures by window start */
+	size_t wcur;
+	int truth_on;
+	/* the default unit latency of each class: the commonest among its
+	 * DETs */
+	uint16_t deflat[PMR_OP_NCLASS];
+	/* register dataflow of the fragment being built */
+	int32_t *lastpos;	/* [NREG + 1]: position of the last writer */
+	uint32_t *lastgen;	/* fragment generation it was written in */
+	uint32_t gen;
+};
+
+static int
+fail(struct pmr_shotgun *g, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(g->err, sizeof(g->err), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* splitmix64: the builder's random stream, from the seed alone. */
+static uint64_t
+rnd(struct pmr_shotgun *g)
+{
+	uint64_t z = (g->rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* A uniform integer below n (n > 0). */
+static uint64_t
+rnd_below(struct pmr_shotgun *g, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)rnd(g) * n) >> 64);
+}
+
+static size_t
+hash_pc(uint64_t pc, size_t mask)
+{
+	pc ^= pc >> 31;
+	pc *= 0x9e3779b97f4a7c15ull;
+	return (size_t)(pc >> 20) & mask;
+}
+
+static struct ins *
+ins_find(const struct pmr_shotgun *g, uint64_t pc)
+{
+	size_t h = hash_pc(pc, g->nslot - 1);
+
+	while (g->slot[h] != 0) {
+		struct ins *x = &g->ins[g->slot[h] - 1];
+
+		if (x->pc == pc)
+			return x;
+		h = (h + 1) & (g->nslot - 1);
+	}
+	return NULL;
+}
+
+struct pmr_shotgun *
+pmr_shotgun_new(const struct pmr_shotgun_opts *o,
+    const struct pmr_sim_config *c, int *err)
+{
+	struct pmr_shotgun *g;
+
+	if (o->fragments == 0 || (o->bits != 1 && o->bits != 2) ||
+	    o->ctx > PMR_SIM_SG_MAXCTX) {
+		*err = PMR_EINVAL;
+		return NULL;
+	}
+	if ((g = calloc(1, sizeof(*g))) == NULL) {
+		*err = PMR_ENOMEM;
+		return NULL;
+	}
+	g->o = *o;
+	g->c = *c;
+	g->rng = o->seed ^ 0x53484f5447554e42ull;	/* "SHOTGUNB" */
+	g->nslot = 4096;
+	g->det_ctx = UINT32_MAX;
+	g->slot = calloc(g->nslot, sizeof(*g->slot));
+	g->lastpos = calloc(NREG + 1, sizeof(*g->lastpos));
+	g->lastgen = calloc(NREG + 1, sizeof(*g->lastgen));
+	if (g->slot == NULL || g->lastpos == NULL || g->lastgen == NULL) {
+		pmr_shotgun_free(g);
+		*err = PMR_ENOMEM;
+		return NULL;
+	}
+	return g;
+}
+
+void
+pmr_shotgun_free(struct pmr_shotgun *g)
+{
+	if (g == NULL)
+		return;
+	free(g->ins);
+	free(g->slot);
+	free(g->sig);
+	free(g->bits);
+	free(g->det);
+	free(g->detidx);
+	free(g->byseq);
+	free(g->grp);
+	free(g->cgrp);
+	free(g->cidx);
+	free(g->truth);
+	free(g->worder);
+	free(g->lastpos);
+	free(g->lastgen);
+	free(g);
+}
+
+const char *
+pmr_shotgun_errmsg(const struct pmr_shotgun *g)
+{
+	return g->err;
+}
+
+const struct pmr_shotgun_stats *
+pmr_shotgun_stats(const struct pmr_shotgun *g)
+{
+	return &g->st;
+}
+
+const char *
+pmr_shotgun_abort_name(unsigned why)
+{
+	static const char *const n[PMR_SG_NABORT] = {
+		"pc_not_in_program", "b1_not_memory_or_transfer",
+		"memory_without_bits", "transfer_not_taken", "no_target",
+		"no_consistent_target",
+	};
+
+	return why < PMR_SG_NABORT ? n[why] : "?";
+}
+
+/* Grows *p (elements of size sz, *cap of them) to hold n. */
+static int
+grow(void *pp, size_t *cap, size_t n, size_t sz)
+{
+	void **p = pp, *q;
+	size_t c = *cap ? *cap : 64;
+
+	if (n <= *cap)
+		return 0;
+	while (c < n)
+		c *= 2;
+	if ((q = realloc(*p, c * sz)) == NULL)
+		return PMR_ENOMEM;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+int
+pmr_shotgun_add_sig(struct pmr_shotgun *g, const struct pmr_sim_sig *s)
+{
+	size_t nb = ((size_t)s->prefix + s->len + 3) / 4;
+	struct sig *x;
+
+	if (s->len == 0 || (size_t)s->bits.n < nb)
+		return fail(g, PMR_ECORRUPT, "a SIG of %" PRIu32 " + %" PRIu32
+		    " instructions with %" PRIu32 " bytes of bits (%zu needed)",
+		    s->prefix, s->len, s->bits.n, nb);
+	if (grow(&g->sig, &g->capsig, g->nsig + 1, sizeof(*g->sig)) != 0 ||
+	    grow(&g->bits, &g->capbits, g->nbits + nb, 1) != 0)
+		return fail(g, PMR_ENOMEM, "out of memory");
+	x = &g->sig[g->nsig++];
+	x->seq = s->seq;
+	x->start_pc = s->start_pc;
+	x->prefix = s->prefix;
+	x->len = s->len;
+	x->bits = g->nbits;
+	x->truth = SIZE_MAX;
+	memcpy(g->bits + g->nbits, s->bits.p, nb);
+	g->nbits += nb;
+	g->st.sigs++;
+	return 0;
+}
+
+int
+pmr_shotgun_add_det(struct pmr_shotgun *g, const struct pmr_sim_det *d)
+{
+	if (g->det_ctx == UINT32_MAX)
+		g->det_ctx = d->ctx;
+	else if (d->ctx != g->det_ctx)
+		return fail(g, PMR_ECORRUPT, "DETs of two context widths (%u "
+		    "and %u)", g->det_ctx, d->ctx);
+	if (d->ctx > PMR_SIM_SG_MAXCTX)
+		return fail(g, PMR_ECORRUPT, "a DET of context %u (at most "
+		    "%u)", d->ctx, PMR_SIM_SG_MAXCTX);
+	if (grow(&g->det, &g->capdet, g->ndet + 1, sizeof(*g->det)) != 0)
+		return fail(g, PMR_ENOMEM, "out of memory");
+	g->det[g->ndet++] = *d;
+	g->st.dets++;
+	return 0;
+}
+
+static int
+rehash(struct pmr_shotgun *g)
+{
+	size_t ns = g->nslot * 2, i;
+	uint32_t *s = calloc(ns, sizeof(*s));
+
+	if (s == NULL)
+		return PMR_ENOMEM;
+	for (i = 0; i < g->nins; i++) {
+		size_t h = hash_pc(g->ins[i].pc, ns - 1);
+
+		while (s[h] != 0)
+			h = (h + 1) & (ns - 1);
+		s[h] = (uint32_t)(i + 1);
+	}
+	free(g->slot);
+	g->slot = s;
+	g->nslot = ns;
+	return 0;
+}
+
+int
+pmr_shotgun_add_insn(struct pmr_shotgun *g, const struct pmr_sinsn *si)
+{
+	struct ins *x;
+	size_t h;
+
+	if (ins_find(g, si->pc) != NULL)
+		return 0;
+	if (grow(&g->ins, &g->capins, g->nins + 1, sizeof(*g->ins)) != 0)
+		return fail(g, PMR_ENOMEM, "out of memory");
+	x = &g->ins[g->nins];
+	memset(x, 0, sizeof(*x));
+	x->pc = si->pc;
+	x->target = si->target;
+	x->cls = si->cls < PMR_OP_NCLASS ? si->cls : PMR_OP_OTHER;
+	x->len = si->len;
+	x->fall = si->len ? si->pc + si->len : 0;
+	x->flags = si->flags;
+	x->nsrc = si->nsrc;
+	x->ndst = si->ndst;
+	x->nmem = si->nmem;
+	x->nload = si->nload;
+	memcpy(x->src, si->src, sizeof(x->src));
+	memcpy(x->dst, si->dst, sizeof(x->dst));
+	h = hash_pc(si->pc, g->nslot - 1);
+	while (g->slot[h] != 0)
+		h = (h + 1) & (g->nslot - 1);
+	g->slot[h] = (uint32_t)(++g->nins);
+	if (2 * g->nins > g->nslot && rehash(g) != 0)
+		return fail(g, PMR_ENOMEM, "out of memory");
+	return 0;
+}
+
+int
+pmr_shotgun_add_dyn(struct pmr_shotgun *g, const struct pmr_dinsn *di)
+{
+	struct ins *x = ins_find(g, di->pc);
+
+	if (x == NULL) {
+		int rc = pmr_shotgun_add_insn(g, di->si);
+
+		if (rc != 0)
+			return rc;
+		x = ins_find(g, di->pc);
+	}
+	if (x->fall == 0 && !(di->flags & (PMR_DI_TAKEN | PMR_DI_NEXTUNK)))
+		x->fall = di->next_pc;
+	return pmr_shotgun_truth_pc(g, di->seq, di->pc);
+}
+
+uint32_t
+pmr_shotgun_longest(const struct pmr_shotgun *g)
+{
+	uint32_t m = 0;
+	size_t i;
+
+	for (i = 0; i < g->nsig; i++)
+		if (g->sig[i].len > m)
+			m = g->sig[i].len;
+	if (g->o.sig_len != 0 && g->o.sig_len < m)
+		m = g->o.sig_len;
+	return m;
+}
+
+static const struct pmr_shotgun *sort_g;
+
+static int
+by_window(const void *a, const void *b)
+{
+	const struct sig *x = &sort_g->sig[*(const uint32_t *)a];
+	const struct sig *y = &sort_g->sig[*(const uint32_t *)b];
+	uint64_t sx = x->seq - x->prefix, sy = y->seq - y->prefix;
+
+	return sx < sy ? -1 : sx > sy;
+}
+
+int
+pmr_shotgun_truth_begin(struct pmr_shotgun *g)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < g->nsig; i++)
+		n += (size_t)g->sig[i].prefix + g->sig[i].len;
+	free(g->truth);
+	free(g->worder);
+	g->truth = calloc(n ? n : 1, sizeof(*g->truth));
+	g->worder = malloc((g->nsig ? g->nsig : 1) * sizeof(*g->worder));
+	if (g->truth == NULL || g->worder == NULL)
+		return fail(g, PMR_ENOMEM, "out of memory");
+	for (i = n = 0; i < g->nsig; i++) {
+		g->sig[i].truth = n;
+		n += (size_t)g->sig[i].prefix + g->sig[i].len;
+		g->worder[i] = (uint32_t)i;
+	}
+	g->ntruth = n;
+	sort_g = g;
+	qsort(g->worder, g->nsig, sizeof(*g->worder), by_window);
+	g->wcur = 0;
+	g->truth_on = 1;
+	return 0;
+}
+
+void
+pmr_shotgun_truth_span(const struct pmr_shotgun *g, uint64_t *lo,
+    uint64_t *hi)
+{
+	size_t i;
+
+	*lo = UINT64_MAX;
+	*hi = 0;
+	for (i = 0; i < g->nsig; i++) {
+		const struct sig *s = &g->sig[i];
+
+		if (s->seq - s->prefix < *lo)
+			*lo = s->seq - s->prefix;
+		if (s->seq + s->len > *hi)
+			*hi = s->seq + s->len;
+	}
+}
+
+int
+pmr_shotgun_truth_pc(struct pmr_shotgun *g, uint64_t seq, uint64_t pc)
+{
+	size_t k;
+
+	if (!g->truth_on)
+		return 0;
+	while (g->wcur < g->nsig) {
+		const struct sig *s = &g->sig[g->worder[g->wcur]];
+
+		if (s->seq + s->len > seq)
+			break;
+		g->wcur++;
+	}
+	for (k = g->wcur; k < g->nsig; k++) {
+		const struct sig *s = &g->sig[g->worder[k]];
+		uint64_t lo = s->seq - s->prefix;
+
+		if (lo > seq)
+			break;
+		if (seq < s->seq + s->len)
+			g->truth[s->truth + (seq - lo)] = pc + 1;
+	}
+	return 0;
+}
+
+/* A DET's context bits in the match window (the DET layout, position
+ * -ctx lowest). */
+static uint64_t
+window_sig(const struct pmr_shotgun *g, const struct pmr_sim_det *d)
+{
+	unsigned ctx = g->o.ctx;
+	uint64_t m = ctx >= 31 ? ~0ull : (1ull << (2 * (2 * ctx + 1))) - 1;
+
+	return (d->sig >> (2 * (g->det_ctx - ctx))) & m;
+}
+
+/* Orders DET indexes by pc, then window context, then seq. */
+static int
+by_pc(const void *a, const void *b)
+{
+	const struct pmr_sim_det *x = &sort_g->det[*(const uint32_t *)a];
+	const struct pmr_sim_det *y = &sort_g->det[*(const uint32_t *)b];
+	uint64_t sx, sy;
+
+	if (x->pc != y->pc)
+		return x->pc < y->pc ? -1 : 1;
+	sx = window_sig(sort_g, x);
+	sy = window_sig(sort_g, y);
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Orders DET indexes by class, then window context, then seq. */
+static int
+by_cls(const void *a, const void *b)
+{
+	const struct pmr_sim_det *x = &sort_g->det[*(const uint32_t *)a];
+	const struct pmr_sim_det *y = &sort_g->det[*(const uint32_t *)b];
+	uint64_t sx, sy;
+
+	if (x->cls != y->cls)
+		return x->cls < y->cls ? -1 : 1;
+	sx = window_sig(sort_g, x);
+	sy = window_sig(sort_g, y);
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Groups idx[0 .. n) (sorted by key, then window context) into gr, runs
+ * of one key and one context; key(i) is the pc or class of idx[i].  Calls
+ * set(arg, key, first group, groups) for each key.  Returns the groups.
+ */
+static size_t
+group(const struct pmr_shotgun *g, const uint32_t *idx, size_t n,
+    int by_class, struct grp *gr,
+    void (*set)(struct pmr_shotgun *, uint64_t, uint32_t, uint32_t,
+    uint32_t, uint32_t), struct pmr_shotgun *w)
+{
+	size_t i = 0, ng = 0;
+
+	while (i < n) {
+		const struct pmr_sim_det *d0 = &g->det[idx[i]];
+		uint64_t key = by_class ? d0->cls : d0->pc;
+		size_t k = i, g0 = ng;
+
+		while (k < n && (by_class ? g->det[idx[k]].cls :
+		    g->det[idx[k]].pc) == key) {
+			uint64_t s = window_sig(g, &g->det[idx[k]]);
+
+			if (k == i || gr[ng - 1].sig != s) {
+				gr[ng].sig = s;
+				gr[ng].first = (uint32_t)k;
+				gr[ng].n = 0;
+				ng++;
+			}
+			gr[ng - 1].n++;
+			k++;
+		}
+		set(w, key, (uint32_t)g0, (uint32_t)(ng - g0), (uint32_t)i,
+		    (uint32_t)(k - i));
+		i = k;
+	}
+	return ng;
+}
+
+static void
+set_pc(struct pmr_shotgun *g, uint64_t pc, uint32_t g0, uint32_t ng,
+    uint32_t d0, uint32_t nd)
+{
+	struct ins *x = ins_find(g, pc);
+
+	x->grp0 = g0;
+	x->ngrp = ng;
+	x->det0 = d0;
+	x->ndet = nd;
+}
+
+static void
+set_cls(struct pmr_shotgun *g, uint64_t cls, uint32_t g0, uint32_t ng,
+    uint32_t d0, uint32_t nd)
+{
+	(void)d0;
+	(void)nd;
+	g->cgrp0[cls] = g0;
+	g->ncgrp_of[cls] = ng;
+}
+
+static int
+by_seq(const void *a, const void *b)
+{
+	const struct pmr_sim_det *x = &sort_g->det[*(const uint32_t *)a];
+	const struct pmr_sim_det *y = &sort_g->det[*(const uint32_t *)b];
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Indexes the DETs by pc (and by seq for the oracle); drops those of pcs
+ * the program lacks; takes the default latencies. */
+static int
+index_dets(struct pmr_shotgun *g)
+{
+	uint32_t hist[PMR_OP_NCLASS][16];
+	size_t i, j;
+
+	memset(hist, 0, sizeof(hist));
+	free(g->detidx);
+	free(g->byseq);
+	g->detidx = malloc((g->ndet ? g->ndet : 1) * sizeof(*g->detidx));
+	g->byseq = malloc((g->ndet ? g->ndet : 1) * sizeof(*g->byseq));
+	if (g->detidx == NULL || g->byseq == NULL)
+		return fail(g, PMR_ENOMEM, "out of memory");
+	for (i = 0; i < g->nins; i++)
+		g->ins[i].ndet = 0;
+	g->st.dets_nopc = 0;
+	for (i = j = 0; i < g->ndet; i++) {
+		const struct pmr_sim_det *d = &g->det[i];
+
+		if (ins_find(g, d->pc) == NULL) {
+			g->st.dets_nopc++;
+			continue;
+		}
+		if (d->cls < PMR_OP_NCLASS && d->ep_fu < 16)
+			hist[d->cls][d->ep_fu]++;
+		g->detidx[j] = (uint32_t)i;
+		g->byseq[j] = (uint32_t)i;
+		j++;
+	}
+	sort_g = g;
+	qsort(g->detidx, j, sizeof(*g->detidx), by_pc);
+	qsort(g->byseq, j, sizeof(*g->byseq), by_seq);
+	free(g->grp);
+	free(g->cgrp);
+	free(g->cidx);
+	g->grp = malloc((j ? j : 1) * sizeof(*g->grp));
+	g->cgrp = malloc((j ? j : 1) * sizeof(*g->cgrp));
+	g->cidx = malloc((j ? j : 1) * sizeof(*g->cidx));
+	if (g->grp == NULL || g->cgrp == NULL || g->cidx == NULL)
+		return fail(g, PMR_ENOMEM, "out of memory");
+	g->ngrp = group(g, g->detidx, j, 0, g->grp, set_pc, g);
+	memcpy(g->cidx, g->detidx, j * sizeof(*g->cidx));
+	qsort(g->cidx, j, sizeof(*g->cidx), by_cls);
+	memset(g->ncgrp_of, 0, sizeof(g->ncgrp_of));
+	g->ncgrp = group(g, g->cidx, j, 1, g->cgrp, set_cls, g);
+	g->ndet_idx = j;
+	/* [choice] a pc without samples: its class's commonest unit
+	 * latency among the samples, else the machine's */
+	for (i = 0; i < PMR_OP_NCLASS; i++) {
+		unsigned best = 0, l;
+
+		g->deflat[i] = UINT16_MAX;
+		for (l = 0; l < 16; l++)
+			if (hist[i][l] > best) {
+				best = hist[i][l];
+				g->deflat[i] = (uint16_t)l;
+			}
+	}
+	return 0;
+}
+
+/* The machine's unit latency of class cls (pmsim's, unloaded). */
+static uint16_t
+machine_lat(const struct pmr_sim_config *c, unsigned cls)
+{
+	switch (cls) {
+	case PMR_OP_IMUL:
+		return (uint16_t)c->lat_imul;
+	case PMR_OP_IDIV:
+		return (uint16_t)c->lat_idiv;
+	case PMR_OP_FADD:
+		return (uint16_t)c->lat_fadd;
+	case PMR_OP_FMUL:
+		return (uint16_t)c->lat_fmul;
+	case PMR_OP_FDIV:
+		return (uint16_t)c->lat_fdiv;
+	case PMR_OP_LOAD:
+	case PMR_OP_LDST:
+		return 0;
+	case PMR_OP_STORE:
+		return 1;
+	default:
+		return (uint16_t)c->lat_alu;
+	}
+}
+
+/* The 2 signature bits of position q of signature s (q in range). */
+static unsigned
+sig_at(const struct pmr_shotgun *g, const struct sig *s, size_t q)
+{
+	return (g->bits[s->bits + q / 4] >> (2 * (q % 4))) & 3u;
+}
+
+/*
+ * The context of position q of s as a DET's sig word over -ctx..+ctx
+ * (position -ctx lowest), and the mask of the bits that exist and are
+ * compared (b1 only with --bits 1).
+ */
+static void
+sig_context(const struct pmr_shotgun *g, const struct sig *s, size_t q,
+    unsigned ctx, uint64_t *w, uint64_t *mask)
+{
+	size_t n = (size_t)s->prefix + s->len;
+	unsigned j;
+
+	*w = *mask = 0;
+	for (j = 0; j < 2 * ctx + 1; j++) {
+		size_t p = q + j;
+
+		if (p < ctx || p - ctx >= n)
+			continue;
+		*w |= (uint64_t)sig_at(g, s, p - ctx) << (2 * j);
+		*mask |= (uint64_t)(g->o.bits == 2 ? 3u : 1u) << (2 * j);
+	}
+}
+
+static int
+is_mem(unsigned cls)
+{
+	return cls == PMR_OP_LOAD || cls == PMR_OP_STORE || cls == PMR_OP_LDST;
+}
+
+/* Returns the abort reason of signature bits b on instruction x, or -1:
+ * the bits an instruction of its class cannot have (Table 5). */
+static int
+check_bits(const struct pmr_shotgun *g, const struct ins *x, unsigned b)
+{
+	unsigned b1 = b & 1u, b2 = b >> 1 & 1u;
+	int xfer = pmr_insn_class_is_branch(x->cls);
+	int direct = x->cls == PMR_OP_JMP || x->cls == PMR_OP_CALL;
+	int always = direct || x->cls == PMR_OP_JMP_IND ||
+	    x->cls == PMR_OP_CALL_IND || x->cls == PMR_OP_RET;
+
+	if (g->o.bits == 1)
+		b2 = 1;		/* unknown: no check needs it */
+	if (b1 && !xfer && !is_mem(x->cls))
+		return PMR_SG_B1;
+	if (is_mem(x->cls) && !b1 && !b2)
+		return PMR_SG_MEM00;
+	/* an always-taken transfer has b1 unless a miss in every cache
+	 * cleared it (b2 then); a direct jump touches no memory and a
+	 * direct call's push is a store, which never misses in pmsim */
+	if (always && !b1 && (direct || !b2))
+		return PMR_SG_TAKEN;
+	return -1;
+}
+
+/* The DET of commit index seq, or NULL. */
+static const struct pmr_sim_det *
+det_of_seq(const struct pmr_shotgun *g, uint64_t seq)
+{
+	size_t lo = 0, hi = g->ndet_idx;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (g->det[g->byseq[mid]].seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < g->ndet_idx && g->det[g->byseq[lo]].seq == seq)
+		return &g->det[g->byseq[lo]];
+	return NULL;
+}
+
+/* Bits set in x (no popcnt instruction assumed). */
+static unsigned
+popcount64(uint64_t x)
+{
+	x -= (x >> 1) & 0x5555555555555555ull;
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (unsigned)((x * 0x0101010101010101ull) >> 56);
+}
+
+/*
+ * Chooses among the DETs of groups gr[0 .. ngrp) (indexes in idx) the one
+ * whose context best matches position q of s: the most identical bits;
+ * ties uniform at random (over DETs: a group of n alike weighs n).  NULL
+ * if there is none.
+ */
+/* The fragment so far, for the producers of a candidate DET. */
+struct fctx {
+	const struct pmr_sim_gnode *nodes;
+	uint32_t i;		/* the node being chosen */
+};
+
+/* +1 if the node d back is what a producer edge of kind load (a load
+ * that missed) or store needs, -1 if not, 0 if it is before the fragment
+ * or d is 0. */
+static int
+producer_ok(const struct pmr_shotgun *g, const struct fctx *f,
+    const struct sig *s, size_t q, uint32_t d, int load)
+{
+	const struct ins *x;
+
+	if (d == 0 || d > f->i)
+		return 0;
+	x = ins_find(g, f->nodes[f->i - d].pc);
+	if (load)
+		return (x->cls == PMR_OP_LOAD || x->cls == PMR_OP_LDST ||
+		    x->nload > 0) && (sig_at(g, s, q - d) >> 1 & 1u) ? 1 : -1;
+	return x->nmem > x->nload || x->cls == PMR_OP_STORE ||
+	    x->cls == PMR_OP_LDST ? 1 : -1;
+}
+
+/* [choice] How well d's producers fit the fragment: its partial-miss and
+ * line-fill producers must be loads that missed, its forwarding store a
+ * store (the paper's "nice" check, made a tie-break). */
+static int
+consistency(const struct pmr_shotgun *g, const struct fctx *f,
+    const struct sig *s, size_t q, const struct pmr_sim_det *d)
+{
+	return producer_ok(g, f, s, q, d->pp, 1) +
+	    producer_ok(g, f, s, q, d->pl, 1) +
+	    producer_ok(g, f, s, q, d->pr_mem, 0);
+}
+
+static const struct pmr_sim_det *
+choose_in(struct pmr_shotgun *g, const struct grp *gr, unsigned ngrp,
+    const uint32_t *idx, const struct sig *s, size_t q,
+    const struct fctx *f)
+{
+	unsigned best = 0, k;
+	uint64_t w, mask, nbest = 0, r, own;
+
+	if (ngrp == 0)
+		return NULL;
+	sig_context(g, s, q, g->o.ctx, &w, &mask);
+	/* [choice] the instruction's own bits say what happened to it (b2:
+	 * a miss): a sample that agrees there outranks any that does not,
+	 * whatever its context (score + 64) */
+	own = (uint64_t)(g->o.bits == 2 ? 3u : 1u) << (2 * g->o.ctx);
+	for (k = 0; k < ngrp; k++) {
+		unsigned sc = popcount64(~(gr[k].sig ^ w) & mask) +
+		    (((gr[k].sig ^ w) & own) == 0 ? 64 : 0);
+
+		if (sc > best || nbest == 0) {
+			best = sc;
+			nbest = gr[k].n;
+		} else if (sc == best)
+			nbest += gr[k].n;
+	}
+	g->st.matched++;
+	g->st.ties += nbest > 1;
+	g->st.own_miss += best < 64;
+	if (mask != 0)
+		g->st.score += (double)(best % 64) / popcount64(mask);
+	if (f != NULL && nbest > 1) {
+		/* among the ties, those whose producers fit best */
+		int bc = INT32_MIN;
+		uint64_t nb = 0;
+		unsigned pass, j;
+		const struct pmr_sim_det *pick = NULL;
+
+		for (pass = 0; pass < 2; pass++) {
+			r = pass ? rnd_below(g, nb) : 0;
+			for (k = 0; k < ngrp; k++) {
+				if (popcount64(~(gr[k].sig ^ w) & mask) +
+				    (((gr[k].sig ^ w) & own) == 0 ? 64 : 0) !=
+				    best)
+					continue;
+				for (j = 0; j < gr[k].n; j++) {
+					const struct pmr_sim_det *d =
+					    &g->det[idx[gr[k].first + j]];
+					int c = consistency(g, f, s, q, d);
+
+					if (pass == 0) {
+						if (c > bc) {
+							bc = c;
+							nb = 0;
+						}
+						nb += c == bc;
+					} else if (c == bc && r-- == 0)
+						pick = d;
+				}
+			}
+		}
+		return pick;
+	}
+	r = nbest > 1 ? rnd_below(g, nbest) : 0;
+	for (k = 0; k < ngrp; k++)
+		if (popcount64(~(gr[k].sig ^ w) & mask) +
+		    (((gr[k].sig ^ w) & own) == 0 ? 64 : 0) == best) {
+			if (r < gr[k].n)
+				return &g->det[idx[gr[k].first + r]];
+			r -= gr[k].n;
+		}
+	return NULL;	/* not reached */
+}
+
+/* The DET of x that best matches position q of s, or NULL. */
+static const struct pmr_sim_det *
+choose(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
+    size_t q, const struct fctx *f)
+{
+	return choose_in(g, g->grp + x->grp0, x->ngrp, g->detidx, s, q, f);
+}
+
+/*
+ * [choice] For a pc without samples, a proxy: the DET of another pc of
+ * its class whose context best matches (its own bits first of all: b2
+ * says a miss happened), whose latencies and events stand in for the
+ * pc's; NULL if the class has no samples.
+ */
+static const struct pmr_sim_det *
+proxy(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
+    size_t q)
+{
+	uint64_t matched = g->st.matched, ties = g->st.ties;
+	uint64_t own_miss = g->st.own_miss;
+	double score = g->st.score;
+	const struct pmr_sim_det *d = choose_in(g, g->cgrp +
+	    g->cgrp0[x->cls], g->ncgrp_of[x->cls], g->cidx, s, q, NULL);
+
+	/* the match statistics are of the pc's own samples */
+	g->st.matched = matched;
+	g->st.ties = ties;
+	g->st.own_miss = own_miss;
+	g->st.score = score;
+	return d;
+}
+
+/* Sets n's register producers from the program's dataflow along the
+ * fragment (pmsim's renaming: the first three distinct producers of the
+ * sources in order; the stack engine; the pc register). */
+static void
+reg_producers(struct pmr_shotgun *g, const struct ins *x, uint32_t i,
+    int32_t *lastxfer, struct pmr_sim_gnode *n)
+{
+	uint32_t pr[3] = { 0, 0, 0 };
+	unsigned k, m, nd = 0;
+	int xfer = pmr_insn_class_is_branch(x->cls);
+	int ipreg = g->c.bp == PMR_SIM_BP_CHAMPSIM && xfer;
+
+	for (k = 0; k < x->nsrc && k < PMR_INSN_MAXSRC; k++) {
+		uint16_t r = x->src[k] % NREG;
+		uint32_t d;
+
+		if (r == PMR_X86_RIP || g->lastgen[r] != g->gen)
+			continue;
+		d = i - (uint32_t)g->lastpos[r];
+		for (m = 0; m < 3; m++)
+			if (pr[m] == 0 || pr[m] == d)
+				break;
+		if (m < 3)
+			pr[m] = d;
+	}
+	if (ipreg && (x->cls == PMR_OP_BR_COND || x->cls == PMR_OP_CALL ||
+	    x->cls == PMR_OP_CALL_IND) && *lastxfer >= 0) {
+		uint32_t d = i - (uint32_t)*lastxfer;
+
+		for (m = 0; m < 3; m++)
+			if (pr[m] == 0 || pr[m] == d)
+				break;
+		if (m < 3)
+			pr[m] = d;
+	}
+	n->pr_reg_a = pr[0];
+	n->pr_reg_b = pr[1];
+	n->pr_reg_c = pr[2];
+	for (k = 0; k < x->ndst && k < PMR_INSN_MAXDST && nd < MAXD; k++) {
+		uint16_t r = x->dst[k] % NREG;
+
+		if (r == PMR_X86_RIP || (r == PMR_X86_RSP && g->c.sp_fold &&
+		    (xfer || x->nmem > 0)))
+			continue;	/* the stack engine */
+		g->lastpos[r] = (int32_t)i;
+		g->lastgen[r] = g->gen;
+		nd++;
+	}
+	if (ipreg && nd < MAXD)
+		*lastxfer = (int32_t)i;
+}
+
+/* A distance d back from position i, kept if its source is in the
+ * fragment [choice: the paper drops edges from before the fragment]. */
+static uint32_t
+inside(uint32_t d, uint32_t i)
+{
+	return d <= i ? d : 0;
+}
+
+/* Fills n from DET d (or the defaults) for instruction x at position i. */
+static void
+node_fill(struct pmr_shotgun *g, const struct ins *x,
+    const struct pmr_sim_det *d, uint32_t i, struct pmr_sim_gnode *n)
+{
+	memset(n, 0, sizeof(*n));
+	n->pc = x->pc;
+	n->cls = x->cls;
+	if (d == NULL) {
+		/* [choice] no sample: the unloaded unit latency, the L1
+		 * hit of a load, no miss, no mispredict */
+		n->ep_fu = g->deflat[x->cls] != UINT16_MAX ?
+		    g->deflat[x->cls] : machine_lat(&g->c, x->cls);
+		if (x->nload > 0 || x->cls == PMR_OP_LOAD ||
+		    x->cls == PMR_OP_LDST)
+			n->ep_mem = (uint16_t)g->c.l1d_lat;
+		return;
+	}
+	n->partial = d->partial;
+	n->events = d->events;
+	n->dd_fetch = d->dd_fetch;
+	n->dd_itlb = d->dd_itlb;
+	n->dd_brk = d->dd_brk;
+	n->re = d->re;
+	n->ep_fu = d->ep_fu;
+	n->ep_mem = d->ep_mem;
+	n->ep_miss = d->ep_miss;
+	n->ep_tlb = d->ep_tlb;
+	n->cc = d->cc;
+	n->pr_mem = inside(d->pr_mem, i);
+	n->pp = inside(d->pp, i);
+	n->pl = inside(d->pl, i);
+	n->rs = inside(d->rs, i);
+	n->rk = n->rs != 0 ? d->rk : 0;
+	n->dd_dec = d->dd_dec;
+	n->dd_wp = d->dd_wp;
+}
+
+/*
+ * [choice] Look-ahead: how many instructions from position q of s on the
+ * path that starts at pc stay consistent with the signature bits, walking
+ * at most max of them and stopping (consistent so far) at an indirect
+ * transfer or a return the stack cannot answer.  The return stack is a
+ * copy.
+ */
+static unsigned
+lookahead(const struct pmr_shotgun *g, const struct sig *s, size_t q,
+    uint64_t pc, unsigned max, const uint64_t *stack0, unsigned sp,
+    unsigned nstack)
+{
+	uint64_t stack[RSTACK];
+	size_t end = (size_t)s->prefix + s->len;
+	unsigned j;
+
+	memcpy(stack, stack0, sizeof(stack));
+	for (j = 0; j < max && q + j < end; j++) {
+		const struct ins *x = ins_find(g, pc);
+		unsigned b;
+
+		if (x == NULL)
+			return j;
+		b = sig_at(g, s, q + j);
+		if (check_bits(g, x, b) >= 0)
+			return j;
+		switch (x->cls) {
+		case PMR_OP_BR_COND:
+			pc = (b & 1u) ? x->target : x->fall;
+			break;
+		case PMR_OP_JMP:
+		case PMR_OP_CALL:
+			pc = x->target;
+			break;
+		case PMR_OP_RET:
+			if (nstack == 0)
+				return max;
+			sp = (sp + RSTACK - 1) % RSTACK;
+			nstack--;
+			pc = stack[sp];
+			break;
+		case PMR_OP_JMP_IND:
+		case PMR_OP_CALL_IND:
+			return max;
+		default:
+			pc = x->fall;
+			break;
+		}
+		if (x->cls == PMR_OP_CALL) {
+			stack[sp] = x->fall;
+			sp = (sp + 1) % RSTACK;
+			if (nstack < RSTACK)
+				nstack++;
+		}
+		if (pc == 0)
+			return j + 1;
+	}
+	return max;
+}
+
+/*
+ * An indirect transfer: among the targets x's samples name, the one whose
+ * path stays consistent longest with the signature after it (then the
+ * best context match, then at random), and a sample of x with that
+ * target; d, the best match alone, if look-ahead is off or x has one
+ * target.
+ */
+static const struct pmr_sim_det *
+pick_target(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
+    size_t q, const struct pmr_sim_det *d, const uint64_t *stack,
+    unsigned sp, unsigned nstack, unsigned *lap)
+{
+	uint64_t tg[64], w, mask, own, n = 0;
+	unsigned la[64], sc[64], nt = 0, k, t, bestla = 0, bestsc = 0;
+	const struct pmr_sim_det *pick = d;
+
+	*lap = UINT32_MAX;	/* not looked at */
+	if (g->o.lookahead == 0 || d == NULL)
+		return d;
+	sig_context(g, s, q, g->o.ctx, &w, &mask);
+	own = (uint64_t)(g->o.bits == 2 ? 3u : 1u) << (2 * g->o.ctx);
+	for (k = 0; k < x->ndet; k++) {
+		const struct pmr_sim_det *e = &g->det[g->detidx[x->det0 + k]];
+		uint64_t v = window_sig(g, e);
+		unsigned c = popcount64(~(v ^ w) & mask) + (((v ^ w) & own) ==
+		    0 ? 64 : 0);
+
+		if (e->target == 0)
+			continue;
+		for (t = 0; t < nt && tg[t] != e->target; t++)
+			;
+		if (t == nt) {
+			if (nt == 64)
+				continue;
+			tg[nt] = e->target;
+			sc[nt] = c;
+			la[nt] = lookahead(g, s, q + 1, e->target,
+			    g->o.lookahead, stack, sp, nstack);
+			nt++;
+		} else if (c > sc[t])
+			sc[t] = c;
+	}
+	if (nt == 0)
+		return d;
+	g->st.lookaheads++;
+	for (t = 0; t < nt; t++)
+		if (la[t] > bestla || (la[t] == bestla && sc[t] > bestsc)) {
+			bestla = la[t];
+			bestsc = sc[t];
+		}
+	/* a sample of a best target, uniform among the best-matching */
+	for (k = 0; k < x->ndet; k++) {
+		const struct pmr_sim_det *e = &g->det[g->detidx[x->det0 + k]];
+		uint64_t v = window_sig(g, e);
+		unsigned c = popcount64(~(v ^ w) & mask) + (((v ^ w) & own) ==
+		    0 ? 64 : 0);
+
+		if (e->target == 0 || c != bestsc)
+			continue;
+		for (t = 0; t < nt && tg[t] != e->target; t++)
+			;
+		if (la[t] != bestla || sc[t] != bestsc)
+			continue;
+		if (rnd_below(g, ++n) == 0)
+			pick = e;
+	}
+	g->st.lookahead_changed += pick != NULL && d != NULL &&
+	    pick->target != d->target;
+	*lap = bestla;
+	return pick;
+}
+
+/* The true pc of position q of s (0 unknown). */
+static uint64_t
+true_pc(const struct pmr_shotgun *g, const struct sig *s, size_t q)
+{
+	if (!g->truth_on || s->truth == SIZE_MAX)
+		return 0;
+	return g->truth[s->truth + q] ? g->truth[s->truth + q] - 1 : 0;
+}
+
+/*
+ * Builds one fragment from signature s into nodes[]; returns its length,
+ * or -1 - reason if it aborts.  *errant is set if its path left the true
+ * one (when the truth is known).
+ */
+static long
+fragment(struct pmr_shotgun *g, const struct sig *s,
+    struct pmr_sim_gnode *nodes, const struct pmr_sim_det **used,
+    long *offp, int *cut)
+{
+	uint32_t n = g->o.sig_len && g->o.sig_len < s->len ? g->o.sig_len :
+	    s->len, i;
+	uint64_t stack[RSTACK], cur = s->start_pc;
+	unsigned sp = 0, nstack = 0;
+	int32_t lastxfer = -1;
+	/* the last position whose successor came from a sample (an
+	 * indirect target, a rep step), the first off the true path */
+	long choice = -1, off = -1;
+	int reason;
+
+#define ABORT(r) do { reason = (r); goto abort; } while (0)
+	*offp = -1;
+	*cut = 0;
+	g->gen++;
+	for (i = 0; i < n; i++) {
+		size_t q = (size_t)s->prefix + i;
+		unsigned b = sig_at(g, s, q);
+		uint64_t tpc = true_pc(g, s, q), next;
+		const struct pmr_sim_det *d = NULL, *pd;
+		struct ins *x;
+		int why;
+
+		/* the oracle: the true path, and the sample of this very
+		 * instruction if there is one */
+		if (g->o.oracle) {
+			d = det_of_seq(g, s->seq + i);
+			if (tpc != 0)
+				cur = tpc;
+			else if (d != NULL)
+				cur = d->pc;
+			if (d != NULL && d->pc != cur)
+				d = NULL;
+		}
+		if (tpc != 0 && tpc != cur && off < 0)
+			off = i;
+		if ((x = ins_find(g, cur)) == NULL)
+			ABORT(PMR_SG_NOPC);
+		if ((why = check_bits(g, x, b)) >= 0)
+			return -1 - why;
+		if (d == NULL) {
+			struct fctx f = { nodes, i };
+
+			d = choose(g, x, s, q, &f);
+		}
+		used[i] = d;
+		if (d == NULL && (pd = proxy(g, x, s, q)) != NULL) {
+			struct pmr_sim_det t = *pd;
+
+			/* what belongs to the other pc stays there */
+			t.pc = cur;
+			t.partial = 0;
+			t.pr_mem = t.pp = t.pl = t.rs = 0;
+			t.target = 0;
+			g->st.proxied++;
+			node_fill(g, x, &t, i, &nodes[i]);
+		} else
+			node_fill(g, x, d, i, &nodes[i]);
+		reg_producers(g, x, i, &lastxfer, &nodes[i]);
+		if (g->o.oracle && d != NULL && d->seq == s->seq + i) {
+			/* its own producers, as the full graph has them */
+			nodes[i].pr_reg_a = inside(d->pr_reg_a, i);
+			nodes[i].pr_reg_b = inside(d->pr_reg_b, i);
+			nodes[i].pr_reg_c = inside(d->pr_reg_c, i);
+		}
+		/* the next pc: the program, the signature, the return
+		 * stack, or the chosen sample's target */
+		switch (x->cls) {
+		case PMR_OP_BR_COND:
+			next = (b & 1u) ? x->target : x->fall;
+			if ((b & 1u) && x->target == 0)
+				ABORT(PMR_SG_NOTARGET);
+			break;
+		case PMR_OP_JMP:
+		case PMR_OP_CALL:
+			next = x->target;
+			if (next == 0)
+				ABORT(PMR_SG_NOTARGET);
+			break;
+		case PMR_OP_RET:
+			if (nstack > 0) {
+				sp = (sp + RSTACK - 1) % RSTACK;
+				nstack--;
+				next = stack[sp];
+				break;
+			}
+			/* an empty stack: as an indirect transfer */
+			/* FALLTHROUGH */
+		case PMR_OP_JMP_IND:
+		case PMR_OP_CALL_IND:
+			if (d != NULL && !g->o.oracle) {
+				unsigned la, want = g->o.lookahead < n - i - 1 ?
+				    g->o.lookahead : n - i - 1;
+
+				d = pick_target(g, x, s, q, d, stack, sp,
+				    nstack, &la);
+				used[i] = d;
+				choice = i;
+				if (la < want)
+					ABORT(PMR_SG_NOPATH);
+			}
+			if (d == NULL || d->target == 0)
+				ABORT(PMR_SG_NOTARGET);
+			next = d->target;
+			g->st.indirect++;
+			if (i + 1 < n && true_pc(g, s, q + 1) != 0 && off < 0) {
+				g->st.indirect_checked++;
+				g->st.indirect_true += true_pc(g, s, q + 1) ==
+				    next;
+			}
+			break;
+		default:
+			/* a rep step repeats when its sample did */
+			next = d != NULL && d->target == cur ? cur : x->fall;
+			if (x->flags & PMR_SI_REP)
+				choice = i;
+			break;
+		}
+		if (x->cls == PMR_OP_CALL || x->cls == PMR_OP_CALL_IND) {
+			stack[sp] = x->fall;
+			sp = (sp + 1) % RSTACK;
+			if (nstack < RSTACK)
+				nstack++;
+		}
+		if (next == 0 && i + 1 < n)
+			ABORT(PMR_SG_NOTARGET);	/* no fall-through */
+		cur = next;
+	}
+	*offp = off;
+	return (long)n;
+abort:
+	*offp = off;
+	/* [choice] keep what comes up to the last choice (--keep) */
+	if (g->o.keep != 0 && choice >= 0 && (uint32_t)choice + 1 >=
+	    g->o.keep) {
+		*cut = 1;
+		g->st.aborted[reason]++;
+		return choice + 1;
+	}
+	return -1 - reason;
+#undef ABORT
+}
+
+int
+pmr_shotgun_build(struct pmr_shotgun *g,
+    int (*emit)(void *arg, const struct pmr_sim_gnode *n, uint64_t frag,
+    uint32_t pos), void *arg)
+{
+	struct pmr_sim_gnode *nodes;
+	const struct pmr_sim_det **used;
+	uint32_t maxlen = 0;
+	uint64_t tries, maxtries;
+	size_t i;
+	int rc = 0;
+
+	if (g->nsig == 0)
+		return fail(g, PMR_EINVAL, "no SIG records (pmsim --shotgun "
+		    "writes them)");
+	if (g->nins == 0)
+		return fail(g, PMR_EINVAL, "no program: no static "
+		    "instructions (-p names the trace the run read)");
+	if (g->det_ctx != UINT32_MAX && g->o.ctx > g->det_ctx)
+		return fail(g, PMR_EINVAL, "--ctx %u is wider than the DETs' "
+		    "context (%u)", g->o.ctx, g->det_ctx);
+	if (g->det_ctx == UINT32_MAX)
+		g->det_ctx = g->o.ctx;
+	if ((rc = index_dets(g)) != 0)
+		return rc;
+	for (i = 0; i < g->nsig; i++)
+		if (g->sig[i].len > maxlen)
+			maxlen = g->sig[i].len;
+	nodes = malloc(maxlen * sizeof(*nodes));
+	used = malloc(maxlen * sizeof(*used));
+	if (nodes == NULL || used == NULL) {
+		free(nodes);
+		free(used);
+		return fail(g, PMR_ENOMEM, "out of memory");
+	}
+	/* [choice] signatures with replacement until enough fragments are
+	 * kept, giving up after 50 tries a fragment */
+	maxtries = (uint64_t)g->o.fragments * 50 + 1000;
+	if (g->o.every) {
+		free(g->worder);
+		if ((g->worder = malloc(g->nsig * sizeof(*g->worder))) ==
+		    NULL) {
+			rc = fail(g, PMR_ENOMEM, "out of memory");
+			goto out;
+		}
+		for (i = 0; i < g->nsig; i++)
+			g->worder[i] = (uint32_t)i;
+		sort_g = g;
+		qsort(g->worder, g->nsig, sizeof(*g->worder), by_window);
+		maxtries = g->nsig;
+	}
+	for (tries = 0; (g->o.every || g->st.kept < g->o.fragments) &&
+	    tries < maxtries; tries++) {
+		const struct sig *s = &g->sig[g->o.every ? g->worder[tries] :
+		    rnd_below(g, g->nsig)];
+		int cut;
+		long off, len = fragment(g, s, nodes, used, &off, &cut);
+		uint32_t k;
+
+		g->st.tried++;
+		g->st.truncated += cut;
+		if (s->truth != SIZE_MAX && g->truth_on) {
+			/* errant: the walk left the true path; detected:
+			 * nothing off it is kept */
+			int bad = len >= 0 && off >= 0 && off < len;
+
+			g->st.truth++;
+			g->st.errant += off >= 0;
+			g->st.detected += off >= 0 && !bad;
+			g->st.consistent += len >= 0 && !bad;
+		}
+		if (len < 0) {
+			g->st.aborted[-len - 1]++;
+			continue;
+		}
+		for (k = 0; k < (uint32_t)len; k++) {
+			struct ins *x = ins_find(g, nodes[k].pc);
+
+			x->nodes++;
+			x->missing += used[k] == NULL;
+			g->st.nodes++;
+			g->st.missing += used[k] == NULL;
+			if (emit != NULL &&
+			    (rc = emit(arg, &nodes[k], g->st.kept, k)) != 0)
+				goto out;
+		}
+		g->st.kept++;
+	}
+out:
+	free(nodes);
+	free(used);
+	return rc;
+}
+
+static int
+by_nodes(const void *a, const void *b)
+{
+	const struct ins *x = &sort_g->ins[*(const uint32_t *)a];
+	const struct ins *y = &sort_g->ins[*(const uint32_t *)b];
+
+	if (x->nodes != y->nodes)
+		return x->nodes > y->nodes ? -1 : 1;
+	return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+int
+pmr_shotgun_coverage(const struct pmr_shotgun *g, FILE *f, int tsv)
+{
+	uint32_t *ord = malloc((g->nins ? g->nins : 1) * sizeof(*ord));
+	size_t i, n = 0;
+
+	if (ord == NULL)
+		return -1;
+	for (i = 0; i < g->nins; i++)
+		if (g->ins[i].nodes > 0 || g->ins[i].ndet > 0)
+			ord[n++] = (uint32_t)i;
+	sort_g = g;
+	qsort(ord, n, sizeof(*ord), by_nodes);
+	fprintf(f, tsv ? "#pc\tclass\tnodes\tdets\tmissing\n" :
+	    "%-18s %-8s %10s %8s %10s\n", "pc", "class", "nodes", "dets",
+	    "missing");
+	for (i = 0; i < n; i++) {
+		const struct ins *x = &g->ins[ord[i]];
+
+		fprintf(f, tsv ? "0x%" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu32
+		    "\t%" PRIu64 "\n" : "0x%-16" PRIx64 " %-8s %10" PRIu64
+		    " %8" PRIu32 " %10" PRIu64 "\n", x->pc,
+		    pmr_insn_class_name(x->cls), x->nodes, x->ndet,
+		    x->missing);
+	}
+	free(ord);
+	return ferror(f) ? -1 : 0;
+}

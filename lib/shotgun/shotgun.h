@@ -1,0 +1,145 @@
+/*
+ * shotgun.h: shotgun profiling's graph builder (Fields, Bodik, Hill,
+ * Newburn, MICRO-36 2003, §5 and Fig. 5a): from signature samples (SIG,
+ * 2 bits for each of a long run of retired instructions) and detailed
+ * samples (DET, one instruction's latencies and producers with the
+ * signature bits around it) of pmsim --shotgun, and the static program,
+ * assemble graph fragments: GNODE records that icost reads as it reads
+ * pmsim's own.  For cmd/shotgun.c.
+ *
+ * For each fragment: pick a signature at random; walk its instructions
+ * from its start pc, each time taking among the detailed samples of the
+ * pc the one whose context bits best match the signature's around that
+ * position (ties at random), inferring the next pc from the program
+ * (fall-through, a direct target when b1 says taken, a return stack) or,
+ * for an indirect transfer, from the chosen sample; register producers
+ * come from the program's register dataflow along the path.  Signature
+ * bits that the inferred instruction could not have abort the fragment
+ * (an errant path).
+ */
+#ifndef PMR_SHOTGUN_H
+#define PMR_SHOTGUN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "records/records.h"
+#include "sim/sim.h"
+#include "trace/trace.h"
+
+/* Why a fragment was discarded. */
+enum pmr_shotgun_abort {
+	PMR_SG_NOPC,		/* the pc is not in the program */
+	PMR_SG_B1,		/* b1 on an instruction that neither accesses
+				 * memory nor transfers control */
+	PMR_SG_MEM00,		/* a load or store with b1 = b2 = 0 */
+	PMR_SG_TAKEN,		/* a transfer that is always taken, b1 = b2 = 0,
+				 * or a direct one with b1 = 0 */
+	PMR_SG_NOTARGET,	/* an indirect transfer without a sample of
+				 * its pc, or a branch without a target */
+	PMR_SG_NOPATH,		/* no target a sample names agrees with the
+				 * signature after it (look-ahead) */
+	PMR_SG_NABORT
+};
+
+struct pmr_shotgun_opts {
+	unsigned fragments;	/* good fragments wanted [1000] */
+	unsigned sig_len;	/* instructions of each signature used, 0 all */
+	unsigned ctx;		/* match window: +-ctx [10], <= the DETs' */
+	unsigned bits;		/* signature bits compared and checked: 1 or 2 */
+	int oracle;		/* the true pcs (the trace) and the sample of
+				 * each instruction by its seq, if there is one */
+	int every;		/* each signature once, in commit order, instead
+				 * of fragments drawn at random */
+	unsigned lookahead;	/* an indirect transfer's target: the one whose
+				 * next lookahead instructions agree with the
+				 * signature (0: the best match alone) [64] */
+	uint32_t keep;		/* a fragment that cannot go on is kept up to
+				 * its last choice (an indirect target, a rep
+				 * step) if that leaves keep instructions or
+				 * more (0: discarded, as the paper's) */
+	uint64_t seed;
+};
+
+struct pmr_shotgun_stats {
+	uint64_t sigs, dets;	/* samples read */
+	uint64_t dets_nopc;	/* DETs of pcs not in the program (dropped) */
+	uint64_t tried, kept;	/* fragments */
+	uint64_t truncated;	/* of those kept, cut at a choice (--keep) */
+	uint64_t aborted[PMR_SG_NABORT];
+	uint64_t nodes;		/* nodes of kept fragments */
+	uint64_t missing;	/* of those, without a sample of their pc */
+	uint64_t proxied;	/* of those, with a proxy of their class */
+	uint64_t matched;	/* with one: chosen by the match score */
+	uint64_t ties;		/* of those, with more than one best */
+	uint64_t own_miss;	/* of those, none with the node's own bits */
+	double score;		/* sum of score / bits compared */
+	uint64_t indirect;	/* next pcs taken from a sample's target */
+	uint64_t lookaheads;	/* of those, chosen among 2 or more targets */
+	uint64_t lookahead_changed;	/* not the best match's target */
+	/* with the true pcs (the trace, -p): fragments whose path left the
+	 * true one (errant), of those aborted (detected); kept ones that
+	 * stayed on it (consistent); indirect targets that were true */
+	uint64_t truth;		/* fragments checked against the truth */
+	uint64_t errant, detected, consistent;
+	uint64_t indirect_true, indirect_checked;
+};
+
+struct pmr_shotgun;
+
+/*
+ * Returns a builder for the machine c (the GNODE defaults: unit and L1
+ * latencies, the stack engine, the pc register), or NULL with *err set
+ * (PMR_ENOMEM, PMR_EINVAL for bad options).
+ */
+struct pmr_shotgun *pmr_shotgun_new(const struct pmr_shotgun_opts *o,
+    const struct pmr_sim_config *c, int *err);
+void pmr_shotgun_free(struct pmr_shotgun *g);
+/* Adds a sample; returns 0, PMR_ENOMEM, or PMR_ECORRUPT (a SIG shorter
+ * than its bits, a DET whose ctx differs from the first's) with a message
+ * in pmr_shotgun_errmsg(). */
+int pmr_shotgun_add_sig(struct pmr_shotgun *g, const struct pmr_sim_sig *s);
+int pmr_shotgun_add_det(struct pmr_shotgun *g, const struct pmr_sim_det *d);
+/* Adds a static instruction of the program; returns 0 or PMR_ENOMEM. */
+int pmr_shotgun_add_insn(struct pmr_shotgun *g, const struct pmr_sinsn *si);
+/*
+ * Adds a dynamic instruction of the trace the run read, in order: its
+ * static instruction, the fall-through of an instruction of unknown
+ * length (ChampSim's), and, after pmr_shotgun_truth_begin(), its pc as
+ * the truth of the signatures' windows (di->seq is the commit index).
+ * Returns 0 or PMR_ENOMEM.
+ */
+int pmr_shotgun_add_dyn(struct pmr_shotgun *g, const struct pmr_dinsn *di);
+/* The longest fragment the signatures give (instructions). */
+uint32_t pmr_shotgun_longest(const struct pmr_shotgun *g);
+/*
+ * The true path: after the samples, the pcs of the retired instructions
+ * in order, from commit index first on (the trace the run read); the
+ * builder keeps those of the signatures' windows.  Returns 0 or
+ * PMR_ENOMEM.
+ */
+int pmr_shotgun_truth_begin(struct pmr_shotgun *g);
+int pmr_shotgun_truth_pc(struct pmr_shotgun *g, uint64_t seq, uint64_t pc);
+/* The smallest and the end of the commit indexes the truth needs. */
+void pmr_shotgun_truth_span(const struct pmr_shotgun *g, uint64_t *lo,
+    uint64_t *hi);
+/*
+ * Builds the fragments, calling emit (if not NULL) for each node of each
+ * kept fragment in order (frag from 0, pos from 0); returns 0, the first
+ * non-zero value emit returns, or PMR_EINVAL (no signature, no program)
+ * or PMR_ENOMEM with a message.
+ */
+int pmr_shotgun_build(struct pmr_shotgun *g,
+    int (*emit)(void *arg, const struct pmr_sim_gnode *n, uint64_t frag,
+    uint32_t pos), void *arg);
+const struct pmr_shotgun_stats *pmr_shotgun_stats(const struct pmr_shotgun *g);
+const char *pmr_shotgun_errmsg(const struct pmr_shotgun *g);
+const char *pmr_shotgun_abort_name(unsigned why);
+/*
+ * Prints the per-pc sample coverage: each pc of the program met in the
+ * kept fragments, its class, its nodes there, its DETs and the nodes
+ * built without one, most nodes first; returns 0 or -1 (write error).
+ */
+int pmr_shotgun_coverage(const struct pmr_shotgun *g, FILE *f, int tsv);
+
+#endif /* PMR_SHOTGUN_H */
