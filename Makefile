@@ -7,6 +7,7 @@
 #   make demo       the main job on a bundled trace
 #   make bench      benchmarks, printing figures
 #   make -j2 icost-multisim   icost's graph against multisim, every trace
+#   make -j2 shotgun-eval     shotgun against the graph and multisim
 #   make fuzz       each libFuzzer target for FUZZ_SECONDS [60]
 #   make lint-man   mandoc -Tlint on every man page; fails on any message
 #   make install / uninstall   honour PREFIX, BINDIR, MANDIR, DESTDIR
@@ -84,7 +85,7 @@ DEB_PKGS = gcc make pkg-config libzstd-dev liblzma-dev zlib1g-dev \
 # Header dependencies come from the compiler (-MMD -MP: a .d file beside
 # each object and program).
 .PHONY: all check test lint-man regen clean deps demo \
-	bench fuzz install uninstall icost-multisim
+	bench fuzz install uninstall icost-multisim shotgun-eval
 
 PLUGIN := cmd/$(D)pmtrace-plugin.so
 
@@ -184,6 +185,15 @@ icost-multisim: all
 	@$(MAKE) --no-print-directory -f examples/icost-multisim.mk \
 		PMSIM=$(CURDIR)/cmd/$(D)pmsim ICOST=$(CURDIR)/cmd/$(D)icost \
 		TOP=$(CURDIR)
+
+# Shotgun profiling's validation (shotgun(1), VALIDATION): its fragments
+# against the full graph and multisim on every bundled trace, the pc
+# inference, the error as the fragments grow, into shotgun-out/.  MAX,
+# WARMUP, TRACES, OUT as in examples/shotgun.mk.
+shotgun-eval: all
+	@$(MAKE) --no-print-directory -f examples/shotgun.mk \
+		PMSIM=$(CURDIR)/cmd/$(D)pmsim ICOST=$(CURDIR)/cmd/$(D)icost \
+		SHOTGUN=$(CURDIR)/cmd/$(D)shotgun TOP=$(CURDIR)
 
 bench: all $(BENCH_BINS)
 	@for b in tests/bench/*.sh; do PM_TOP=$(CURDIR) bash $$b || exit 1; done

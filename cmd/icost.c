@@ -1438,7 +1438,15 @@ main(int argc, char *argv[])
 		if (ck.badsum != 0)
 			die("the icosts of %u subsets do not sum to their "
 			    "cost: a bug", ck.badsum);
-		if (bd.source != PMR_COST_MULTISIM &&
+		if (bd.source != PMR_COST_MULTISIM && go.warm != 0 &&
+		    (ck.negative != 0 || ck.nonmono != 0)) {
+			if (!com.quiet)
+				fprintf(stderr, "icost: note: %u negative costs "
+				    "and %u costs below a subset's (with --warm "
+				    "a time is a difference of two commits, "
+				    "which need not be monotone)\n",
+				    ck.negative, ck.nonmono);
+		} else if (bd.source != PMR_COST_MULTISIM &&
 		    (ck.negative != 0 || ck.nonmono != 0))
 			fprintf(stderr, "icost: warning: the graph gave %u "
 			    "negative costs and %u costs below a subset's "

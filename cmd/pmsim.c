@@ -289,19 +289,6 @@ trace_src(void *arg, struct pmr_dinsn *di)
 	return pmr_trace_next(arg, di);
 }
 
-
-static int
-meta(struct pmr_writer *w, const char *key, const char *value)
-{
-	struct pmr_meta m;
-
-	m.key.p = (const unsigned char *)key;
-	m.key.n = (uint32_t)strlen(key);
-	m.value.p = (const unsigned char *)value;
-	m.value.n = (uint32_t)strlen(value);
-	return pmr_write(w, PMR_REC_META, &m);
-}
-
 /* Writes the META records that describe the run. */
 static int
 write_meta(struct pmr_writer *w, const struct pmr_sim_config *c,
@@ -313,8 +300,8 @@ write_meta(struct pmr_writer *w, const struct pmr_sim_config *c,
 	int rc, ibs = o->pm_select == PMR_SIM_SELECT_MAPPED;
 
 	snprintf(buf, sizeof(buf), "%016" PRIx64, pmr_sim_config_digest(c));
-	if ((rc = meta(w, "machine", c->name)) != 0 ||
-	    (rc = meta(w, "config-digest", buf)) != 0)
+	if ((rc = pmr_write_meta(w, "machine", c->name)) != 0 ||
+	    (rc = pmr_write_meta(w, "config-digest", buf)) != 0)
 		return rc;
 	if ((f = open_memstream(&text, &len)) == NULL)
 		return PMR_ENOMEM;
@@ -322,19 +309,19 @@ write_meta(struct pmr_writer *w, const struct pmr_sim_config *c,
 		free(text);
 		return PMR_ENOMEM;
 	}
-	rc = meta(w, "config", text);
+	rc = pmr_write_meta(w, "config", text);
 	free(text);
 	if (rc != 0)
 		return rc;
 	snprintf(buf, sizeof(buf), "%u", c->issue_width);
-	if ((rc = meta(w, "issue-width", buf)) != 0)
+	if ((rc = pmr_write_meta(w, "issue-width", buf)) != 0)
 		return rc;
 	if (o->sampler != PMR_SIM_SAMPLER_PROFILEME || ibs) {
 		snprintf(buf, sizeof(buf), "%s S=%" PRIu64 " skid=%u event=%s",
 		    ibs ? "ibs" : sampler_names[o->sampler],
 		    ibs ? o->pm_s : o->bs_s, o->bs_skid,
 		    bsev_names[o->bs_event]);
-		if ((rc = meta(w, "sampler", buf)) != 0)
+		if ((rc = pmr_write_meta(w, "sampler", buf)) != 0)
 			return rc;
 	}
 	if (o->ideal != 0) {	/* icost --multisim reads it */
@@ -347,17 +334,17 @@ write_meta(struct pmr_writer *w, const struct pmr_sim_config *c,
 				n += (size_t)snprintf(buf + n, sizeof(buf) - n,
 				    "%s%s", n ? "," : "",
 				    pmr_sim_ideal_name(1u << b));
-		if ((rc = meta(w, "ideal", buf)) != 0)
+		if ((rc = pmr_write_meta(w, "ideal", buf)) != 0)
 			return rc;
 		/* the machine idealized: multisim's runs share it */
 		snprintf(buf, sizeof(buf), "%016" PRIx64,
 		    pmr_sim_config_digest(base));
-		if ((rc = meta(w, "base-config-digest", buf)) != 0)
+		if ((rc = pmr_write_meta(w, "base-config-digest", buf)) != 0)
 			return rc;
 	}
 	if (o->truth) {
 		snprintf(buf, sizeof(buf), "delta=%u", o->delta);
-		if ((rc = meta(w, "truth", buf)) != 0)
+		if ((rc = pmr_write_meta(w, "truth", buf)) != 0)
 			return rc;
 	}
 	if (o->pm != PMR_SIM_PM_OFF && !ibs) {
@@ -370,14 +357,14 @@ write_meta(struct pmr_writer *w, const struct pmr_sim_config *c,
 		    o->pm_rearm == PMR_SIM_REARM_SELECT ? "select" :
 		    "interrupt", o->pm_irq, o->pm_select == PMR_SIM_SELECT_OPPORTUNITY ?
 		    "opportunity" : "fetch");
-		if ((rc = meta(w, "profileme", buf)) != 0)
+		if ((rc = pmr_write_meta(w, "profileme", buf)) != 0)
 			return rc;
 	}
 	if (o->shotgun) {
 		snprintf(buf, sizeof(buf), "sig=%" PRIu64 " len=%u prefix=%u "
 		    "det=%" PRIu64 " ctx=%u", o->sg_sig, o->sg_len,
 		    o->sg_prefix, o->sg_det, o->sg_ctx);
-		if ((rc = meta(w, "shotgun", buf)) != 0)
+		if ((rc = pmr_write_meta(w, "shotgun", buf)) != 0)
 			return rc;
 	}
 	return 0;

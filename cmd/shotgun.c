@@ -7,10 +7,10 @@
  * The assembly lives in lib/shotgun/; this file reads the inputs, checks
  * them and writes the output.  See shotgun(1).
  */
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +23,7 @@
 
 enum {
 	O_SIG_LEN = PMR_OPT_PRIVATE, O_CTX, O_BITS, O_ORACLE, O_COVERAGE,
-	O_EVERY, O_LOOKAHEAD, O_KEEP
+	O_EVERY, O_LOOKAHEAD, O_KEEP, O_STATS
 };
 
 static const char synopsis[] =
@@ -58,10 +58,12 @@ help(void)
 	    "      --lookahead=K    an indirect target: the one the next K "
 	    "bits agree with\n"
 	    "                       longest (0: the best match alone) [64]\n"
-	    "      --keep=N         a fragment that cannot go on: keep it up "
+	    "      --keep=PCT       a fragment that cannot go on: keep it up "
 	    "to its last\n"
-	    "                       choice if N or more instructions (0: "
-	    "discard it) [0]\n"
+	    "                       choice if PCT%% of it or more (0: "
+	    "discard it) [50]\n"
+	    "      --stats=FILE     the counters (key=value, as META "
+	    "shotgun-stats) into FILE\n"
 	    "      --coverage       instead of the stream, the per-pc sample "
 	    "coverage (text;\n"
 	    "                       -f tsv)\n"
@@ -71,21 +73,8 @@ help(void)
 
 static struct pmr_common com;
 
-static void
-die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("shotgun: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
+/* One line on stderr, exit 1 (err(3) names the program). */
+#define die(...) errx(1, __VA_ARGS__)
 
 /* The META records of the run, passed on (the machine for icost). */
 struct metas {
@@ -137,18 +126,6 @@ emit(void *arg, const struct pmr_sim_gnode *n, uint64_t frag, uint32_t pos)
 	/* a seq gap starts each fragment (icost --fragments) */
 	g.seq = frag * o->stride + pos;
 	return pmr_write(o->w, PMR_REC_GNODE, &g);
-}
-
-static int
-write_meta(struct pmr_writer *w, const char *key, const char *val)
-{
-	struct pmr_meta m;
-
-	m.key.p = (const unsigned char *)key;
-	m.key.n = (uint32_t)strlen(key);
-	m.value.p = (const unsigned char *)val;
-	m.value.n = (uint32_t)strlen(val);
-	return pmr_write(w, PMR_REC_META, &m);
 }
 
 /* The counters as one line (stderr) or a META value. */
@@ -209,18 +186,19 @@ main(int argc, char *argv[])
 		{ "every", no_argument, NULL, O_EVERY },
 		{ "lookahead", required_argument, NULL, O_LOOKAHEAD },
 		{ "keep", required_argument, NULL, O_KEEP },
+		{ "stats", required_argument, NULL, O_STATS },
 		PMR_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	static const char *const fmt_names[] = { "text", "tsv", NULL };
 	struct pmr_shotgun_opts so = { .fragments = 1000, .ctx = 10,
-	    .bits = 2, .lookahead = 64 };
+	    .bits = 2, .lookahead = 64, .keep = 50 };
 	struct pmr_sim_config cfg;
 	struct pmr_shotgun *g;
 	struct pmr_reader *r;
 	struct pmr_rec rec;
 	struct metas ms = { NULL, NULL, 0 };
-	const char *program = NULL, *in, *name;
+	const char *program = NULL, *in, *name, *stats_file = NULL;
 	int ch, rc, err, coverage = 0, tsv = 0, have_cfg = 0, ctx_set = 0;
 	uint64_t maxseq = 0;
 	char eb[512], line[1024];
@@ -262,9 +240,12 @@ main(int argc, char *argv[])
 		case O_EVERY:
 			so.every = 1;
 			break;
+		case O_STATS:
+			stats_file = optarg;
+			break;
 		case O_KEEP:
 			so.keep = (uint32_t)pmr_cli_num("--keep", optarg, 0,
-			    100000000);
+			    100);
 			break;
 		case O_LOOKAHEAD:
 			so.lookahead = (unsigned)pmr_cli_num("--lookahead",
@@ -412,6 +393,7 @@ main(int argc, char *argv[])
 			    pmr_strerror(err));
 		longest = pmr_shotgun_longest(g);
 		o.stride = longest + 1;
+		err = 0;
 		for (i = 0; i < ms.n && err == 0; i++)
 			err = pmr_write(o.w, PMR_REC_META, &ms.m[i]);
 		snprintf(buf, sizeof(buf), "fragments=%u every=%d sig-len=%u "
@@ -419,9 +401,9 @@ main(int argc, char *argv[])
 		    so.fragments, so.every, so.sig_len, so.ctx, so.bits,
 		    so.oracle, so.lookahead, so.keep, so.seed);
 		if (err == 0)
-			err = write_meta(o.w, "gnode", "fragments shotgun");
+			err = pmr_write_meta(o.w, "gnode", "fragments shotgun");
 		if (err == 0)
-			err = write_meta(o.w, "shotgun-build", buf);
+			err = pmr_write_meta(o.w, "shotgun-build", buf);
 		if (err == 0)
 			err = pmr_shotgun_build(g, emit, &o);
 		if (err == PMR_EINVAL || err == PMR_ENOMEM) {
@@ -435,7 +417,7 @@ main(int argc, char *argv[])
 		}
 		if (err == 0) {
 			stats_text(pmr_shotgun_stats(g), line, sizeof(line), 1);
-			err = write_meta(o.w, "shotgun-stats", line);
+			err = pmr_write_meta(o.w, "shotgun-stats", line);
 		}
 		if (err != 0 || pmr_writer_close(o.w, eb, sizeof(eb)) != 0) {
 			if (err != 0)
@@ -458,6 +440,17 @@ main(int argc, char *argv[])
 		if (com.verbose && !com.quiet) {
 			stats_text(st, line, sizeof(line), 0);
 			fprintf(stderr, "shotgun: %s\n", line);
+		}
+		if (stats_file != NULL) {
+			struct pmr_textout to;
+
+			stats_text(st, line, sizeof(line), 1);
+			if (pmr_textout_open(&to, stats_file) != 0)
+				die("%s: %s", stats_file, strerror(errno));
+			fprintf(to.f, "%s\n", line);
+			if (pmr_textout_close(&to, 1) != 0)
+				die("%s: %s", stats_file, strerror(to.werr ?
+				    to.werr : errno));
 		}
 	}
 	pmr_shotgun_free(g);

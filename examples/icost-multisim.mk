@@ -5,6 +5,7 @@
 #
 #   make -f examples/icost-multisim.mk -j2                 # 2 M instructions a trace
 #   make -f examples/icost-multisim.mk -j2 MAX=200000 TRACES="gzip sort"
+#   make -f examples/icost-multisim.mk -j2 WARMUP=500000  # measure after it
 #   make icost-multisim                                    # the same, from the top
 #
 # Writes into $(OUT):
@@ -33,6 +34,7 @@ GNUPLOT ?= gnuplot
 OUT ?= icost-out
 TRACES ?= cc1 grep gzip python sort sqlite xz
 MAX ?= 2000000
+WARMUP ?= 0
 MACHINE ?= fields03
 CATS ?= dl1,win,bw,bmisp,dmiss,shalu,lgalu,imiss
 ORDER ?= 2
@@ -44,7 +46,7 @@ SUBSETS := $(subst $(comma),+,$(shell $(ICOST) --subsets -c $(CATS) \
 ifeq ($(SUBSETS),)
 $(error $(ICOST) --subsets printed nothing: is icost on PATH (or ICOST=)?)
 endif
-SIM = $(PMSIM) -q -m $(MACHINE) --max $(MAX)
+SIM = $(PMSIM) -q -m $(MACHINE) --warmup $(WARMUP) --max $(MAX)
 trace = $(TOP)/traces/$(1).pmr.zst
 
 all: $(OUT)/summary.tsv

@@ -147,7 +147,8 @@ row() {
 	run -0 "$ICOST" --help
 	for o in --cats --set --order --all --focus --multisim --compare \
 	    --threshold --format --bar --win-inf --fu-contention --fragments \
-	    --machine --set-config --topdown --sysroot --nodes; do
+	    --machine --set-config --topdown --sysroot --nodes --top --top-k \
+	    --with --warm --cut; do
 		[[ $output == *"$o"* ]]
 	done
 	"$PMSIM" -q -m fields03 --graph --max 20000 -o "$T/g.pmr" "$TOP/traces/gzip.pmr.zst"

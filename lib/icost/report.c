@@ -257,6 +257,7 @@ pmr_icost_compare(FILE *f, const struct pmr_icost_bd *const *b, unsigned n,
 	static struct row r[MAXROWS];
 	unsigned nr = rows_of(b[0], v, r), k, j, used = 0;
 	double sum_gm = 0, sum_sg = 0, sum_sm = 0, maxe[3] = { 0, 0, 0 };
+	double max21 = 0;
 	int seen = 0, seen_s = 0;	/* TSV headers of row and summary */
 
 	if (v->fmt == PMR_TABLE_TEXT) {
@@ -280,6 +281,9 @@ pmr_icost_compare(FILE *f, const struct pmr_icost_bd *const *b, unsigned n,
 		for (j = 1; j < n; j++)
 			if (!isnan(val[j]) && fabs(val[j] - val[0]) > maxe[j])
 				maxe[j] = fabs(val[j] - val[0]);
+		if (n == 3 && !isnan(val[1]) && !isnan(val[2]) &&
+		    fabs(val[2] - val[1]) > max21)
+			max21 = fabs(val[2] - val[1]);
 		if (fabs(val[0]) >= thresh && val[0] != 0 && !isnan(val[1]) &&
 		    (n < 3 || !isnan(val[2]))) {
 			used++;
@@ -324,6 +328,7 @@ pmr_icost_compare(FILE *f, const struct pmr_icost_bd *const *b, unsigned n,
 			PMR_TVN("err2_rel", n > 2 ? sm : NAN, "%.2f"),
 			PMR_TVN("err2_max", n > 2 ? maxe[2] : NAN, "%.2f"),
 			PMR_TVN("err21_rel", n > 2 ? sg : NAN, "%.2f"),
+			PMR_TVN("err21_max", n > 2 ? max21 : NAN, "%.2f"),
 		};
 
 		if (v->fmt == PMR_TABLE_TEXT) {
@@ -337,13 +342,13 @@ pmr_icost_compare(FILE *f, const struct pmr_icost_bd *const *b, unsigned n,
 			if (n > 2)
 				fprintf(f, "# mean |%s - %s| / |%s| = %.1f%%, "
 				    "largest |error| %.1f points; mean |%s - "
-				    "%s| / |%s| = %.1f%%\n",
+				    "%s| / |%s| = %.1f%%, largest %.1f points\n",
 				    source_name(b[2]->source),
 				    source_name(b[0]->source),
 				    source_name(b[0]->source), sm, maxe[2],
 				    source_name(b[2]->source),
 				    source_name(b[1]->source),
-				    source_name(b[1]->source), sg);
+				    source_name(b[1]->source), sg, max21);
 		} else
 			pmr_table_line(f, v->fmt, "summary", NULL, &seen_s, fl,
 			    sizeof(fl) / sizeof(fl[0]));

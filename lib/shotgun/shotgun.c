@@ -68,12 +68,19 @@ struct pmr_shotgun {
 	 * class, window context, seq, and each class's groups */
 	uint32_t *cidx;
 	uint32_t cgrp0[PMR_OP_NCLASS], ncgrp_of[PMR_OP_NCLASS];
+	unsigned *scr;		/* the match score of each group (choose_in) */
+	size_t nscr;
 	/* the truth: pcs of the signatures' windows */
 	uint64_t *truth;
 	size_t ntruth;
 	uint32_t *worder;	/* signatures by window start */
 	size_t wcur;
 	int truth_on;
+	/* return sites: the direct call targets, sorted, and for each the
+	 * return addresses of its calls (rets[rofs[k] .. rofs[k + 1])) */
+	uint64_t *ctgt, *rets;
+	uint32_t *rofs;
+	size_t nctgt;
 	/* the default unit latency of each class: the commonest among its
 	 * DETs */
 	uint16_t deflat[PMR_OP_NCLASS];
@@ -181,6 +188,10 @@ pmr_shotgun_free(struct pmr_shotgun *g)
 	free(g->grp);
 	free(g->cgrp);
 	free(g->cidx);
+	free(g->scr);
+	free(g->ctgt);
+	free(g->rets);
+	free(g->rofs);
 	free(g->truth);
 	free(g->worder);
 	free(g->lastpos);
@@ -452,7 +463,15 @@ window_sig(const struct pmr_shotgun *g, const struct pmr_sim_det *d)
 	return (d->sig >> (2 * (g->det_ctx - ctx))) & m;
 }
 
-/* Orders DET indexes by pc, then window context, then seq. */
+/* 1 if two DETs have the same producers the tie-break looks at. */
+static int
+same_producers(const struct pmr_sim_det *x, const struct pmr_sim_det *y)
+{
+	return x->pp == y->pp && x->pl == y->pl && x->pr_mem == y->pr_mem;
+}
+
+/* Orders DET indexes by pc, then window context, then those producers,
+ * then seq. */
 static int
 by_pc(const void *a, const void *b)
 {
@@ -466,6 +485,12 @@ by_pc(const void *a, const void *b)
 	sy = window_sig(sort_g, y);
 	if (sx != sy)
 		return sx < sy ? -1 : 1;
+	if (x->pp != y->pp)
+		return x->pp < y->pp ? -1 : 1;
+	if (x->pl != y->pl)
+		return x->pl < y->pl ? -1 : 1;
+	if (x->pr_mem != y->pr_mem)
+		return x->pr_mem < y->pr_mem ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -508,7 +533,10 @@ group(const struct pmr_shotgun *g, const uint32_t *idx, size_t n,
 		    g->det[idx[k]].pc) == key) {
 			uint64_t s = window_sig(g, &g->det[idx[k]]);
 
-			if (k == i || gr[ng - 1].sig != s) {
+			/* by pc, a group is also of one set of producers */
+			if (k == i || gr[ng - 1].sig != s || (!by_class &&
+			    !same_producers(&g->det[idx[k]],
+			    &g->det[idx[gr[ng - 1].first]]))) {
 				gr[ng].sig = s;
 				gr[ng].first = (uint32_t)k;
 				gr[ng].n = 0;
@@ -791,9 +819,19 @@ choose_in(struct pmr_shotgun *g, const struct grp *gr, unsigned ngrp,
 	 * a miss): a sample that agrees there outranks any that does not,
 	 * whatever its context (score + 64) */
 	own = (uint64_t)(g->o.bits == 2 ? 3u : 1u) << (2 * g->o.ctx);
+	if (ngrp > g->nscr) {
+		unsigned *ns = realloc(g->scr, ngrp * sizeof(*ns));
+
+		if (ns == NULL)
+			return &g->det[idx[gr[0].first]];	/* degraded */
+		g->scr = ns;
+		g->nscr = ngrp;
+	}
 	for (k = 0; k < ngrp; k++) {
 		unsigned sc = popcount64(~(gr[k].sig ^ w) & mask) +
 		    (((gr[k].sig ^ w) & own) == 0 ? 64 : 0);
+
+		g->scr[k] = sc;
 
 		if (sc > best || nbest == 0) {
 			best = sc;
@@ -810,29 +848,33 @@ choose_in(struct pmr_shotgun *g, const struct grp *gr, unsigned ngrp,
 		/* among the ties, those whose producers fit best */
 		int bc = INT32_MIN;
 		uint64_t nb = 0;
-		unsigned pass, j;
+		unsigned pass;
 		const struct pmr_sim_det *pick = NULL;
 
+		/* a group has one set of producers: one look a group */
 		for (pass = 0; pass < 2; pass++) {
 			r = pass ? rnd_below(g, nb) : 0;
-			for (k = 0; k < ngrp; k++) {
-				if (popcount64(~(gr[k].sig ^ w) & mask) +
-				    (((gr[k].sig ^ w) & own) == 0 ? 64 : 0) !=
-				    best)
-					continue;
-				for (j = 0; j < gr[k].n; j++) {
-					const struct pmr_sim_det *d =
-					    &g->det[idx[gr[k].first + j]];
-					int c = consistency(g, f, s, q, d);
+			for (k = 0; k < ngrp && pick == NULL; k++) {
+				const struct pmr_sim_det *d;
+				int c;
 
-					if (pass == 0) {
-						if (c > bc) {
-							bc = c;
-							nb = 0;
-						}
-						nb += c == bc;
-					} else if (c == bc && r-- == 0)
-						pick = d;
+				if (g->scr[k] != best)
+					continue;
+				d = &g->det[idx[gr[k].first]];
+				c = consistency(g, f, s, q, d);
+				if (pass == 0) {
+					if (c > bc) {
+						bc = c;
+						nb = 0;
+					}
+					if (c == bc)
+						nb += gr[k].n;
+				} else if (c == bc) {
+					if (r < gr[k].n)
+						pick = &g->det[idx[gr[k].first +
+						    r]];
+					else
+						r -= gr[k].n;
 				}
 			}
 		}
@@ -840,8 +882,7 @@ choose_in(struct pmr_shotgun *g, const struct grp *gr, unsigned ngrp,
 	}
 	r = nbest > 1 ? rnd_below(g, nbest) : 0;
 	for (k = 0; k < ngrp; k++)
-		if (popcount64(~(gr[k].sig ^ w) & mask) +
-		    (((gr[k].sig ^ w) & own) == 0 ? 64 : 0) == best) {
+		if (g->scr[k] == best) {
 			if (r < gr[k].n)
 				return &g->det[idx[gr[k].first + r]];
 			r -= gr[k].n;
@@ -1111,6 +1152,108 @@ pick_target(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
 	return pick;
 }
 
+struct callsite {
+	uint64_t target, ret;
+};
+
+static int
+by_target(const void *a, const void *b)
+{
+	const struct callsite *x = a, *y = b;
+
+	if (x->target != y->target)
+		return x->target < y->target ? -1 : 1;
+	return x->ret < y->ret ? -1 : x->ret > y->ret;
+}
+
+/* Indexes the program's direct calls by target, for return sites. */
+static int
+index_calls(struct pmr_shotgun *g)
+{
+	struct callsite *cs;
+	size_t i, n = 0, k;
+
+	free(g->ctgt);
+	free(g->rets);
+	free(g->rofs);
+	g->ctgt = NULL;
+	g->rets = NULL;
+	g->rofs = NULL;
+	g->nctgt = 0;
+	if ((cs = malloc((g->nins ? g->nins : 1) * sizeof(*cs))) == NULL)
+		return fail(g, PMR_ENOMEM, "out of memory");
+	for (i = 0; i < g->nins; i++)
+		if (g->ins[i].cls == PMR_OP_CALL && g->ins[i].target != 0 &&
+		    g->ins[i].fall != 0) {
+			cs[n].target = g->ins[i].target;
+			cs[n].ret = g->ins[i].fall;
+			n++;
+		}
+	qsort(cs, n, sizeof(*cs), by_target);
+	g->ctgt = malloc((n ? n : 1) * sizeof(*g->ctgt));
+	g->rets = malloc((n ? n : 1) * sizeof(*g->rets));
+	g->rofs = malloc((n + 1) * sizeof(*g->rofs));
+	if (g->ctgt == NULL || g->rets == NULL || g->rofs == NULL) {
+		free(cs);
+		return fail(g, PMR_ENOMEM, "out of memory");
+	}
+	for (i = k = 0; i < n; i++) {
+		if (k == 0 || g->ctgt[k - 1] != cs[i].target) {
+			g->ctgt[k] = cs[i].target;
+			g->rofs[k] = (uint32_t)i;
+			k++;
+		}
+		g->rets[i] = cs[i].ret;
+	}
+	g->rofs[k] = (uint32_t)n;
+	g->nctgt = k;
+	free(cs);
+	return 0;
+}
+
+/*
+ * [choice] A return whose stack is empty and whose pc has no sample: the
+ * function it returns from is the one of the nearest direct-call target
+ * at or below it, and its candidates the return addresses of the calls to
+ * that target; the look-ahead picks among them.  Returns the next pc, 0
+ * if no candidate agrees with the signature (*la: how far the best went).
+ */
+static uint64_t
+return_site(struct pmr_shotgun *g, uint64_t pc, const struct sig *s,
+    size_t q, const uint64_t *stack, unsigned sp, unsigned nstack,
+    unsigned *la)
+{
+	size_t lo = 0, hi = g->nctgt, k, f;
+	unsigned best = 0, l;
+	uint64_t pick = 0, nb = 0;
+
+	*la = 0;
+	while (lo < hi) {	/* the last target <= pc */
+		size_t mid = (lo + hi) / 2;
+
+		if (g->ctgt[mid] <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return 0;
+	f = lo - 1;
+	for (k = g->rofs[f]; k < g->rofs[f + 1]; k++) {
+		l = lookahead(g, s, q + 1, g->rets[k], g->o.lookahead, stack,
+		    sp, nstack);
+		if (l > best) {
+			best = l;
+			nb = 0;
+		}
+		if (l == best && rnd_below(g, ++nb) == 0)
+			pick = g->rets[k];
+	}
+	*la = best;
+	g->st.return_sites++;
+	return pick;
+}
+
 /* The true pc of position q of s (0 unknown). */
 static uint64_t
 true_pc(const struct pmr_shotgun *g, const struct sig *s, size_t q)
@@ -1194,6 +1337,11 @@ fragment(struct pmr_shotgun *g, const struct sig *s,
 			nodes[i].pr_reg_b = inside(d->pr_reg_b, i);
 			nodes[i].pr_reg_c = inside(d->pr_reg_c, i);
 		}
+		/* the oracle: the true next pc */
+		if (g->o.oracle && i + 1 < n && true_pc(g, s, q + 1) != 0) {
+			next = true_pc(g, s, q + 1);
+			goto nextok;
+		}
 		/* the next pc: the program, the signature, the return
 		 * stack, or the chosen sample's target */
 		switch (x->cls) {
@@ -1215,7 +1363,21 @@ fragment(struct pmr_shotgun *g, const struct sig *s,
 				next = stack[sp];
 				break;
 			}
-			/* an empty stack: as an indirect transfer */
+			/* an empty stack: the return site from the calls
+			 * to its function when it has no sample */
+			if (d == NULL && !g->o.oracle && g->o.lookahead > 0) {
+				unsigned la, want = g->o.lookahead < n - i - 1 ?
+				    g->o.lookahead : n - i - 1;
+
+				next = return_site(g, cur, s, q, stack, sp,
+				    nstack, &la);
+				choice = i;
+				if (next == 0 || la < want)
+					ABORT(PMR_SG_NOPATH);
+				g->st.indirect++;
+				break;
+			}
+			/* else as an indirect transfer */
 			/* FALLTHROUGH */
 		case PMR_OP_JMP_IND:
 		case PMR_OP_CALL_IND:
@@ -1255,6 +1417,7 @@ fragment(struct pmr_shotgun *g, const struct sig *s,
 		}
 		if (next == 0 && i + 1 < n)
 			ABORT(PMR_SG_NOTARGET);	/* no fall-through */
+		nextok:
 		cur = next;
 	}
 	*offp = off;
@@ -1262,8 +1425,8 @@ fragment(struct pmr_shotgun *g, const struct sig *s,
 abort:
 	*offp = off;
 	/* [choice] keep what comes up to the last choice (--keep) */
-	if (g->o.keep != 0 && choice >= 0 && (uint32_t)choice + 1 >=
-	    g->o.keep) {
+	if (g->o.keep != 0 && choice >= 0 && (uint64_t)(choice + 1) * 100 >=
+	    (uint64_t)g->o.keep * n) {
 		*cut = 1;
 		g->st.aborted[reason]++;
 		return choice + 1;
@@ -1295,7 +1458,7 @@ pmr_shotgun_build(struct pmr_shotgun *g,
 		    "context (%u)", g->o.ctx, g->det_ctx);
 	if (g->det_ctx == UINT32_MAX)
 		g->det_ctx = g->o.ctx;
-	if ((rc = index_dets(g)) != 0)
+	if ((rc = index_dets(g)) != 0 || (rc = index_calls(g)) != 0)
 		return rc;
 	for (i = 0; i < g->nsig; i++)
 		if (g->sig[i].len > maxlen)

@@ -56,8 +56,9 @@ struct pmr_shotgun_opts {
 				 * signature (0: the best match alone) [64] */
 	uint32_t keep;		/* a fragment that cannot go on is kept up to
 				 * its last choice (an indirect target, a rep
-				 * step) if that leaves keep instructions or
-				 * more (0: discarded, as the paper's) */
+				 * step) if that leaves keep percent of its
+				 * length or more (0: discarded, as the
+				 * paper's) [50] */
 	uint64_t seed;
 };
 
@@ -77,6 +78,8 @@ struct pmr_shotgun_stats {
 	uint64_t indirect;	/* next pcs taken from a sample's target */
 	uint64_t lookaheads;	/* of those, chosen among 2 or more targets */
 	uint64_t lookahead_changed;	/* not the best match's target */
+	uint64_t return_sites;	/* returns sent to a call site's return
+				 * address (empty stack, no sample) */
 	/* with the true pcs (the trace, -p): fragments whose path left the
 	 * true one (errant), of those aborted (detected); kept ones that
 	 * stayed on it (consistent); indirect targets that were true */

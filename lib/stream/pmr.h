@@ -259,6 +259,9 @@ int pmr_writer_prov(struct pmr_writer *w, const char *prog, int argc,
 /* Encodes the struct *in as a record of type (a registered type). */
 int pmr_write(struct pmr_writer *w, uint32_t type,
     const void *in) PMR_RESULT_USED;
+/* Writes a META record of key and value (C strings). */
+int pmr_write_meta(struct pmr_writer *w, const char *key,
+    const char *value) PMR_RESULT_USED;
 /* Writes a record with the given payload unchanged (pass-through). */
 int pmr_write_raw(struct pmr_writer *w, uint32_t type, const void *p,
     uint32_t len) PMR_RESULT_USED;

@@ -506,6 +506,18 @@ pmr_write_raw(struct pmr_writer *w, uint32_t type, const void *p,
 }
 
 int
+pmr_write_meta(struct pmr_writer *w, const char *key, const char *value)
+{
+	struct pmr_meta m;
+
+	m.key.p = (const unsigned char *)key;
+	m.key.n = (uint32_t)strlen(key);
+	m.value.p = (const unsigned char *)value;
+	m.value.n = (uint32_t)strlen(value);
+	return pmr_write(w, PMR_REC_META, &m);
+}
+
+int
 pmr_write(struct pmr_writer *w, uint32_t type, const void *in)
 {
 	const struct pmr_rtype *t = pmr_rtype_find(type);

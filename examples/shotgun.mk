@@ -1,0 +1,131 @@
+# examples/shotgun.mk: shotgun profiling's validation (Fields et al.,
+# MICRO-36, section 6 and Table 7) on every bundled trace: the breakdown
+# icost reads off shotgun's fragments against the full graph of the same
+# run and against multisim, the pc inference scored against the trace,
+# and the error as the number of fragments grows.  Run in parallel:
+#
+#   make -f examples/shotgun.mk -j2                  # 2 M instructions a trace
+#   make -f examples/shotgun.mk -j2 MAX=800000 WARMUP=200000 TRACES="gzip xz"
+#   make shotgun-eval                                # the same, from the top
+#
+# Writes into $(OUT):
+#   TRACE.g.cost      the full graph's breakdown (pmsim --graph | icost)
+#   TRACE.s.pmr       the samples (pmsim --shotgun, the same run)
+#   TRACE.sg.cost     the breakdown of $(FRAGS) fragments (shotgun | icost)
+#   TRACE.sg.stats    shotgun's counters (--stats)
+#   TRACE.cmp         icost --compare: multisim, the graph's and shotgun's
+#                     errors, the paper's Table 7
+#   TRACE.ms.cost     multisim (examples/icost-multisim.mk, same MAX and
+#                     WARMUP, in the same OUT)
+#   summary.tsv       a row per trace: shotgun against the graph and
+#                     against multisim (mean relative error over the rows
+#                     of at least $(THRESH)%, largest error in points), and
+#                     the pc inference: fragments kept on the true path,
+#                     errant ones caught, nodes of pcs without a sample
+#   fragments.tsv     trace, fragments, mean relative error and largest
+#                     error against the graph, for each of $(SWEEP)
+#   shotgun-fragments.png  those errors against the number of fragments
+#
+# The signatures are longer than the paper's 1000 instructions (LEN) and
+# icost counts a fragment's time from its 1280th commit (WARM): win's 20x
+# window needs that many instructions to fill (shotgun(1), VALIDATION).
+# The sampling rates are denser than a long run's (SIG, DET): a 2 M
+# instruction trace must give as many samples per static pc as billions of
+# instructions would.
+
+TOP ?= $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))/..
+PMSIM ?= pmsim
+SHOTGUN ?= shotgun
+ICOST ?= icost
+GNUPLOT ?= gnuplot
+OUT ?= shotgun-out
+TRACES ?= cc1 grep gzip python sort sqlite xz
+MAX ?= 2000000
+WARMUP ?= 500000
+MACHINE ?= fields03
+SIG ?= 2000
+LEN ?= 4000
+DET ?= 20
+FRAGS ?= 1000
+WARM ?= 1280
+SWEEP ?= 25 50 100 200 400 800 1600
+THRESH ?= 5
+
+SIM = $(PMSIM) -q -m $(MACHINE) --warmup $(WARMUP) --max $(MAX)
+trace = $(TOP)/traces/$(1).pmr.zst
+
+all: $(OUT)/summary.tsv $(OUT)/fragments.tsv
+.PHONY: all clean
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+$(OUT):
+	mkdir -p $@
+
+# multisim of the same instructions, by its own makefile
+$(OUT)/%.ms.cost: | $(OUT)
+	$(MAKE) --no-print-directory -f $(TOP)/examples/icost-multisim.mk \
+	    PMSIM=$(PMSIM) ICOST=$(ICOST) OUT=$(OUT) MAX=$(MAX) \
+	    WARMUP=$(WARMUP) MACHINE=$(MACHINE) TRACES=$* $@
+
+define runs
+$(OUT)/$(1).g.cost: $(call trace,$(1)) | $(OUT)
+	$$(SIM) --graph $$< | $$(ICOST) -q -m $(MACHINE) -f pmr -o $$@
+$(OUT)/$(1).s.pmr: $(call trace,$(1)) | $(OUT)
+	$$(SIM) --shotgun=sig=$(SIG),len=$(LEN),det=$(DET) -o $$@ $$<
+$(OUT)/$(1).sg.cost: $(OUT)/$(1).s.pmr
+	$$(SHOTGUN) -n $(FRAGS) -p $(call trace,$(1)) \
+	    --stats $(OUT)/$(1).sg.stats $$< | \
+	    $$(ICOST) -q --warm $(WARM) -f pmr -o $$@
+$(OUT)/$(1).sweep.tsv: $(OUT)/$(1).s.pmr $(OUT)/$(1).g.cost
+	for f in $(SWEEP); do \
+	  $$(SHOTGUN) -n $$$$f -p $(call trace,$(1)) $$< | \
+	    $$(ICOST) -q --warm $(WARM) -f pmr -o $$@.$$$$f.cost && \
+	  $$(ICOST) --compare -t $(THRESH) -f tsv $(OUT)/$(1).g.cost \
+	    $$@.$$$$f.cost | awk -F '\t' -v t=$(1) -v f=$$$$f ' \
+	    $$$$1 == "#summary" { for (i = 2; i <= NF; i++) h[$$$$i] = i } \
+	    $$$$1 == "summary" { print t "\t" f "\t" $$$$h["err1_rel"] "\t" \
+	        $$$$h["err1_max"] }' || exit 1; \
+	  rm -f $$@.$$$$f.cost; \
+	done > $$@
+endef
+$(foreach t,$(TRACES),$(eval $(call runs,$(t))))
+
+$(OUT)/%.cmp: $(OUT)/%.ms.cost $(OUT)/%.g.cost $(OUT)/%.sg.cost
+	$(ICOST) --compare -t $(THRESH) -o $@ $^
+$(OUT)/%.cmp.tsv: $(OUT)/%.ms.cost $(OUT)/%.g.cost $(OUT)/%.sg.cost
+	$(ICOST) --compare -t $(THRESH) -f tsv -o $@ $^
+
+# key=value of the counters in $(1)
+stat = $$(tr ' ' '\n' < $(1) | awk -F = -v k=$(2) '$$1 == k { print $$2 }')
+
+$(OUT)/summary.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(TRACES)) \
+    $(addsuffix .cmp,$(TRACES)))
+	{ printf 'trace\trows\tsg_graph_rel\tsg_graph_max\tsg_ms_rel\tsg_ms_max'; \
+	  printf '\tgraph_ms_rel\tconsistent_pct\tdetected_pct\tmissing_pct\n'; \
+	  for t in $(TRACES); do \
+	    s=$(OUT)/$$t.sg.stats; \
+	    kept=$(call stat,$$s,kept); cons=$(call stat,$$s,consistent); \
+	    err=$(call stat,$$s,errant); det=$(call stat,$$s,detected); \
+	    nod=$(call stat,$$s,nodes); mis=$(call stat,$$s,missing); \
+	    awk -F '\t' -v t=$$t -v k=$$kept -v c=$$cons -v e=$$err -v d=$$det \
+	        -v n=$$nod -v m=$$mis ' \
+	      $$1 == "#summary" { for (i = 2; i <= NF; i++) h[$$i] = i } \
+	      $$1 == "summary" { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s", t, \
+	          $$h["rows"], $$h["err21_rel"], $$h["err21_max"], $$h["err2_rel"], \
+	          $$h["err2_max"], $$h["err1_rel"]; \
+	        printf "\t%.1f\t%s\t%.2f\n", 100 * c / k, \
+	          (e > 0 ? sprintf("%.1f", 100 * d / e) : "-"), 100 * m / n }' \
+	      $(OUT)/$$t.cmp.tsv || exit 1; \
+	  done; } > $@
+	column -t -s "$$(printf '\t')" $@
+
+$(OUT)/fragments.tsv: $(addprefix $(OUT)/,$(addsuffix .sweep.tsv,$(TRACES)))
+	{ printf 'trace\tfragments\tmean_rel_err\tmax_err\n'; cat $^; } > $@
+	@if [ -n "$(GNUPLOT)" ] && command -v $(GNUPLOT) >/dev/null 2>&1; then \
+	  $(GNUPLOT) -e "in='$@'; out='$(OUT)/shotgun-fragments.png'; \
+	      traces='$(TRACES)'" $(TOP)/examples/shotgun.gp && \
+	  echo "plot: $(OUT)/shotgun-fragments.png"; fi
+
+clean:
+	rm -rf $(OUT)

@@ -1,0 +1,186 @@
+#!/usr/bin/env bats
+# shotgun: graph fragments from shotgun-profiling samples.  The oracle with
+# every instruction sampled is the full graph cut into the same fragments,
+# exactly; the pc inference is scored against the trace; the sampled
+# breakdown is near the full graph's; determinism; bad input.
+
+load test_helper
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+# The value of key $1 in the shotgun-stats META of stream $2.
+stat() {
+	"$PMVIEW" -f tsv -t META "$2" | awk -F '\t' '$2 == "shotgun-stats" { print $3 }' |
+	    tr ' ' '\n' | awk -F = -v k="$1" '$1 == k { print $2 }'
+}
+
+# The summary line of icost --compare -f tsv of $1 and $2: "rel max".
+summary() {
+	"$ICOST" --compare -f tsv "$1" "$2" | awk -F '\t' '
+	    $1 == "#summary" { for (i = 2; i <= NF; i++) h[$i] = i }
+	    $1 == "summary" { print $h["err1_rel"], $h["err1_max"] }'
+}
+
+@test "shotgun --help, usage errors" {
+	run -0 "$SHOTGUN" --help
+	for o in --program --fragments --every --sig-len --ctx --bits --stats \
+	    --lookahead --keep --oracle --coverage --format --seed; do
+		[[ $output == *"$o"* ]] || { echo "no $o"; return 1; }
+	done
+	run -2 "$SHOTGUN" /dev/null
+	[[ $output == *"-p: the trace the run read"* ]]
+	run -2 "$SHOTGUN" -p x --bits 3
+	run -2 "$SHOTGUN" -p x --ctx 16
+	run -2 "$SHOTGUN" -p x --keep 101
+	run -2 "$SHOTGUN" -p x -f tsv
+	run -2 "$SHOTGUN" -p x --bogus
+}
+
+# Spec test 7: every instruction sampled (det=1, ctx=0), back-to-back
+# signatures (sig=1, prefix=0), the oracle: the fragments are the full
+# graph cut at the signatures' starts, so every cost is the same in
+# cycles as icost --cut gives it, on each preset.
+@test "shotgun --oracle --every with every instruction sampled is the full graph cut into the same fragments, exactly" {
+	for m in fields03 alpha21264 champsim; do
+		for tr in gzip sqlite; do
+			"$PMSIM" -q -m $m --graph --shotgun=sig=1,det=1,ctx=0,len=2000,prefix=0 \
+			    --max 60000 -o "$T/o.pmr" "$TOP/traces/$tr.pmr.zst"
+			"$SHOTGUN" --oracle --every -p "$TOP/traces/$tr.pmr.zst" -o "$T/f.pmr" "$T/o.pmr"
+			[ "$(stat kept "$T/f.pmr")" = 30 ]
+			"$ICOST" -q --cut 2000 -f pmr -o "$T/cut.cost" "$T/o.pmr"
+			"$ICOST" -q -f pmr -o "$T/sg.cost" "$T/f.pmr"
+			diff <("$PMVIEW" -f tsv -t COST "$T/cut.cost" | cut -f3,5-8) \
+			    <("$PMVIEW" -f tsv -t COST "$T/sg.cost" | cut -f3,5-8)
+			# the COST source says where the breakdown came from
+			[ "$("$PMVIEW" -f tsv -t COST "$T/sg.cost" | awk -F '\t' 'NR == 2 { print $2 }')" = 2 ]
+		done
+	done
+}
+
+# Spec test 8: the pc inference against the trace.  Every fragment the
+# checks let through stays on the true path here; of those that leave it,
+# the checks catch nearly all (the paper: 95-100%).
+@test "shotgun: inferred paths against the trace (consistent, detected errant, missing pcs)" {
+	for tr in python sort xz; do
+		"$PMSIM" -q -m fields03 --shotgun=sig=2000,len=4000,det=20 --warmup 100000 \
+		    --max 500000 -o "$T/s.pmr" "$TOP/traces/$tr.pmr.zst"
+		"$SHOTGUN" -n 200 -p "$TOP/traces/$tr.pmr.zst" -o "$T/f.pmr" "$T/s.pmr"
+		kept=$(stat kept "$T/f.pmr") cons=$(stat consistent "$T/f.pmr")
+		err=$(stat errant "$T/f.pmr") det=$(stat detected "$T/f.pmr")
+		nodes=$(stat nodes "$T/f.pmr") miss=$(stat missing "$T/f.pmr")
+		echo "$tr: kept $kept consistent $cons errant $err detected $det missing $miss/$nodes"
+		[ "$kept" = 200 ] && [ $((cons * 100)) -ge $((kept * 98)) ]
+		[ $((det * 100)) -ge $((err * 95)) ]
+		[ $((miss * 100)) -le $((nodes * 2)) ]
+	done
+}
+
+# Spec test 6 at a small scale: the sampled breakdown against the full
+# graph of the same run, the paper's "profiler vs fullgraph" mean
+# relative error (9%), over the rows of at least 5%.
+@test "shotgun: the sampled breakdown within the paper's 9% of the full graph (gzip, grep, sort, xz)" {
+	for tr in gzip grep sort xz; do
+		"$PMSIM" -q -m fields03 --graph --shotgun=sig=2000,len=4000,det=20 \
+		    --warmup 200000 --max 800000 -o "$T/s.pmr" "$TOP/traces/$tr.pmr.zst"
+		"$ICOST" -q -f pmr -o "$T/g.cost" "$T/s.pmr"
+		"$SHOTGUN" -n 400 -p "$TOP/traces/$tr.pmr.zst" -o "$T/f.pmr" "$T/s.pmr"
+		"$ICOST" -q --warm 1280 -f pmr -o "$T/s.cost" "$T/f.pmr"
+		read -r rel max < <(summary "$T/g.cost" "$T/s.cost")
+		echo "$tr: mean relative error $rel%, largest $max points"
+		awk -v r="$rel" -v m="$max" 'BEGIN { exit !(r <= 9 && m <= 3.5) }'
+	done
+}
+
+@test "shotgun is deterministic for a seed; another seed draws other fragments" {
+	"$PMSIM" -q -m fields03 --shotgun=sig=2000,len=1000,det=20 --max 200000 \
+	    -o "$T/s.pmr" "$TOP/traces/gzip.pmr.zst"
+	"$SHOTGUN" -n 50 --no-pg -p "$TOP/traces/gzip.pmr.zst" -o "$T/a.pmr" "$T/s.pmr"
+	"$SHOTGUN" -n 50 --no-pg -p "$TOP/traces/gzip.pmr.zst" -o "$T/b.pmr" "$T/s.pmr"
+	cmp "$T/a.pmr" "$T/b.pmr"
+	"$SHOTGUN" -n 50 --no-pg --seed 7 -p "$TOP/traces/gzip.pmr.zst" -o "$T/c.pmr" "$T/s.pmr"
+	! cmp -s "$T/a.pmr" "$T/c.pmr"
+	"$SHOTGUN" -n 50 -p "$TOP/traces/gzip.pmr.zst" -o "$T/d.pmr" "$T/s.pmr"
+	run -0 "$PMVIEW" -f tsv -t PROV "$T/d.pmr"
+	[[ $output == *"shotgun -n 50 -p"* ]]
+	run -0 "$PMVIEW" -f tsv -t META "$T/d.pmr"
+	[[ $output == *$'META\tgnode\tfragments shotgun'* ]]
+	[[ $output == *$'META\tshotgun-build\tfragments=50 every=0 sig-len=0 ctx=10 bits=2 oracle=0 lookahead=64 keep=50 seed=0'* ]]
+	[[ $output == *$'META\tconfig-digest\t'* ]]
+}
+
+@test "shotgun options: --bits 1, --sig-len, --ctx, --lookahead 0, --keep 0, --coverage; a pipeline into icost" {
+	"$PMSIM" -q -m fields03 --shotgun=sig=2000,len=2000,det=20 --max 200000 \
+	    -o "$T/s.pmr" "$TOP/traces/sort.pmr.zst"
+	p=$TOP/traces/sort.pmr.zst
+	"$SHOTGUN" -n 20 --bits 1 --ctx 4 --lookahead 0 --keep 0 --stats "$T/st.txt" \
+	    -p "$p" -o "$T/a.pmr" "$T/s.pmr"
+	[ "$(stat kept "$T/a.pmr")" = 20 ] && [ "$(stat truncated "$T/a.pmr")" = 0 ]
+	[ "$(cat "$T/st.txt")" = "$("$PMVIEW" -f tsv -t META "$T/a.pmr" | awk -F '\t' '$2 == "shotgun-stats" { print $3 }')" ]
+	[ "$(stat lookaheads "$T/a.pmr")" = 0 ]
+	"$SHOTGUN" -n 20 --sig-len 500 -p "$p" -o "$T/b.pmr" "$T/s.pmr"
+	[ "$("$PMVIEW" -f tsv -t GNODE "$T/b.pmr" | grep -c '^GNODE')" -le 10000 ]
+	run -1 "$SHOTGUN" --ctx 11 -p "$p" -o "$T/c.pmr" "$T/s.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"wider than the DETs' context (10)"* ]]
+	[ ! -e "$T/c.pmr" ]
+	run -0 "$SHOTGUN" --coverage -f tsv -n 20 -p "$p" "$T/s.pmr"
+	[ "${lines[0]}" = $'#pc\tclass\tnodes\tdets\tmissing' ]
+	printf '%s\n' "$output" | awk -F '\t' 'NR > 1 { n += $3 } END { exit !(n >= 20 * 1000) }'
+	run -0 bash -o pipefail -c "'$PMSIM' -q -m fields03 --shotgun=sig=2000,len=2000,det=20 --max 100000 '$p' | '$SHOTGUN' -n 10 -p '$p' | '$ICOST' -c dl1,dmiss"
+	[[ ${lines[0]} == *"over 10 shotgun fragments"* ]]
+	[[ ${lines[1]} == "# shotgun: 2 categories"* ]]
+}
+
+@test "shotgun: bad input is one line and exit 1, with no output file" {
+	p=$TOP/traces/gzip.pmr.zst
+	"$PMSIM" -q -m fields03 --shotgun=sig=2000,len=1000,det=20 --max 100000 -o "$T/s.pmr" "$p"
+	# another program: no fragment can be built
+	run -1 "$SHOTGUN" -n 5 -p "$TOP/traces/sort.pmr.zst" -o "$T/x.pmr" "$T/s.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == "shotgun: no fragment could be built"* ]]
+	[ ! -e "$T/x.pmr" ]
+	# no SIG records
+	"$PMSIM" -q -m fields03 --max 1000 -o "$T/n.pmr" "$p"
+	run -1 "$SHOTGUN" -p "$p" -o "$T/x.pmr" "$T/n.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"no SIG or DET records"* ]]
+	# a SIG shorter than its bits
+	"$PMVIEW" -f tsv "$T/s.pmr" | awk -F '\t' 'BEGIN { OFS = "\t" }
+	    $1 == "SIG" && !done { $5 = 5000; done = 1 } $1 != "END" { print }' > "$T/b.tsv"
+	"$PMVIEW" -r --no-pg -o "$T/b.pmr" "$T/b.tsv"
+	run -1 "$SHOTGUN" -p "$p" -o "$T/x.pmr" "$T/b.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"a SIG of 10 + 5000 instructions with 253 bytes of bits"* ]]
+	# DETs of pcs not in the program are dropped and counted
+	"$PMVIEW" -f tsv "$T/s.pmr" | awk -F '\t' 'BEGIN { OFS = "\t" }
+	    $1 == "DET" && n++ < 3 { $3 = "0x10" } $1 != "END" { print }' > "$T/d.tsv"
+	"$PMVIEW" -r --no-pg -o "$T/d.pmr" "$T/d.tsv"
+	"$SHOTGUN" -n 5 -p "$p" -o "$T/d2.pmr" "$T/d.pmr"
+	[ "$(stat dets_nopc "$T/d2.pmr")" = 3 ]
+	# a truncated stream, two streams, a missing trace
+	head -c 5000 "$T/s.pmr" > "$T/t.pmr"
+	run -1 "$SHOTGUN" -p "$p" -o "$T/x.pmr" "$T/t.pmr"
+	[ "${#lines[@]}" -eq 1 ]
+	cat "$T/s.pmr" "$T/s.pmr" > "$T/two.pmr"
+	run -1 "$SHOTGUN" -p "$p" -o "$T/x.pmr" "$T/two.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"more than one stream"* ]]
+	run -1 "$SHOTGUN" -p "$T/nosuch.pmr" -o "$T/x.pmr" "$T/s.pmr"
+	[ "${#lines[@]}" -eq 1 ]
+	[ ! -e "$T/x.pmr" ]
+	# icost refuses fragments mixed with a full graph
+	"$SHOTGUN" -n 5 -p "$p" -o "$T/f.pmr" "$T/s.pmr"
+	"$PMSIM" -q -m fields03 --graph --max 5000 -o "$T/g.pmr" "$p"
+	cat "$T/g.pmr" "$T/f.pmr" > "$T/mix.pmr"
+	run -1 "$ICOST" "$T/mix.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"shotgun fragments and a full graph"* ]]
+}
+
+@test "icost warns when fragments are too short for the window win idealizes" {
+	"$PMSIM" -q -m fields03 --shotgun=sig=2000,len=1000,det=20 --max 100000 \
+	    -o "$T/s.pmr" "$TOP/traces/gzip.pmr.zst"
+	"$SHOTGUN" -n 10 -p "$TOP/traces/gzip.pmr.zst" -o "$T/f.pmr" "$T/s.pmr"
+	run -0 --separate-stderr "$ICOST" -c win,dl1 "$T/f.pmr"
+	[[ $stderr == *"fragments of 1000 instructions on average, under twice the window win idealizes (2 x 1280)"* ]]
+	run -0 --separate-stderr "$ICOST" -c dl1 "$T/f.pmr"
+	[ -z "$stderr" ]
+	run -1 "$ICOST" --warm 1000 "$T/f.pmr"
+	[[ $output == *"no fragment longer than --warm 1000"* ]]
+}

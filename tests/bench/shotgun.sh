@@ -1,0 +1,49 @@
+#!/bin/bash
+# tests/bench/shotgun.sh: speed of shotgun in fragments assembled per
+# second (and graph nodes per second), best of $RUNS runs, wall clock, from
+# the samples of $MAX instructions of a bundled trace on fields03 (the
+# settings of examples/shotgun.mk: 4000-instruction signatures, dense
+# detailed samples), and the whole pipeline pmsim --shotgun | shotgun |
+# icost on that trace.  Run by "make bench"; alone:
+#
+#   PM_TOP=$PWD bash tests/bench/shotgun.sh
+#   TRACE=sqlite FRAGS=2000 PM_TOP=$PWD bash tests/bench/shotgun.sh
+set -euo pipefail
+TOP=${PM_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+PMSIM=${PMSIM:-$TOP/cmd/pmsim}
+SHOTGUN=${SHOTGUN:-$TOP/cmd/shotgun}
+ICOST=${ICOST:-$TOP/cmd/icost}
+MAX=${MAX:-2000000}
+RUNS=${RUNS:-3}
+FRAGS=${FRAGS:-1000}
+TRACE=$TOP/traces/${TRACE:-gzip}.pmr.zst
+SPEC=sig=2000,len=4000,det=20
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# best CMD...: the least wall-clock seconds of RUNS runs of CMD.
+best() {
+	local b=999999 t0 t1 i
+	for ((i = 0; i < RUNS; i++)); do
+		t0=$(date +%s.%N)
+		"$@" >/dev/null
+		t1=$(date +%s.%N)
+		b=$(awk -v b="$b" -v a="$t0" -v z="$t1" \
+		    'BEGIN { d = z - a; print (d < b) ? d : b }')
+	done
+	echo "$b"
+}
+
+"$PMSIM" -q -m fields03 --shotgun=$SPEC --max "$MAX" -o "$tmp/s.pmr" "$TRACE"
+build=$(best "$SHOTGUN" -n "$FRAGS" -p "$TRACE" -o /dev/null "$tmp/s.pmr")
+read1=$(best "$SHOTGUN" -n 1 -p "$TRACE" -o /dev/null "$tmp/s.pmr")
+pipe=$(best bash -o pipefail -c "'$PMSIM' -q -m fields03 --shotgun=$SPEC \
+    --max $MAX '$TRACE' | '$SHOTGUN' -n $FRAGS -p '$TRACE' | \
+    '$ICOST' -q --warm 1280")
+awk -v f="$FRAGS" -v b="$build" -v r="$read1" -v p="$pipe" -v m="$MAX" \
+    -v t="$(basename "$TRACE" .pmr.zst)" 'BEGIN {
+	printf "shotgun: %d fragments of 4000 instructions from the samples of %d instructions (%s, fields03), best of runs:\n", f, m, t
+	printf "  %.2f s in all, %.2f s of it reading the samples and the trace\n", b, r
+	printf "  assembly: %.0f fragments/s, %.2f M nodes/s written\n", f / (b - r), f * 4000 / (b - r) / 1e6
+	printf "  pmsim --shotgun | shotgun | icost --warm 1280 (8 categories, order 2): %.2f s\n", p
+}'
