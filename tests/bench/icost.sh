@@ -18,18 +18,7 @@ TRACE=$TOP/traces/gzip.pmr.zst
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# best N CMD...: the least wall-clock seconds of RUNS runs of CMD.
-best() {
-	local b=999999 t0 t1 i
-	for ((i = 0; i < RUNS; i++)); do
-		t0=$(date +%s.%N)
-		"$@" >/dev/null
-		t1=$(date +%s.%N)
-		b=$(awk -v b="$b" -v a="$t0" -v z="$t1" \
-		    'BEGIN { d = z - a; print (d < b) ? d : b }')
-	done
-	echo "$b"
-}
+. "$(dirname "$0")/best.bash"
 
 "$PMSIM" -q -m fields03 --graph --max "$MAX" -o "$tmp/g.pmr" "$TRACE"
 n=$(("$MAX"))

@@ -21,18 +21,7 @@ SPEC=sig=2000,len=4000,det=20
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# best CMD...: the least wall-clock seconds of RUNS runs of CMD.
-best() {
-	local b=999999 t0 t1 i
-	for ((i = 0; i < RUNS; i++)); do
-		t0=$(date +%s.%N)
-		"$@" >/dev/null
-		t1=$(date +%s.%N)
-		b=$(awk -v b="$b" -v a="$t0" -v z="$t1" \
-		    'BEGIN { d = z - a; print (d < b) ? d : b }')
-	done
-	echo "$b"
-}
+. "$(dirname "$0")/best.bash"
 
 "$PMSIM" -q -m fields03 --shotgun=$SPEC --max "$MAX" -o "$tmp/s.pmr" "$TRACE"
 build=$(best "$SHOTGUN" -n "$FRAGS" -p "$TRACE" -o /dev/null "$tmp/s.pmr")
