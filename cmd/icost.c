@@ -1421,6 +1421,10 @@ main(int argc, char *argv[])
 			    dg.late[4], dg.dropped);
 		}
 	}
+	if (com.verbose && !com.quiet && graph_read)
+		fprintf(stderr, "icost: %" PRIu64 " nodes, %" PRIu64 " timed, %"
+		    PRIu64 " fragments, times rebased %" PRIu64 " times\n",
+		    bd.insns, dg.measured, bd.frags, dg.rebases);
 	if (want_td) {
 		if (td.runs == 0)
 			die("--topdown: no final STATS record of a base run in "

@@ -554,3 +554,17 @@ X
 	run -1 "$ICOST" --compare "$T/ms.cost" "$T/b.cost"
 	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"a breakdown of another machine than"* ]]
 }
+
+# The lanes keep int32 times relative to a per-lane base that moves up as
+# they grow (past 2^27 cycles, long runs only): rebasing every 4096 nodes
+# must change no figure and no node time.
+@test "icost: times rebased often give the same breakdown, nodes and --top as never" {
+	"$PMSIM" -q -m fields03 --graph --max 60000 -o "$T/g.pmr" "$TOP/traces/sqlite.pmr.zst"
+	run -0 --separate-stderr env PMR_ICOST_REBASE_AT=300 "$ICOST" -v -c dl1 "$T/g.pmr"
+	[[ $stderr == *"times rebased 14 times"* ]]
+	run -0 --separate-stderr "$ICOST" -v -c dl1 "$T/g.pmr"
+	[[ $stderr == *"times rebased 0 times"* ]]
+	for o in "--all" "--nodes" "--cut 4000 --warm 1280" "--top=dmiss" "-e x=dmiss:cls=load --order 3"; do
+		diff <(PMR_ICOST_REBASE_AT=300 "$ICOST" $o "$T/g.pmr") <("$ICOST" $o "$T/g.pmr")
+	done
+}

@@ -37,8 +37,13 @@
  *
  * Node times of every lane sit in a ring of the last R instructions (R a
  * power of two above the largest distance of any lane, 20 windows with
- * win), as int64 vectors of L lanes, so that each step is a few loops
- * over lanes the compiler vectorizes.  An edge from further back than R
+ * win), as int32 vectors of L lanes, so that each step is a few loops
+ * over lanes the compiler vectorizes, 16 lanes a 512-bit vector.  A time
+ * is relative to its lane's base (base[k], int64): every few thousand
+ * nodes, once the newest commit passes 2^27, each lane's base moves to
+ * its newest commit and its stored times down by as much (rebase()), and
+ * a new fragment starts from base 0.  The times within reach of a node
+ * span far less than 2^29 cycles, so nothing overflows.  An edge from further back than R
  * is dominated by the window edge (P_j <= C_j <= C_{i-w} <= D_i) and is
  * dropped (counted).
  */
@@ -49,7 +54,13 @@
 
 #include "icost/icost.h"
 
-#define NEG (INT64_MIN / 4)	/* no node: -infinity that can be added to */
+#define NEG (INT32_MIN / 4)	/* no node: -infinity that can be added to,
+				 * below any time the ring holds */
+#define REBASE_AT (1 << 27)	/* a newest commit above this: rebase
+				 * (PMR_ICOST_REBASE_AT in the environment
+				 * sets it lower, for the tests) */
+
+typedef int32_t lt;		/* a lane's time, relative to its base */
 #define NB 8			/* idealization bits */
 
 enum { XF, XD, XE, XP, XC, NX };	/* node times kept in the ring */
@@ -57,17 +68,17 @@ enum { XF, XD, XE, XP, XC, NX };	/* node times kept in the ring */
 struct pmr_icost_graph {
 	unsigned L, nlanes;	/* lanes, padded to a multiple of 8 */
 	uint64_t rmask;		/* ring size - 1 */
-	int64_t *ring;		/* [R][NX][L] */
-	int64_t *neg;		/* L x NEG */
-	int64_t *m1;		/* L x -1: an edge deleted in every lane */
-	int64_t *ib[NB];	/* [L] -1 if the lane idealizes the bit */
-	int64_t *catv;		/* [ncat][L] -1 if the lane holds cat */
-	int64_t *eff;		/* [NB][L] this node's bits */
-	int64_t *pq, *pbm;	/* previous mispredict: Q, bmisp bits */
-	int64_t *pbb;		/* previous node's bmisp bits (filtered) */
+	lt *ring;		/* [R][NX][L] */
+	lt *neg;		/* L x NEG */
+	lt *ib[NB];		/* [L] -1 if the lane idealizes the bit */
+	lt *catv;		/* [ncat][L] -1 if the lane holds cat */
+	lt *eff;		/* [NB][L] this node's bits */
+	lt *pq, *pbm;		/* previous mispredict: Q, bmisp bits */
+	lt *pbb;		/* previous node's bmisp bits (filtered) */
 	int64_t *t;		/* [L] sum of finished fragments */
-	int64_t *cw;		/* [L] C of the fragment's last warm-up node */
-	int64_t *v[8];		/* scratch vectors; v[0] stays 0 */
+	int64_t *base;		/* [L] what each lane's times are relative to */
+	lt *cw;			/* [L] C of the fragment's last warm-up node */
+	lt *v[8];		/* scratch vectors; v[0] stays 0 */
 	const struct pmr_icost_cat *cat;
 	unsigned ncat;
 	uint32_t filtered;	/* mask of filtered categories */
@@ -78,18 +89,19 @@ struct pmr_icost_graph {
 	unsigned frontend, redirect, load_early;
 	int decoupled;		/* no wrong-path fetch: lines arrive behind
 				 * fetch, map waits for them (champsim) */
-	int64_t *pa;		/* [L] A: the last line's arrival */
+	lt *pa;			/* [L] A: the last line's arrival */
 	/* the MSHR edge: a load that misses the L1-D (not merged) issues
 	 * after the one mshr misses back has its line; a ring of their P */
 	unsigned nmshr;
 	uint64_t mi;		/* misses so far in the fragment */
-	int64_t *mring;		/* [nmshr][L] */
+	lt *mring;		/* [nmshr][L] */
 	struct pmr_icost_gopts o;
 	struct pmr_icost_diag dg;
 	int64_t off;		/* observed - graph cycle, from node 0 */
 	int64_t last_obs;
 	FILE *trace;		/* pmr_icost_graph_trace */
 	int no_obs;		/* the nodes carry no observed cycles */
+	lt rebase_at;		/* REBASE_AT */
 	unsigned gain_bits;	/* pmr_icost_graph_gain_on: idealizations */
 	int64_t gain[2];	/* this node's, the previous node's */
 };
@@ -225,16 +237,16 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 	for (k = 0; k < ncat; k++)
 		if (cat[k].filtered)
 			g->filtered |= 1u << k;
-	g->ring = malloc(R * NX * L * sizeof(int64_t));
-	g->neg = malloc(2 * (size_t)L * sizeof(int64_t));
-	g->ib[0] = calloc((size_t)NB * L, sizeof(int64_t));
-	g->catv = calloc((size_t)(ncat ? ncat : 1) * L, sizeof(int64_t));
-	g->eff = calloc((size_t)NB * L, sizeof(int64_t));
-	g->pq = calloc(4 * (size_t)L, sizeof(int64_t));
+	g->ring = calloc(R * NX * L, sizeof(lt));
+	g->neg = malloc((size_t)L * sizeof(lt));
+	g->ib[0] = calloc((size_t)NB * L, sizeof(lt));
+	g->catv = calloc((size_t)(ncat ? ncat : 1) * L, sizeof(lt));
+	g->eff = calloc((size_t)NB * L, sizeof(lt));
+	g->pq = calloc(5 * (size_t)L, sizeof(lt));
 	g->t = calloc(2 * (size_t)L, sizeof(int64_t));
-	g->v[0] = calloc(8 * (size_t)L, sizeof(int64_t));
+	g->v[0] = calloc(8 * (size_t)L, sizeof(lt));
 	g->mring = malloc((size_t)(g->nmshr ? g->nmshr : 1) * L *
-	    sizeof(int64_t));
+	    sizeof(lt));
 	if (g->mring == NULL || g->ring == NULL || g->neg == NULL ||
 	    g->ib[0] == NULL || g->catv == NULL || g->eff == NULL ||
 	    g->pq == NULL || g->t == NULL || g->v[0] == NULL) {
@@ -244,16 +256,14 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 	g->pbm = g->pq + L;
 	g->pa = g->pq + 2 * (size_t)L;
 	g->pbb = g->pq + 3 * (size_t)L;
-	g->cw = g->t + L;
+	g->cw = g->pq + 4 * (size_t)L;
+	g->base = g->t + L;
 	for (b = 1; b < NB; b++)
 		g->ib[b] = g->ib[0] + (size_t)b * L;
 	for (d = 1; d < 8; d++)
 		g->v[d] = g->v[0] + (size_t)d * L;
-	g->m1 = g->neg + L;
-	for (k = 0; k < L; k++) {
+	for (k = 0; k < L; k++)
 		g->neg[k] = NEG;
-		g->m1[k] = -1;
-	}
 	for (k = 0; k < nlanes; k++)
 		for (d = 0; d < ncat; d++)
 			if (lanes[k] >> d & 1) {
@@ -263,6 +273,13 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 						if (cat[d].ideal >> b & 1)
 							g->ib[b][k] = -1;
 			}
+	g->rebase_at = REBASE_AT;
+	{
+		const char *e = getenv("PMR_ICOST_REBASE_AT");
+
+		if (e != NULL && atoi(e) > 0 && atoi(e) < REBASE_AT)
+			g->rebase_at = atoi(e);
+	}
 	pmr_icost_graph_restart(g);
 	g->i = 0;
 	g->dg.t_obs = 0;
@@ -277,14 +294,15 @@ static uint64_t
 frag_time(const struct pmr_icost_graph *g, int64_t *t, unsigned n)
 {
 	uint64_t len = g->i - g->fb;
-	const int64_t *C;
+	const lt *C;
 	unsigned k;
 
 	if (len == 0 || len <= g->o.warm)
 		return 0;
 	C = g->ring + ((g->i - 1) & g->rmask) * NX * g->L + XC * g->L;
-	for (k = 0; k < n; k++)
-		t[k] += C[k] - (g->o.warm ? g->cw[k] : 0);
+	for (k = 0; k < n; k++)	/* C and cw share the base */
+		t[k] += (int64_t)C[k] + (g->o.warm ? -(int64_t)g->cw[k] :
+		    g->base[k]);
 	return len - g->o.warm;
 }
 
@@ -315,6 +333,44 @@ pmr_icost_graph_restart(struct pmr_icost_graph *g)
 	for (k = 0; k < g->L; k++) {
 		g->pq[k] = g->pa[k] = NEG;
 		g->pbb[k] = 0;
+		g->base[k] = 0;	/* nothing before is read again */
+	}
+}
+
+/*
+ * Moves each lane's base to its newest commit, and every time it stores
+ * down by as much (but -infinity), so that times stay small.
+ */
+static void
+rebase(struct pmr_icost_graph *g)
+{
+	const lt *C = g->ring + ((g->i - 1) & g->rmask) * NX * g->L + XC *
+	    g->L;
+	lt b[1024];	/* L <= 1024 (1 << PMR_ICOST_MAXALL lanes) */
+	size_t r, n = (g->rmask + 1) * NX;
+	unsigned k;
+
+	g->dg.rebases++;
+	for (k = 0; k < g->L; k++) {
+		b[k] = C[k] > NEG / 2 ? C[k] : 0;
+		g->base[k] += b[k];
+	}
+	for (r = 0; r < n; r++) {
+		lt *x = g->ring + r * g->L;
+
+		for (k = 0; k < g->L; k++)
+			x[k] = x[k] > NEG / 2 ? x[k] - b[k] : x[k];
+	}
+	for (r = 0; r < (g->nmshr ? g->nmshr : 1); r++) {
+		lt *x = g->mring + r * g->L;
+
+		for (k = 0; k < g->L; k++)
+			x[k] = x[k] > NEG / 2 ? x[k] - b[k] : x[k];
+	}
+	for (k = 0; k < g->L; k++) {
+		g->pq[k] = g->pq[k] > NEG / 2 ? g->pq[k] - b[k] : g->pq[k];
+		g->pa[k] = g->pa[k] > NEG / 2 ? g->pa[k] - b[k] : g->pa[k];
+		g->cw[k] = g->cw[k] > NEG / 2 ? g->cw[k] - b[k] : g->cw[k];
 	}
 }
 
@@ -325,7 +381,7 @@ pmr_icost_graph_nodes(const struct pmr_icost_graph *g)
 }
 
 /* Node times x of instruction i - d, or -infinity before the fragment. */
-static const int64_t *
+static const lt *
 at(const struct pmr_icost_graph *g, uint64_t d, unsigned x)
 {
 	if (d == 0 || d > g->i - g->fb)
@@ -358,7 +414,7 @@ node_bits(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 
 	if (g->filtered)
 		m = pmr_icost_match(g->cat, g->ncat, n->pc, n->cls);
-	memcpy(g->eff, g->ib[0], (size_t)NB * L * sizeof(int64_t));
+	memcpy(g->eff, g->ib[0], (size_t)NB * L * sizeof(lt));
 	for (c = 0; m != 0; c++, m >>= 1) {
 		if (!(m & 1))
 			continue;
@@ -436,7 +492,7 @@ gain_front(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	if (!(g->gain_bits >> B_BMISP & 1))
 		return;
 	keep = at(g, 1, XF)[0] + brk1;
-	keep = keep > 0 ? keep : 0;
+	keep = keep > NEG / 2 ? keep : 0;	/* a fragment's first fetch */
 	x = at(g, g->fw[0], XF)[0] + 1;
 	keep = x > keep ? x : keep;
 	x = at(g, g->fq[0], XD)[0];
@@ -485,6 +541,20 @@ pmr_icost_graph_gain(const struct pmr_icost_graph *g, int64_t *cur,
 	*prev = g->gain[1];
 }
 
+/* 1 if a lane's newest commit passed REBASE_AT. */
+static int
+rebase_due(const struct pmr_icost_graph *g)
+{
+	const lt *C = g->ring + ((g->i - 1) & g->rmask) * NX * g->L + XC *
+	    g->L;
+	unsigned k;
+
+	for (k = 0; k < g->nlanes; k++)
+		if (C[k] > g->rebase_at)
+			return 1;
+	return 0;
+}
+
 /*
  * One node, every lane: the loops over lanes vectorize; the host's widest
  * vectors are picked at load time (the clones below).
@@ -493,24 +563,27 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void
 pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 {
 	const unsigned L = g->L;
-	int64_t *slot = g->ring + (g->i & g->rmask) * NX * L;
+	lt *slot = g->ring + (g->i & g->rmask) * NX * L;
 	/* each array written here is apart from every other one read or
 	 * written (the ring rows of other nodes, the scratch vectors) */
-	int64_t *restrict E = slot + XE * L, *restrict P = g->v[1];
-	int64_t *restrict Q = g->v[2], *restrict tmp = g->v[3];
-	int64_t *restrict R = g->v[5];
-	int64_t *restrict F = slot + XF * L, *restrict D = slot + XD * L;
-	int64_t *restrict C = slot + XC * L, *restrict Pr = slot + XP * L;
-	const int64_t *I_dl1, *I_dm, *I_im, *I_bm, *I_win, *I_bw, *I_sh,
+	lt *restrict E = slot + XE * L, *restrict P = g->v[1];
+	lt *restrict Q = g->v[2], *restrict tmp = g->v[3];
+	lt *restrict R = g->v[5];
+	lt *restrict F = slot + XF * L, *restrict D = slot + XD * L;
+	lt *restrict C = slot + XC * L, *restrict Pr = slot + XP * L;
+	const lt *I_dl1, *I_dm, *I_im, *I_bm, *I_win, *I_bw, *I_sh,
 	    *I_lg, *I_bb;
 	const uint32_t prod[4] = { n->pr_reg_a, n->pr_reg_b, n->pr_reg_c,
 	    n->pr_mem };
-	int64_t brk1 = n->dd_brk > 0, brkb = n->dd_brk > 1 ? n->dd_brk - 1 : 0;
-	int64_t ic = n->dd_fetch, re = n->re, fu = n->ep_fu, mem = n->ep_mem;
-	int64_t miss = n->ep_miss, tlb = n->ep_tlb, t6[6];
+	lt brk1 = n->dd_brk > 0, brkb = n->dd_brk > 1 ? n->dd_brk - 1 : 0;
+	lt ic = n->dd_fetch, fu = n->ep_fu, mem = n->ep_mem;
+	/* a contention of 2^24 cycles or more is no machine's */
+	lt re = n->re < (1u << 24) ? (lt)n->re : (lt)(1u << 24);
+	lt miss = n->ep_miss, tlb = n->ep_tlb;
+	int64_t t6[6];
 	int grp = fu_group(n->cls), misp;
 	/* a primary miss: it held an MSHR from issue to its line */
-	int64_t *M = miss != 0 && n->pp == 0 && g->nmshr != 0 ?
+	lt *M = miss != 0 && n->pp == 0 && g->nmshr != 0 ?
 	    g->mring + (g->mi % g->nmshr) * L : NULL;
 	unsigned k, j;
 
@@ -519,7 +592,7 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	if (g->filtered)
 		node_bits(g, n);
 	else if (g->i == 0)
-		memcpy(g->eff, g->ib[0], (size_t)NB * L * sizeof(int64_t));
+		memcpy(g->eff, g->ib[0], (size_t)NB * L * sizeof(lt));
 	I_dl1 = g->eff + B_DL1 * L, I_dm = g->eff + B_DMISS * L;
 	I_im = g->eff + B_IMISS * L, I_bm = g->eff + B_BMISP * L;
 	I_win = g->eff + B_WIN * L, I_bw = g->eff + B_BW * L;
@@ -544,34 +617,35 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	 * the redirect of a mispredict, a free fetch-queue entry), then
 	 * waits out its I-side miss */
 	{
-		const int64_t *F1 = at(g, 1, XF);
+		const lt *F1 = at(g, 1, XF);
 		/* a BTB-miss bubble counts from the branch's fetch, or
 		 * from its line's arrival with a decoupled front end */
-		const int64_t *B = brkb == 0 ? g->neg : g->decoupled ? g->pa :
+		const lt *B = brkb == 0 ? g->neg : g->decoupled ? g->pa :
 		    F1;
-		const int64_t *Fa = at(g, g->fw[0], XF), *Fb = at(g, g->fw[1],
+		const lt *Fa = at(g, g->fw[0], XF), *Fb = at(g, g->fw[1],
 		    XF);
 		/* a lane idealizing bmisp: pbm = -1, so x = -1 */
-		const int64_t *Qm = g->prev_misp ? g->pq : g->neg;
-		const int64_t *Ga = at(g, g->fq[0], XD), *Gb = g->fq[1] != 0 ?
-		    at(g, g->fq[1], XD) : g->m1;	/* win deletes it */
+		const lt *Qm = g->prev_misp ? g->pq : g->neg;
+		const lt *Ga = at(g, g->fq[0], XD), *Gb = g->fq[1] != 0 ?
+		    at(g, g->fq[1], XD) : g->neg;	/* win deletes it */
 		/* a line a wrong path brought: without mispredicts its fetch
 		 * would have missed (dd_wp), unless imiss is ideal; with a
 		 * decoupled front end the miss waits below instead */
-		const int64_t *pbm = g->pbm;
-		int64_t icf = g->decoupled ? 0 : ic, wp = g->decoupled ? 0 :
+		const lt *pbm = g->pbm;
+		lt icf = g->decoupled ? 0 : ic, wp = g->decoupled ? 0 :
 		    n->dd_wp, bb = brk1 + brkb, red = g->redirect;
 
 		_Pragma("GCC ivdep")
 		for (k = 0; k < L; k++) {
-			int64_t x = F1[k] + (brk1 & ~I_bw[k]), y;
+			lt x = F1[k] + (brk1 & ~I_bw[k]), y;
 
-			x = x > 0 ? x : 0;
-			y = (B[k] + bb) | I_bb[k];
+			/* a fragment's first fetch is at 0 (base 0) */
+			x = x > NEG / 2 ? x : 0;
+			y = ((B[k] + bb) & ~I_bb[k]) | (NEG & I_bb[k]);
 			x = y > x ? y : x;
 			y = ((Fa[k] & ~I_bw[k]) | (Fb[k] & I_bw[k])) + 1;
 			x = y > x ? y : x;
-			y = (Qm[k] + red) | pbm[k];
+			y = ((Qm[k] + red) & ~pbm[k]) | (NEG & pbm[k]);
 			x = y > x ? y : x;
 			y = (Ga[k] & ~I_win[k]) | (Gb[k] & I_win[k]);
 			x = y > x ? y : x;
@@ -581,11 +655,11 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	if (g->decoupled) {
 		/* fetch goes on past a miss; i's line arrives after the
 		 * lines before it (A), then decode (+ a DIB miss) to map */
-		int64_t dec = n->dd_dec;
+		lt dec = n->dd_dec;
 
 		_Pragma("GCC ivdep")
 		for (k = 0; k < L; k++) {
-			int64_t a = F[k] + (ic & ~I_im[k]);
+			lt a = F[k] + (ic & ~I_im[k]);
 
 			g->pa[k] = a > g->pa[k] ? a : g->pa[k];
 			tmp[k] = g->pa[k] + (dec & ~I_im[k]);
@@ -597,13 +671,13 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	 * structures x 20, deletes it); R: one cycle after map, and after
 	 * the producers' results */
 	{
-		const int64_t *A = g->decoupled ? tmp : F, *D1 = at(g, 1, XD);
-		const int64_t *Ma = at(g, g->mw[0], XD), *Mb = at(g, g->mw[1],
+		const lt *A = g->decoupled ? tmp : F, *D1 = at(g, 1, XD);
+		const lt *Ma = at(g, g->mw[0], XD), *Mb = at(g, g->mw[1],
 		    XD);
-		const int64_t *Wa = at(g, g->w[0], XC), *Wb = g->w[1] != 0 ?
-		    at(g, g->w[1], XC) : g->m1;
-		const int64_t *S = g->neg, *Pp[4];
-		int64_t fe = g->frontend;
+		const lt *Wa = at(g, g->w[0], XC), *Wb = g->w[1] != 0 ?
+		    at(g, g->w[1], XC) : g->neg;
+		const lt *S = g->neg, *Pp[4];
+		lt fe = g->frontend;
 
 		if (n->rk != PMR_SIM_RK_NONE && n->rs != 0) {
 			if (n->rs > g->rmask)
@@ -621,19 +695,19 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 			else
 				Pp[j] = at(g, prod[j], XP);
 		}
-		const int64_t *P0 = Pp[0], *P1 = Pp[1], *P2 = Pp[2],
+		const lt *P0 = Pp[0], *P1 = Pp[1], *P2 = Pp[2],
 		    *P3 = Pp[3];
 
 		_Pragma("GCC ivdep")
 		for (k = 0; k < L; k++) {
-			int64_t x = A[k] + fe, y;
+			lt x = A[k] + fe, y;
 
 			x = D1[k] > x ? D1[k] : x;
 			y = ((Ma[k] & ~I_bw[k]) | (Mb[k] & I_bw[k])) + 1;
 			x = y > x ? y : x;
 			y = (Wa[k] & ~I_win[k]) | (Wb[k] & I_win[k]);
 			x = y > x ? y : x;
-			y = S[k] | I_win[k];
+			y = (S[k] & ~I_win[k]) | (NEG & I_win[k]);
 			x = y > x ? y : x;
 			D[k] = x;
 			x = x + 1;
@@ -644,7 +718,7 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 			R[k] = x;
 		}
 	}
-	t6[2] = R[0];
+	t6[2] = R[0];	/* relative until the end */
 	if (g->gain_bits != 0)
 		gain_node(g, n, grp, R[0], M != NULL && g->mi >= g->nmshr ?
 		    M[0] : NEG);
@@ -659,18 +733,18 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	{
 		/* which lanes zero the unit latency (If) and the contention
 		 * (Ir); a hit or a miss (hm) */
-		const int64_t *If = grp == 1 ? I_sh : grp == 2 ? I_lg : g->v[0];
-		const int64_t *Ir = grp == 2 && g->o.re_lgalu ? I_lg : I_bw;
+		const lt *If = grp == 1 ? I_sh : grp == 2 ? I_lg : g->v[0];
+		const lt *Ir = grp == 2 && g->o.re_lgalu ? I_lg : I_bw;
 		/* dmiss lanes have no misses, so no MSHR edge: M | -1 = -1 */
-		const int64_t *Mv = M != NULL && g->mi >= g->nmshr ? M :
+		const lt *Mv = M != NULL && g->mi >= g->nmshr ? M :
 		    g->neg;
-		const int64_t *PL = g->neg, *PP = g->neg, *C1 = at(g, 1, XC);
-		const int64_t *Ra = at(g, g->rw[0], XC), *Rb = at(g, g->rw[1],
+		const lt *PL = g->neg, *PP = g->neg, *C1 = at(g, 1, XC);
+		const lt *Ra = at(g, g->rw[0], XC), *Rb = at(g, g->rw[1],
 		    XC);
-		int64_t *restrict Mw = M != NULL ? M : g->v[6];
-		int64_t *restrict Qd = misp ? g->pq : Q;
-		int64_t all = mem + miss + tlb, hm = miss != 0 ? -1 : 0;
-		int64_t em = g->load_early && mem > 0 ? -1 : 0;
+		lt *restrict Mw = M != NULL ? M : g->v[6];
+		lt *restrict Qd = misp ? g->pq : Q;
+		lt all = mem + miss + tlb, hm = miss != 0 ? -1 : 0;
+		lt em = g->load_early && mem > 0 ? -1 : 0;
 
 		/* PL: a hit reads its line no earlier than the miss that
 		 * brought it; in the machine that held (it hit), but a lane
@@ -686,9 +760,9 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 			PP = at(g, n->pp, XP);
 		_Pragma("GCC ivdep")
 		for (k = 0; k < L; k++) {
-			int64_t e = R[k] + (re & ~Ir[k]), x, m1, m, f, p, q, c;
+			lt e = R[k] + (re & ~Ir[k]), x, m1, m, f, p, q, c;
 
-			x = Mv[k] | I_dm[k];
+			x = (Mv[k] & ~I_dm[k]) | (NEG & I_dm[k]);
 			e = x > e ? x : e;
 			/* a hit: the L1 latency (dl1) and a DTLB miss
 			 * (dmiss); a miss: its whole latency, which the L1's
@@ -725,15 +799,19 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	}
 	g->prev_misp = misp;
 	if (g->filtered)
-		memcpy(g->pbb, I_bm, L * sizeof(int64_t));
+		memcpy(g->pbb, I_bm, L * sizeof(lt));
 	if (misp)
 		for (k = 0; k < L; k++)	/* -1 | x = -1: the edge is gone */
 			g->pbm[k] = I_bm[k];
 	if (g->o.warm != 0 && g->i - g->fb == g->o.warm - 1)
-		memcpy(g->cw, C, L * sizeof(int64_t));
+		memcpy(g->cw, C, L * sizeof(lt));
 	t6[0] = F[0], t6[1] = D[0], t6[3] = E[0], t6[4] = P[0], t6[5] = C[0];
+	for (j = 0; j < 6; j++)		/* lane 0's times, absolute */
+		t6[j] += g->base[0];
 	diag(g, n, t6);
 	g->i++;
+	if ((g->i & 4095) == 0 && rebase_due(g))
+		rebase(g);
 }
 
 void

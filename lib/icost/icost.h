@@ -83,6 +83,7 @@ struct pmr_icost_diag {
 	uint64_t gaps;		/* seq jumps (a stream of fragments) */
 	uint64_t measured;	/* nodes whose time counts (all but warm-ups) */
 	uint64_t short_frags;	/* fragments no longer than the warm-up */
+	uint64_t rebases;	/* times the lanes' times moved to a new base */
 };
 
 struct pmr_icost_graph;
