@@ -15,7 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "shotgun/shotgun.h"
+#include "sym/sym.h"
 #include "sim/sim.h"
 #include "stream/pmr.h"
 #include "trace/trace.h"
@@ -23,12 +28,12 @@
 
 enum {
 	O_SIG_LEN = PMR_OPT_PRIVATE, O_CTX, O_BITS, O_ORACLE, O_COVERAGE,
-	O_EVERY, O_LOOKAHEAD, O_KEEP, O_STATS
+	O_EVERY, O_LOOKAHEAD, O_KEEP, O_STATS, O_SYSROOT
 };
 
 static const char synopsis[] =
-    "usage: shotgun [-qv] [-n fragments] [-p trace] [-o file] [--bits=1|2] "
-    "[--ctx=c]\n"
+    "usage: shotgun [-qv] [-n fragments] [-p trace | --sysroot=dir] [-o file] "
+    "[--bits=1|2] [--ctx=c]\n"
     "               [--coverage] [--oracle] [--sig-len=n] [--seed=n] "
     "[file]\n";
 
@@ -43,7 +48,10 @@ help(void)
 	    "  -p, --program=TRACE  the trace the run read (pmr, ChampSim, "
 	    "drmemtrace): its\n"
 	    "                       static instructions, and the true path "
-	    "for the checks\n"
+	    "for the checks;\n"
+	    "                       without it, the binaries the IMAGE "
+	    "records name, decoded\n"
+	    "      --sysroot=DIR    look those up under DIR\n"
 	    "  -n, --fragments=N    good fragments to build [1000]\n"
 	    "      --every          each signature once, in order, instead "
 	    "of -n at random\n"
@@ -128,6 +136,86 @@ emit(void *arg, const struct pmr_sim_gnode *n, uint64_t frag, uint32_t pos)
 	return pmr_write(o->w, PMR_REC_GNODE, &g);
 }
 
+/* The binaries of the IMAGE records, when no trace gives the program. */
+struct img {
+	uint64_t start, size, offset;
+	int fd;
+};
+
+struct bin {
+	struct img *im;
+	size_t n, seen;		/* opened, named */
+	struct pmr_insn_decoder *dec;
+};
+
+/* Opens the file an IMAGE record maps (under sysroot), refusing another
+ * build than the traced one; a file that cannot be read is said once. */
+static void
+bin_add(struct bin *b, const struct pmr_image *im, const char *sysroot)
+{
+	char path[4096], *rec;
+	unsigned char id[64];
+	unsigned n;
+	struct stat sb;
+	int fd;
+
+	b->seen++;
+	if ((rec = strndup((const char *)im->path.p, im->path.n)) == NULL)
+		die("out of memory");
+	snprintf(path, sizeof(path), "%s%s", sysroot != NULL && rec[0] == '/' ?
+	    sysroot : "", rec);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		fprintf(stderr, "shotgun: warning: '%s': %s: its pcs are not "
+		    "in the program\n", path, fd < 0 ? strerror(errno) :
+		    "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		free(rec);
+		return;
+	}
+	n = pmr_sym_build_id(path, id, sizeof(id));
+	if (im->build_id.n > 0 && n > 0 && (n != im->build_id.n ||
+	    memcmp(id, im->build_id.p, n) != 0))
+		die("'%s': another build than the traced one: build-ids differ",
+		    path);
+	free(rec);
+	if ((b->im = realloc(b->im, (b->n + 1) * sizeof(*b->im))) == NULL)
+		die("out of memory");
+	b->im[b->n].start = im->start;
+	b->im[b->n].size = im->size;
+	b->im[b->n].offset = im->offset;
+	b->im[b->n].fd = fd;
+	b->n++;
+}
+
+/* The builder's decoder: the instruction at pc, from the image that maps
+ * it (pmr_shotgun_set_fetch). */
+static int
+fetch_bin(void *arg, uint64_t pc, struct pmr_sinsn *si)
+{
+	struct bin *b = arg;
+	unsigned char buf[16];
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		const struct img *m = &b->im[i];
+		uint64_t left;
+		ssize_t got;
+
+		if (pc < m->start || pc - m->start >= m->size)
+			continue;
+		left = m->size - (pc - m->start);
+		got = pread(m->fd, buf, left < sizeof(buf) ? left :
+		    sizeof(buf), (off_t)(m->offset + (pc - m->start)));
+		if (got <= 0 || pmr_insn_decode(b->dec, pc, buf, (size_t)got,
+		    si) <= 0)
+			return 1;
+		return 0;
+	}
+	return 1;
+}
+
 /* The counters as one line (stderr) or a META value. */
 static void
 stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
@@ -187,6 +275,7 @@ main(int argc, char *argv[])
 		{ "lookahead", required_argument, NULL, O_LOOKAHEAD },
 		{ "keep", required_argument, NULL, O_KEEP },
 		{ "stats", required_argument, NULL, O_STATS },
+		{ "sysroot", required_argument, NULL, O_SYSROOT },
 		PMR_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -199,6 +288,8 @@ main(int argc, char *argv[])
 	struct pmr_rec rec;
 	struct metas ms = { NULL, NULL, 0 };
 	const char *program = NULL, *in, *name, *stats_file = NULL;
+	const char *sysroot = NULL;
+	struct bin bin = { NULL, 0, 0, NULL };
 	int ch, rc, err, coverage = 0, tsv = 0, have_cfg = 0, ctx_set = 0;
 	uint64_t maxseq = 0;
 	char eb[512], line[1024];
@@ -243,6 +334,9 @@ main(int argc, char *argv[])
 		case O_STATS:
 			stats_file = optarg;
 			break;
+		case O_SYSROOT:
+			sysroot = optarg;
+			break;
 		case O_KEEP:
 			so.keep = (uint32_t)pmr_cli_num("--keep", optarg, 0,
 			    100);
@@ -258,9 +352,9 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc > 1)
 		pmr_cli_usage();
-	if (program == NULL)
-		pmr_cli_misuse("-p: the trace the run read is the program "
-		    "(its static instructions)");
+	if (program != NULL && sysroot != NULL)
+		pmr_cli_misuse("--sysroot goes with the binaries of the IMAGE "
+		    "records, not with -p");
 	if (tsv && !coverage)
 		pmr_cli_misuse("-f goes with --coverage: the output is a "
 		    "stream of GNODE records");
@@ -306,6 +400,15 @@ main(int argc, char *argv[])
 				meta_keep(&ms, &m);
 			continue;
 		}
+		if (rec.type == PMR_REC_IMAGE && program == NULL) {
+			struct pmr_image im;
+
+			if (pmr_rec_decode(&rec, &im, &why) != 0)
+				die("%s: record %" PRIu64 ": %s", name,
+				    rec.index, why);
+			bin_add(&bin, &im, sysroot);
+			continue;
+		}
 		if (rec.type != PMR_REC_SIG && rec.type != PMR_REC_DET)
 			continue;
 		if (g == NULL) {
@@ -347,8 +450,21 @@ main(int argc, char *argv[])
 	if (pmr_shotgun_stats(g)->sigs == 0)
 		die("%s: no SIG records (pmsim --shotgun writes them)", name);
 
-	/* the program, and the true path, up to the last sample */
-	{
+	/* the program, and the true path, up to the last sample; or the
+	 * binaries, decoded as the builder meets their pcs */
+	if (program == NULL) {
+		int e2;
+
+		if (bin.n == 0)
+			die("%s: no program: -p names the trace the run read, or "
+			    "the stream's IMAGE records the binaries (%s)", name,
+			    bin.seen ? "none of them could be read" :
+			    "it has none");
+		if ((bin.dec = pmr_insn_decoder_open(PMR_ISA_X86_64, &e2)) ==
+		    NULL)
+			die("the x86-64 decoder: %s", pmr_strerror(e2));
+		pmr_shotgun_set_fetch(g, fetch_bin, &bin);
+	} else {
 		struct pmr_trace *t;
 		struct pmr_dinsn di;
 
@@ -454,6 +570,11 @@ main(int argc, char *argv[])
 		}
 	}
 	pmr_shotgun_free(g);
+	for (i = 0; i < bin.n; i++)
+		close(bin.im[i].fd);
+	free(bin.im);
+	if (bin.dec != NULL)
+		pmr_insn_decoder_close(bin.dec);
 	for (i = 0; i < 2 * ms.n; i++)
 		free(ms.own[i]);
 	free(ms.own);

@@ -25,12 +25,10 @@ summary() {
 
 @test "shotgun --help, usage errors" {
 	run -0 "$SHOTGUN" --help
-	for o in --program --fragments --every --sig-len --ctx --bits --stats \
+	for o in --program --fragments --every --sig-len --ctx --bits --stats --sysroot \
 	    --lookahead --keep --oracle --coverage --format --seed; do
 		[[ $output == *"$o"* ]] || { echo "no $o"; return 1; }
 	done
-	run -2 "$SHOTGUN" /dev/null
-	[[ $output == *"-p: the trace the run read"* ]]
 	run -2 "$SHOTGUN" -p x --bits 3
 	run -2 "$SHOTGUN" -p x --ctx 16
 	run -2 "$SHOTGUN" -p x --keep 101
@@ -183,4 +181,32 @@ summary() {
 	[ -z "$stderr" ]
 	run -1 "$ICOST" --warm 1000 "$T/f.pmr"
 	[[ $output == *"no fragment longer than --warm 1000"* ]]
+}
+
+@test "shotgun without -p: the program from the binaries the IMAGE records name, decoded; the same fragments" {
+	if [ ! -e "${PMTRACE%/*}/pmtrace-plugin.so" ] && [ -z "${PMTRACE_PLUGIN:-}" ]; then
+		cc -O2 -std=gnu11 -fPIC -shared -DPMR_QEMU_PLUGIN -I"$TOP/lib" \
+		    -o "$T/pmtrace-plugin.so" "$TOP/lib/trace/qemu_plugin.c"
+		export PMTRACE_PLUGIN=$T/pmtrace-plugin.so
+	fi
+	cc -nostdlib -static -no-pie -DN=20000 -o "$T/procs" "$DATA/icost/procs.S"
+	"$PMTRACE" -q -o "$T/p.trace" -- "$T/procs"
+	"$PMSIM" -q -m fields03 --shotgun=sig=500,len=2000,det=10 -o "$T/s.pmr" "$T/p.trace"
+	"$SHOTGUN" -n 20 -p "$T/p.trace" -o "$T/a.pmr" "$T/s.pmr"
+	"$SHOTGUN" -n 20 -o "$T/b.pmr" "$T/s.pmr"
+	diff <("$PMVIEW" -f tsv -t GNODE "$T/a.pmr") <("$PMVIEW" -f tsv -t GNODE "$T/b.pmr")
+	[ -z "$(stat truth "$T/b.pmr")" ]	# no trace: no truth
+	# under another root
+	mkdir -p "$T/root$T"
+	mv "$T/procs" "$T/root$T/procs"
+	run -1 --separate-stderr "$SHOTGUN" -n 20 -o "$T/c.pmr" "$T/s.pmr"
+	[[ $stderr == *"'$T/procs': No such file or directory: its pcs are not in the program"* ]]
+	[[ $stderr == *"no program: -p names the trace the run read, or the stream's IMAGE records the binaries (none of them could be read)"* ]]
+	"$SHOTGUN" -n 20 --sysroot "$T/root" -o "$T/c.pmr" "$T/s.pmr"
+	diff <("$PMVIEW" -f tsv -t GNODE "$T/a.pmr") <("$PMVIEW" -f tsv -t GNODE "$T/c.pmr")
+	# another build at the recorded path
+	cc -nostdlib -static -no-pie -DN=7 -o "$T/procs" "$DATA/icost/procs.S"
+	run -1 "$SHOTGUN" -n 20 -o "$T/d.pmr" "$T/s.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"another build than the traced one"* ]]
+	run -2 "$SHOTGUN" -p "$T/p.trace" --sysroot "$T/root" "$T/s.pmr"
 }

@@ -16,6 +16,7 @@
 #define NREG 1024u	/* register numbers, as pmsim renames them */
 #define MAXD 6		/* destinations renamed per instruction (pmsim) */
 #define RSTACK 64	/* the software return stack [choice] */
+#define CHUNK 4096	/* instructions a chunk */
 
 /* A static instruction, as the builder needs it. */
 struct ins {
@@ -41,9 +42,13 @@ struct pmr_shotgun {
 	struct pmr_shotgun_stats st;
 	char err[256];
 	uint64_t rng;
-	/* the program: instructions, and a pc index (open addressing) */
-	struct ins *ins;
-	size_t nins, capins;
+	/* the program: instructions in chunks that never move (a decoder
+	 * may add one while others are in use), and a pc index (open
+	 * addressing) */
+	struct ins **chunk;
+	size_t nins, nchunk;
+	int (*fetch)(void *, uint64_t, struct pmr_sinsn *);
+	void *fetch_arg;
 	uint32_t *slot;		/* ins index + 1, 0 empty */
 	size_t nslot;
 	/* samples */
@@ -90,6 +95,13 @@ struct pmr_shotgun {
 	uint32_t gen;
 };
 
+/* Instruction i of the program. */
+static struct ins *
+INS(const struct pmr_shotgun *g, size_t i)
+{
+	return &g->chunk[i / CHUNK][i % CHUNK];
+}
+
 static int
 fail(struct pmr_shotgun *g, int rc, const char *fmt, ...)
 {
@@ -133,13 +145,38 @@ ins_find(const struct pmr_shotgun *g, uint64_t pc)
 	size_t h = hash_pc(pc, g->nslot - 1);
 
 	while (g->slot[h] != 0) {
-		struct ins *x = &g->ins[g->slot[h] - 1];
+		struct ins *x = INS(g, g->slot[h] - 1);
 
 		if (x->pc == pc)
 			return x;
 		h = (h + 1) & (g->nslot - 1);
 	}
 	return NULL;
+}
+
+/* The instruction at pc: the program's, or the decoder's (added), or
+ * NULL. */
+static struct ins *
+ins_get(struct pmr_shotgun *g, uint64_t pc)
+{
+	struct ins *x = ins_find(g, pc);
+	struct pmr_sinsn si;
+
+	if (x != NULL || g->fetch == NULL)
+		return x;
+	memset(&si, 0, sizeof(si));
+	if (g->fetch(g->fetch_arg, pc, &si) != 0 ||
+	    pmr_shotgun_add_insn(g, &si) != 0)
+		return NULL;
+	return ins_find(g, pc);
+}
+
+void
+pmr_shotgun_set_fetch(struct pmr_shotgun *g,
+    int (*fetch)(void *arg, uint64_t pc, struct pmr_sinsn *si), void *arg)
+{
+	g->fetch = fetch;
+	g->fetch_arg = arg;
 }
 
 struct pmr_shotgun *
@@ -178,7 +215,13 @@ pmr_shotgun_free(struct pmr_shotgun *g)
 {
 	if (g == NULL)
 		return;
-	free(g->ins);
+	{
+		size_t c;
+
+		for (c = 0; c < g->nchunk; c++)
+			free(g->chunk[c]);
+		free(g->chunk);
+	}
 	free(g->slot);
 	free(g->sig);
 	free(g->bits);
@@ -294,7 +337,7 @@ rehash(struct pmr_shotgun *g)
 	if (s == NULL)
 		return PMR_ENOMEM;
 	for (i = 0; i < g->nins; i++) {
-		size_t h = hash_pc(g->ins[i].pc, ns - 1);
+		size_t h = hash_pc(INS(g, i)->pc, ns - 1);
 
 		while (s[h] != 0)
 			h = (h + 1) & (ns - 1);
@@ -314,9 +357,19 @@ pmr_shotgun_add_insn(struct pmr_shotgun *g, const struct pmr_sinsn *si)
 
 	if (ins_find(g, si->pc) != NULL)
 		return 0;
-	if (grow(&g->ins, &g->capins, g->nins + 1, sizeof(*g->ins)) != 0)
-		return fail(g, PMR_ENOMEM, "out of memory");
-	x = &g->ins[g->nins];
+	if (g->nins % CHUNK == 0) {
+		struct ins **nc = realloc(g->chunk, (g->nchunk + 1) *
+		    sizeof(*nc));
+
+		if (nc == NULL)
+			return fail(g, PMR_ENOMEM, "out of memory");
+		g->chunk = nc;
+		if ((g->chunk[g->nchunk] = malloc(CHUNK * sizeof(struct ins))) ==
+		    NULL)
+			return fail(g, PMR_ENOMEM, "out of memory");
+		g->nchunk++;
+	}
+	x = INS(g, g->nins);
 	memset(x, 0, sizeof(*x));
 	x->pc = si->pc;
 	x->target = si->target;
@@ -599,12 +652,12 @@ index_dets(struct pmr_shotgun *g)
 	if (g->detidx == NULL || g->byseq == NULL)
 		return fail(g, PMR_ENOMEM, "out of memory");
 	for (i = 0; i < g->nins; i++)
-		g->ins[i].ndet = 0;
+		INS(g, i)->ndet = 0;
 	g->st.dets_nopc = 0;
 	for (i = j = 0; i < g->ndet; i++) {
 		const struct pmr_sim_det *d = &g->det[i];
 
-		if (ins_find(g, d->pc) == NULL) {
+		if (ins_get(g, d->pc) == NULL) {
 			g->st.dets_nopc++;
 			continue;
 		}
@@ -1028,7 +1081,7 @@ node_fill(struct pmr_shotgun *g, const struct ins *x,
  * copy.
  */
 static unsigned
-lookahead(const struct pmr_shotgun *g, const struct sig *s, size_t q,
+lookahead(struct pmr_shotgun *g, const struct sig *s, size_t q,
     uint64_t pc, unsigned max, const uint64_t *stack0, unsigned sp,
     unsigned nstack)
 {
@@ -1038,7 +1091,7 @@ lookahead(const struct pmr_shotgun *g, const struct sig *s, size_t q,
 
 	memcpy(stack, stack0, sizeof(stack));
 	for (j = 0; j < max && q + j < end; j++) {
-		const struct ins *x = ins_find(g, pc);
+		const struct ins *x = ins_get(g, pc);
 		unsigned b;
 
 		if (x == NULL)
@@ -1183,10 +1236,10 @@ index_calls(struct pmr_shotgun *g)
 	if ((cs = malloc((g->nins ? g->nins : 1) * sizeof(*cs))) == NULL)
 		return fail(g, PMR_ENOMEM, "out of memory");
 	for (i = 0; i < g->nins; i++)
-		if (g->ins[i].cls == PMR_OP_CALL && g->ins[i].target != 0 &&
-		    g->ins[i].fall != 0) {
-			cs[n].target = g->ins[i].target;
-			cs[n].ret = g->ins[i].fall;
+		if (INS(g, i)->cls == PMR_OP_CALL && INS(g, i)->target != 0 &&
+		    INS(g, i)->fall != 0) {
+			cs[n].target = INS(g, i)->target;
+			cs[n].ret = INS(g, i)->fall;
 			n++;
 		}
 	qsort(cs, n, sizeof(*cs), by_target);
@@ -1308,7 +1361,7 @@ fragment(struct pmr_shotgun *g, const struct sig *s,
 		}
 		if (tpc != 0 && tpc != cur && off < 0)
 			off = i;
-		if ((x = ins_find(g, cur)) == NULL)
+		if ((x = ins_get(g, cur)) == NULL)
 			ABORT(PMR_SG_NOPC);
 		if ((why = check_bits(g, x, b)) >= 0)
 			return -1 - why;
@@ -1450,7 +1503,7 @@ pmr_shotgun_build(struct pmr_shotgun *g,
 	if (g->nsig == 0)
 		return fail(g, PMR_EINVAL, "no SIG records (pmsim --shotgun "
 		    "writes them)");
-	if (g->nins == 0)
+	if (g->nins == 0 && g->fetch == NULL)
 		return fail(g, PMR_EINVAL, "no program: no static "
 		    "instructions (-p names the trace the run read)");
 	if (g->det_ctx != UINT32_MAX && g->o.ctx > g->det_ctx)
@@ -1532,8 +1585,8 @@ out:
 static int
 by_nodes(const void *a, const void *b)
 {
-	const struct ins *x = &sort_g->ins[*(const uint32_t *)a];
-	const struct ins *y = &sort_g->ins[*(const uint32_t *)b];
+	const struct ins *x = INS(sort_g, *(const uint32_t *)a);
+	const struct ins *y = INS(sort_g, *(const uint32_t *)b);
 
 	if (x->nodes != y->nodes)
 		return x->nodes > y->nodes ? -1 : 1;
@@ -1549,7 +1602,7 @@ pmr_shotgun_coverage(const struct pmr_shotgun *g, FILE *f, int tsv)
 	if (ord == NULL)
 		return -1;
 	for (i = 0; i < g->nins; i++)
-		if (g->ins[i].nodes > 0 || g->ins[i].ndet > 0)
+		if (INS(g, i)->nodes > 0 || INS(g, i)->ndet > 0)
 			ord[n++] = (uint32_t)i;
 	sort_g = g;
 	qsort(ord, n, sizeof(*ord), by_nodes);
@@ -1557,7 +1610,7 @@ pmr_shotgun_coverage(const struct pmr_shotgun *g, FILE *f, int tsv)
 	    "%-18s %-8s %10s %8s %10s\n", "pc", "class", "nodes", "dets",
 	    "missing");
 	for (i = 0; i < n; i++) {
-		const struct ins *x = &g->ins[ord[i]];
+		const struct ins *x = INS(g, ord[i]);
 
 		fprintf(f, tsv ? "0x%" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu32
 		    "\t%" PRIu64 "\n" : "0x%-16" PRIx64 " %-8s %10" PRIu64

@@ -103,6 +103,14 @@ void pmr_shotgun_free(struct pmr_shotgun *g);
  * in pmr_shotgun_errmsg(). */
 int pmr_shotgun_add_sig(struct pmr_shotgun *g, const struct pmr_sim_sig *s);
 int pmr_shotgun_add_det(struct pmr_shotgun *g, const struct pmr_sim_det *d);
+/*
+ * The program from a decoder instead (or beside): fetch(arg, pc, si)
+ * fills *si with the instruction at pc and returns 0, or returns non-zero
+ * if there is none; the builder asks for each pc it meets that it does
+ * not know.
+ */
+void pmr_shotgun_set_fetch(struct pmr_shotgun *g,
+    int (*fetch)(void *arg, uint64_t pc, struct pmr_sinsn *si), void *arg);
 /* Adds a static instruction of the program; returns 0 or PMR_ENOMEM. */
 int pmr_shotgun_add_insn(struct pmr_shotgun *g, const struct pmr_sinsn *si);
 /*
