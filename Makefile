@@ -178,7 +178,7 @@ demo: deps all
 	@bash examples/demo.sh
 
 # The interaction-cost paper's validation (icost(1), VALIDATION): the graph
-# against multisim on every bundled trace, into icost-out/; make -j2
+# against multisim on every bundled trace, into examples/out/icost-multisim/; make -j2
 # icost-multisim runs the pmsim runs in parallel.  MAX, TRACES, OUT as in
 # examples/icost-multisim.mk.
 icost-multisim: all
@@ -188,7 +188,7 @@ icost-multisim: all
 
 # Shotgun profiling's validation (shotgun(1), VALIDATION): its fragments
 # against the full graph and multisim on every bundled trace, the pc
-# inference, the error as the fragments grow, into shotgun-out/.  MAX,
+# inference, the error as the fragments grow, into examples/out/shotgun/.  MAX,
 # WARMUP, TRACES, OUT as in examples/shotgun.mk.
 shotgun-eval: all
 	@$(MAKE) --no-print-directory -f examples/shotgun.mk \
