@@ -15,8 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "shotgun/shotgun.h"
@@ -149,37 +147,28 @@ struct bin {
 };
 
 /* Opens the file an IMAGE record maps (under sysroot), refusing another
- * build than the traced one; a file that cannot be read is said once. */
+ * build than the traced one; a file that cannot be read is said. */
 static void
 bin_add(struct bin *b, const struct pmr_image *im, const char *sysroot)
 {
-	char path[4096], *rec;
-	unsigned char id[64];
-	unsigned n;
-	struct stat sb;
-	int fd;
+	char *path;
+	int fd, rc;
 
 	b->seen++;
-	if ((rec = strndup((const char *)im->path.p, im->path.n)) == NULL)
+	if ((path = strndup((const char *)im->path.p, im->path.n)) == NULL)
 		die("out of memory");
-	snprintf(path, sizeof(path), "%s%s", sysroot != NULL && rec[0] == '/' ?
-	    sysroot : "", rec);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		fprintf(stderr, "shotgun: warning: '%s': %s: its pcs are not "
-		    "in the program\n", path, fd < 0 ? strerror(errno) :
-		    "not a regular file");
-		if (fd >= 0)
-			close(fd);
-		free(rec);
+	rc = pmr_sym_open(path, sysroot, im->build_id.p, im->build_id.n, &fd);
+	if (rc == PMR_EBUILDID)
+		die("'%s': %s", path, pmr_sym_strerror(rc));
+	if (rc != 0) {
+		fprintf(stderr, "shotgun: warning: '%s'%s%s: %s: its pcs are "
+		    "not in the program\n", path, sysroot != NULL ?
+		    " under " : "", sysroot != NULL ? sysroot : "",
+		    pmr_sym_strerror(rc));
+		free(path);
 		return;
 	}
-	n = pmr_sym_build_id(path, id, sizeof(id));
-	if (im->build_id.n > 0 && n > 0 && (n != im->build_id.n ||
-	    memcmp(id, im->build_id.p, n) != 0))
-		die("'%s': another build than the traced one: build-ids differ",
-		    path);
-	free(rec);
+	free(path);
 	if ((b->im = realloc(b->im, (b->n + 1) * sizeof(*b->im))) == NULL)
 		die("out of memory");
 	b->im[b->n].start = im->start;

@@ -82,7 +82,6 @@ emit_to(FILE *out, struct pmr_mhash_run *r, enum pmr_mhash_fmt fmt, int k,
 static void
 emit_pmr(struct pmr_mhash_run *r, int k, const struct pmr_tval *f, size_t n)
 {
-	struct pmr_meta meta;
 	unsigned char *b;
 	char key[32], *text = NULL;
 	size_t len = 0;
@@ -111,14 +110,10 @@ emit_pmr(struct pmr_mhash_run *r, int k, const struct pmr_tval *f, size_t n)
 	}
 	if (len > 0 && text[len - 1] == '\n')
 		text[--len] = '\0';
-	/* Drop the separator before the first field. */
-	meta.value.p = (const unsigned char *)text + (len > 0 &&
-	    text[0] == ' ');
-	meta.value.n = (uint32_t)(len - (len > 0 && text[0] == ' '));
 	snprintf(key, sizeof(key), "mhash.%s", knames[k]);
-	meta.key.p = (const unsigned char *)key;
-	meta.key.n = (uint32_t)strlen(key);
-	if (pmr_write(r->pw, PMR_REC_META, &meta) != 0)
+	/* without the separator before the first field */
+	if (pmr_write_meta(r->pw, key, text + (len > 0 && text[0] == ' ')) !=
+	    0)
 		pmr_mhash_fail(r, "%s: %s", pmr_outname(r->com.output),
 		    pmr_writer_errmsg(r->pw));
 	free(text);

@@ -860,7 +860,7 @@ consistency(const struct pmr_shotgun *g, const struct fctx *f,
 static const struct pmr_sim_det *
 choose_in(struct pmr_shotgun *g, const struct grp *gr, unsigned ngrp,
     const uint32_t *idx, const struct sig *s, size_t q,
-    const struct fctx *f)
+    const struct fctx *f, int count)
 {
 	unsigned best = 0, k;
 	uint64_t w, mask, nbest = 0, r, own;
@@ -892,11 +892,14 @@ choose_in(struct pmr_shotgun *g, const struct grp *gr, unsigned ngrp,
 		} else if (sc == best)
 			nbest += gr[k].n;
 	}
-	g->st.matched++;
-	g->st.ties += nbest > 1;
-	g->st.own_miss += best < 64;
-	if (mask != 0)
-		g->st.score += (double)(best % 64) / popcount64(mask);
+	if (count) {	/* the match statistics: of a pc's own samples */
+		g->st.matched++;
+		g->st.ties += nbest > 1;
+		g->st.own_miss += best < 64;
+		if (mask != 0)
+			g->st.score += (double)(best % 64) /
+			    popcount64(mask);
+	}
 	if (f != NULL && nbest > 1) {
 		/* among the ties, those whose producers fit best */
 		int bc = INT32_MIN;
@@ -948,7 +951,8 @@ static const struct pmr_sim_det *
 choose(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
     size_t q, const struct fctx *f)
 {
-	return choose_in(g, g->grp + x->grp0, x->ngrp, g->detidx, s, q, f);
+	return choose_in(g, g->grp + x->grp0, x->ngrp, g->detidx, s, q, f,
+	    1);
 }
 
 /*
@@ -961,18 +965,8 @@ static const struct pmr_sim_det *
 proxy(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
     size_t q)
 {
-	uint64_t matched = g->st.matched, ties = g->st.ties;
-	uint64_t own_miss = g->st.own_miss;
-	double score = g->st.score;
-	const struct pmr_sim_det *d = choose_in(g, g->cgrp +
-	    g->cgrp0[x->cls], g->ncgrp_of[x->cls], g->cidx, s, q, NULL);
-
-	/* the match statistics are of the pc's own samples */
-	g->st.matched = matched;
-	g->st.ties = ties;
-	g->st.own_miss = own_miss;
-	g->st.score = score;
-	return d;
+	return choose_in(g, g->cgrp + g->cgrp0[x->cls], g->ncgrp_of[x->cls],
+	    g->cidx, s, q, NULL, 0);
 }
 
 /* Sets n's register producers from the program's dataflow along the
@@ -1035,17 +1029,19 @@ inside(uint32_t d, uint32_t i)
 	return d <= i ? d : 0;
 }
 
-/* Fills n from DET d (or the defaults) for instruction x at position i. */
+/* Fills n from DET d (or the defaults) for instruction x at position i:
+ * the sample's latencies and events, its producers if they reach no
+ * further back than the fragment; register producers come later. */
 static void
 node_fill(struct pmr_shotgun *g, const struct ins *x,
     const struct pmr_sim_det *d, uint32_t i, struct pmr_sim_gnode *n)
 {
-	memset(n, 0, sizeof(*n));
-	n->pc = x->pc;
-	n->cls = x->cls;
 	if (d == NULL) {
 		/* [choice] no sample: the unloaded unit latency, the L1
 		 * hit of a load, no miss, no mispredict */
+		memset(n, 0, sizeof(*n));
+		n->pc = x->pc;
+		n->cls = x->cls;
 		n->ep_fu = g->deflat[x->cls] != UINT16_MAX ?
 		    g->deflat[x->cls] : machine_lat(&g->c, x->cls);
 		if (x->nload > 0 || x->cls == PMR_OP_LOAD ||
@@ -1053,24 +1049,16 @@ node_fill(struct pmr_shotgun *g, const struct ins *x,
 			n->ep_mem = (uint16_t)g->c.l1d_lat;
 		return;
 	}
-	n->partial = d->partial;
-	n->events = d->events;
-	n->dd_fetch = d->dd_fetch;
-	n->dd_itlb = d->dd_itlb;
-	n->dd_brk = d->dd_brk;
-	n->re = d->re;
-	n->ep_fu = d->ep_fu;
-	n->ep_mem = d->ep_mem;
-	n->ep_miss = d->ep_miss;
-	n->ep_tlb = d->ep_tlb;
-	n->cc = d->cc;
-	n->pr_mem = inside(d->pr_mem, i);
-	n->pp = inside(d->pp, i);
-	n->pl = inside(d->pl, i);
-	n->rs = inside(d->rs, i);
-	n->rk = n->rs != 0 ? d->rk : 0;
-	n->dd_dec = d->dd_dec;
-	n->dd_wp = d->dd_wp;
+	pmr_sim_gnode_of_det(d, n);
+	n->seq = 0;
+	n->pc = x->pc;
+	n->cls = x->cls;
+	n->pr_reg_a = n->pr_reg_b = n->pr_reg_c = 0;
+	n->pr_mem = inside(n->pr_mem, i);
+	n->pp = inside(n->pp, i);
+	n->pl = inside(n->pl, i);
+	n->rs = inside(n->rs, i);
+	n->rk = n->rs != 0 ? n->rk : 0;
 }
 
 /*

@@ -250,6 +250,36 @@ pmr_sim_shotgun_take(struct pmr_sim_shotgun *g,
 		det_emit(g);
 }
 
+void
+pmr_sim_gnode_of_det(const struct pmr_sim_det *d, struct pmr_sim_gnode *n)
+{
+	memset(n, 0, sizeof(*n));
+	n->seq = d->seq;
+	n->pc = d->pc;
+	n->cls = d->cls;
+	n->partial = d->partial;
+	n->events = d->events;
+	n->dd_fetch = d->dd_fetch;
+	n->dd_itlb = d->dd_itlb;
+	n->dd_brk = d->dd_brk;
+	n->re = d->re;
+	n->ep_fu = d->ep_fu;
+	n->ep_mem = d->ep_mem;
+	n->ep_miss = d->ep_miss;
+	n->ep_tlb = d->ep_tlb;
+	n->cc = d->cc;
+	n->pr_reg_a = d->pr_reg_a;
+	n->pr_reg_b = d->pr_reg_b;
+	n->pr_reg_c = d->pr_reg_c;
+	n->pr_mem = d->pr_mem;
+	n->pp = d->pp;
+	n->rs = d->rs;
+	n->rk = d->rk;
+	n->dd_dec = d->dd_dec;
+	n->dd_wp = d->dd_wp;
+	n->pl = d->pl;
+}
+
 int
 pmr_sim_shotgun_retire(struct pmr_sim_shotgun *g, uint64_t seq,
     uint64_t pc, unsigned cls, uint32_t ev)

@@ -389,6 +389,11 @@ const struct pmr_rtype *pmr_sim_rtype(uint32_t type);
  * errors), several times faster for the records of the current minor. */
 int pmr_sim_gnode_decode(const struct pmr_rec *rec, struct pmr_sim_gnode *g,
     const char **why);
+/* The GNODE content of a detailed sample (the inverse of what pmsim's
+ * shotgun sampler keeps of a GNODE; observed cycles 0): what a graph
+ * builder starts a node from. */
+void pmr_sim_gnode_of_det(const struct pmr_sim_det *d,
+    struct pmr_sim_gnode *n);
 
 #ifdef PMR_SIM_INTERNAL
 /*

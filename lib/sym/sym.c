@@ -168,21 +168,15 @@ pmr_symtab_free(struct pmr_symtab *t)
 }
 
 int
-pmr_symtab_load(const char *path, const char *root, uint64_t start,
-    uint64_t size, uint64_t offset, const unsigned char *bid, size_t nbid,
-    struct pmr_symtab **out)
+pmr_sym_open(const char *path, const char *root, const unsigned char *bid,
+    size_t nbid, int *fdp)
 {
-	struct pmr_symtab *t;
-	Elf *e = NULL;
-	Elf_Scn *scn;
-	GElf_Shdr sh;
 	struct stat sb;
-	size_t cap = 0, i, j;
-	uint64_t bias;
-	int fd, ok, rc = PMR_EFORMAT, pass;
 	char buf[4096];
+	Elf *e;
+	int fd, rc = 0;
 
-	*out = NULL;
+	*fdp = -1;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return PMR_EFORMAT;
 	/* a recorded absolute path is looked up under root (as perf's and
@@ -204,23 +198,50 @@ pmr_symtab_load(const char *path, const char *root, uint64_t start,
 		close(fd);
 		return PMR_ENOTREG;
 	}
+	if ((e = elf_begin(fd, ELF_C_READ, NULL)) == NULL ||
+	    elf_kind(e) != ELF_K_ELF)
+		rc = PMR_EFORMAT;
+	else if (nbid > 0) {
+		/* another build at the recorded path names the wrong code */
+		unsigned char id[64];
+		unsigned n = elf_build_id(e, id, sizeof(id));
+
+		if (n > 0 && (n != nbid || memcmp(id, bid, n) != 0))
+			rc = PMR_EBUILDID;
+	}
+	if (e != NULL)
+		elf_end(e);
+	if (rc != 0) {
+		close(fd);
+		return rc;
+	}
+	*fdp = fd;
+	return 0;
+}
+
+int
+pmr_symtab_load(const char *path, const char *root, uint64_t start,
+    uint64_t size, uint64_t offset, const unsigned char *bid, size_t nbid,
+    struct pmr_symtab **out)
+{
+	struct pmr_symtab *t;
+	Elf *e = NULL;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	size_t cap = 0, i, j;
+	uint64_t bias;
+	int fd, ok, rc, pass;
+
+	*out = NULL;
+	if ((rc = pmr_sym_open(path, root, bid, nbid, &fd)) != 0)
+		return rc;
+	rc = PMR_EFORMAT;
 	if ((t = calloc(1, sizeof(*t))) == NULL) {
 		close(fd);
 		return PMR_ENOMEM;
 	}
-	if ((e = elf_begin(fd, ELF_C_READ, NULL)) == NULL ||
-	    elf_kind(e) != ELF_K_ELF)
+	if ((e = elf_begin(fd, ELF_C_READ, NULL)) == NULL)
 		goto out;
-	/* another build at the recorded path would name the wrong code */
-	if (nbid > 0) {
-		unsigned char id[64];
-		unsigned n = elf_build_id(e, id, sizeof(id));
-
-		if (n > 0 && (n != nbid || memcmp(id, bid, n) != 0)) {
-			rc = PMR_EBUILDID;
-			goto out;
-		}
-	}
 	bias = bias_of(e, start, offset, &ok);
 	if (!ok)
 		goto out;

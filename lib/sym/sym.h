@@ -31,6 +31,15 @@ struct pmr_symtab;
 int pmr_symtab_load(const char *path, const char *root, uint64_t start,
     uint64_t size, uint64_t offset, const unsigned char *bid, size_t nbid,
     struct pmr_symtab **out) PMR_RESULT_USED;
+/*
+ * Opens the ELF file path (under root when root is not NULL and path is
+ * absolute) for reading into *fd: only a regular file, and not another
+ * build than the GNU build-id bid (nbid bytes, 0: unknown) says.  Returns
+ * 0, or PMR_EIO (errno set), PMR_ENOTREG, PMR_EFORMAT (not ELF) or
+ * PMR_EBUILDID, *fd then -1.
+ */
+int pmr_sym_open(const char *path, const char *root, const unsigned char *bid,
+    size_t nbid, int *fd) PMR_RESULT_USED;
 /* Reads the GNU build-id of the ELF file at path into out (cap bytes);
  * returns its length, 0 if it has none or cannot be read. */
 unsigned pmr_sym_build_id(const char *path, unsigned char *out,
