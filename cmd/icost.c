@@ -1244,6 +1244,11 @@ main(int argc, char *argv[])
 			    "prints its own table: not with -c, -e, --all, "
 			    "--focus, --order, --multisim, --compare, --nodes, "
 			    "--topdown, --subsets, --bar or -f pmr");
+		/* its bound holds for times from a fragment's start: with
+		 * --warm a cost is a difference of two commits */
+		if (go.warm != 0)
+			pmr_cli_misuse("--top measures times from each "
+			    "fragment's start: not with --warm");
 		if (argc == 0)
 			pmr_cli_misuse("--top reads its input more than once: "
 			    "give files, not standard input");

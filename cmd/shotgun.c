@@ -280,7 +280,7 @@ main(int argc, char *argv[])
 	const char *sysroot = NULL;
 	struct bin bin = { NULL, 0, 0, NULL };
 	int ch, rc, err, coverage = 0, tsv = 0, have_cfg = 0, ctx_set = 0;
-	uint64_t maxseq = 0;
+	uint64_t maxseq = 0, n;
 	char eb[512], line[1024];
 	size_t i;
 
@@ -462,15 +462,22 @@ main(int argc, char *argv[])
 			die("%s", eb[0] ? eb : pmr_strerror(err));
 		if (pmr_shotgun_truth_begin(g) != 0)
 			die("%s", pmr_shotgun_errmsg(g));
+		n = 0;
 		while ((rc = pmr_trace_next(t, &di)) == 1) {
 			if (di.seq >= maxseq)
 				break;
 			if (pmr_shotgun_add_dyn(g, &di) != 0)
 				die("%s", pmr_shotgun_errmsg(g));
+			n = di.seq + 1;
 		}
 		if (rc < 0)
 			die("%s", pmr_trace_errmsg(t));
 		pmr_trace_close(t);
+		/* the run read no instruction the trace lacks */
+		if (n < maxseq)
+			die("%s: %" PRIu64 " instructions, but the samples reach "
+			    "instruction %" PRIu64 ": not the trace the run read",
+			    pmr_display(program), n, maxseq);
 	}
 
 	if (coverage) {
@@ -511,7 +518,8 @@ main(int argc, char *argv[])
 			err = pmr_write_meta(o.w, "shotgun-build", buf);
 		if (err == 0)
 			err = pmr_shotgun_build(g, emit, &o);
-		if (err == PMR_EINVAL || err == PMR_ENOMEM) {
+		if (err == PMR_EINVAL || err == PMR_ENOMEM ||
+		    err == PMR_ECORRUPT) {
 			pmr_writer_abort(o.w);
 			die("%s", pmr_shotgun_errmsg(g));
 		}

@@ -133,9 +133,14 @@ summary() {
 @test "shotgun: bad input is one line and exit 1, with no output file" {
 	p=$TOP/traces/gzip.pmr.zst
 	"$PMSIM" -q -m fields03 --shotgun=sig=2000,len=1000,det=20 --max 100000 -o "$T/s.pmr" "$p"
-	# another program: no fragment can be built
+	# another program: its path is not the signatures'
 	run -1 "$SHOTGUN" -n 5 -p "$TOP/traces/sort.pmr.zst" -o "$T/x.pmr" "$T/s.pmr"
-	[ "${#lines[@]}" -eq 1 ] && [[ $output == "shotgun: no fragment could be built"* ]]
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *": not the trace the run read" ]]
+	[ ! -e "$T/x.pmr" ]
+	# a trace shorter than the run
+	"$PMTRACE" import -q --max 50000 -o "$T/short.pmr" "$p"
+	run -1 "$SHOTGUN" -n 5 -p "$T/short.pmr" -o "$T/x.pmr" "$T/s.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"50000 instructions, but the samples reach instruction"*"not the trace the run read" ]]
 	[ ! -e "$T/x.pmr" ]
 	# no SIG records
 	"$PMSIM" -q -m fields03 --max 1000 -o "$T/n.pmr" "$p"
@@ -181,6 +186,8 @@ summary() {
 	[ -z "$stderr" ]
 	run -1 "$ICOST" --warm 1000 "$T/f.pmr"
 	[[ $output == *"no fragment longer than --warm 1000"* ]]
+	run -2 "$ICOST" --top=dmiss --warm 100 "$T/f.pmr"
+	[[ $output == *"not with --warm"* ]]
 }
 
 @test "shotgun without -p: the program from the binaries the IMAGE records name, decoded; the same fragments" {

@@ -1501,6 +1501,17 @@ pmr_shotgun_build(struct pmr_shotgun *g,
 		g->det_ctx = g->o.ctx;
 	if ((rc = index_dets(g)) != 0 || (rc = index_calls(g)) != 0)
 		return rc;
+	/* the truth is the run's path: each signature starts on it */
+	for (i = 0; g->truth_on && i < g->nsig; i++) {
+		const struct sig *s = &g->sig[i];
+		uint64_t t = true_pc(g, s, s->prefix);
+
+		if (t != 0 && t != s->start_pc)
+			return fail(g, PMR_ECORRUPT, "the trace has pc 0x%"
+			    PRIx64 " at instruction %" PRIu64 ", where a "
+			    "signature starts at 0x%" PRIx64 ": not the trace "
+			    "the run read", t, s->seq, s->start_pc);
+	}
 	for (i = 0; i < g->nsig; i++)
 		if (g->sig[i].len > maxlen)
 			maxlen = g->sig[i].len;

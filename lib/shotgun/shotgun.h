@@ -137,8 +137,9 @@ void pmr_shotgun_truth_span(const struct pmr_shotgun *g, uint64_t *lo,
 /*
  * Builds the fragments, calling emit (if not NULL) for each node of each
  * kept fragment in order (frag from 0, pos from 0); returns 0, the first
- * non-zero value emit returns, or PMR_EINVAL (no signature, no program)
- * or PMR_ENOMEM with a message.
+ * non-zero value emit returns, or PMR_EINVAL (no signature, no program),
+ * PMR_ECORRUPT (a signature that starts off the true path: another
+ * trace) or PMR_ENOMEM with a message.
  */
 int pmr_shotgun_build(struct pmr_shotgun *g,
     int (*emit)(void *arg, const struct pmr_sim_gnode *n, uint64_t frag,
