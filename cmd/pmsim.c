@@ -93,8 +93,8 @@ help(void)
 	    ",dist=geom|uniform\n"
 	    "                       ,J=N ,rearm=interrupt|select ,irq=N\n"
 	    "                       ,select=fetch|opportunity [off; S=4096]\n"
-	    "      --sampler=SPEC   a baseline sampler: counter, ibs, pebs or "
-	    "tip, then\n"
+	    "      --sampler=SPEC   a baseline sampler: counter, ibs, pebs, "
+	    "tip or last, then\n"
 	    "                       ,S=N ,skid=N ,event=cycles|retired|dmiss|misp "
 	    "[off]\n"
 	    "      --shotgun[=SPEC] SIG and DET records (shotgun profiling), "
@@ -205,11 +205,11 @@ preset_names(void)
 }
 
 static const char *const sampler_names[] = { "profileme", "counter", "ibs",
-	"pebs", "tip", NULL };
+	"pebs", "tip", "last", NULL };
 static const char *const bsev_names[] = { "cycles", "retired", "dmiss",
 	"misp", NULL };
 
-/* Parses --sampler=counter|ibs|pebs|tip[,S=N][,skid=N][,event=E]. */
+/* Parses --sampler=counter|ibs|pebs|tip|last[,S=N][,skid=N][,event=E]. */
 static void
 parse_sampler(struct pmr_sim_opts *o, const char *arg)
 {
@@ -246,7 +246,9 @@ parse_sampler(struct pmr_sim_opts *o, const char *arg)
 	/* ibs counts mapped instructions and tip counts cycles: an event
 	 * they would not count is refused, never recorded in META unused */
 	if (ev >= 0 && ((o->sampler == PMR_SIM_SAMPLER_IBS) ||
-	    (o->sampler == PMR_SIM_SAMPLER_TIP && ev != PMR_SIM_BSEV_CYCLES)))
+	    ((o->sampler == PMR_SIM_SAMPLER_TIP ||
+	    o->sampler == PMR_SIM_SAMPLER_LAST) &&
+	    ev != PMR_SIM_BSEV_CYCLES)))
 		pmr_cli_misuse("--sampler: event=%s does not apply to %s (%s)",
 		    bsev_names[ev], sampler_names[o->sampler],
 		    o->sampler == PMR_SIM_SAMPLER_IBS ? "it tags every S-th "

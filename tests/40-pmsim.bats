@@ -233,6 +233,22 @@ col() {
 	[ "$(col META value "$T/o.pmr" | grep -c '^tip S=50')" = 1 ]
 }
 
+@test "pmsim --sampler=last samples every S cycles the last pc retired" {
+	# S=1: every measured cycle after the first retirement is a sample
+	"$PMSIM" --sampler=last,S=1 --truth -o "$T/o.pmr" "$TRACE"
+	n=$(col SAMPLE sampler "$T/o.pmr" | grep -cx 5)
+	c=$(col STATS cycles "$T/o.pmr")
+	d=$(col STATS dropped "$T/o.pmr")
+	[ "$n" -gt 1000 ]
+	[ $((n + d)) = "$c" ]
+	# each pc sampled is one that retired
+	col TRUTH pc "$T/o.pmr" | sort -u >"$T/ret"
+	col SAMPLE pc "$T/o.pmr" | sort -u >"$T/smp"
+	[ -z "$(comm -13 "$T/ret" "$T/smp")" ]
+	run -2 --separate-stderr "$PMSIM" --sampler=last,skid=3 "$TRACE"
+	[[ $stderr == *"skid= applies to counter only"* ]]
+}
+
 @test "pmsim --sampler=counter,event=dmiss,skid=6 names pcs" {
 	"$PMSIM" --sampler=counter,S=5,event=dmiss,skid=6 -o "$T/o.pmr" \
 	    "$TRACE"
@@ -256,7 +272,7 @@ col() {
 
 @test "pmsim --sampler with an unknown name exits 2" {
 	run -2 --separate-stderr "$PMSIM" --sampler=lbr "$TRACE"
-	[[ $stderr == *"pmsim: --sampler: value 'lbr' is unknown (profileme, counter, ibs, pebs, tip)"* ]]
+	[[ $stderr == *"pmsim: --sampler: value 'lbr' is unknown (profileme, counter, ibs, pebs, tip, last)"* ]]
 }
 
 @test "pmsim --profileme=paired writes PAIR records with d in 1..W" {

@@ -50,6 +50,7 @@ sim_measure_start(struct pmr_sim *s)
 		 * event=cycles (pebs on cycles is the TIP paper's time-based,
 		 * next-committing PEBS); one flag for the run loop */
 		s->bs_cycles = s->o.sampler == PMR_SIM_SAMPLER_TIP ||
+		    s->o.sampler == PMR_SIM_SAMPLER_LAST ||
 		    ((s->o.sampler == PMR_SIM_SAMPLER_COUNTER ||
 		    s->o.sampler == PMR_SIM_SAMPLER_PEBS) &&
 		    s->o.bs_event == PMR_SIM_BSEV_CYCLES);

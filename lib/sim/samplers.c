@@ -1,8 +1,8 @@
 /*
  * samplers.c: the baseline samplers pmsim compares ProfileMe with: counter
  * overflow with skid, the IBS-like (tag at fetch/dispatch), the PEBS-like
- * (next to commit) and the TIP-like time-proportional sampler
- * (Gottschall et al., ISCA 2021).
+ * (next to commit), the last-committing and the TIP-like time-proportional
+ * sampler (Gottschall et al., MICRO 2021, which classifies them).
  */
 #include "sim/sim_internal.h"
 
@@ -131,6 +131,21 @@ sim_bs_cycle(struct pmr_sim *s, unsigned n)
 		}
 		bs_head(s, &pc, &cls);
 		bs_emit_pc(s, PMR_SIM_SAMPLER_TIP, pc, cls, 0);
+		return;
+	}
+	if (s->o.sampler == PMR_SIM_SAMPLER_LAST) {
+		/* every S cycles or so, the instruction that committed
+		 * last: the youngest of those retiring now, or the last one
+		 * retired before (TIP's "last-committing" class) */
+		if (--s->bs_left > 0)
+			return;
+		s->bs_left = sim_bs_interval(s);
+		if (s->last_pcx == NONE32) {
+			s->st.dropped++;	/* nothing retired yet */
+			return;
+		}
+		bs_emit_pc(s, PMR_SIM_SAMPLER_LAST, s->pcs[s->last_pcx].pc,
+		    s->pcs[s->last_pcx].cls, 0);
 		return;
 	}
 	if (s->o.sampler == PMR_SIM_SAMPLER_PEBS) {

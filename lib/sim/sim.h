@@ -162,6 +162,7 @@ struct pmr_sim_config {
 #define PMR_SIM_SAMPLER_IBS 2		/* op tagged at dispatch (map) */
 #define PMR_SIM_SAMPLER_PEBS 3		/* next instruction to retire */
 #define PMR_SIM_SAMPLER_TIP 4		/* time-proportional, at commit */
+#define PMR_SIM_SAMPLER_LAST 5		/* the last instruction committed */
 
 /* Events a baseline counter counts. */
 #define PMR_SIM_BSEV_CYCLES 0
