@@ -616,7 +616,7 @@ crit_path() {
 
 @test "pmsim --sampler: every sampler and event writes samples, or is refused" {
 	local s e
-	for s in counter pebs tip ibs; do
+	for s in counter pebs tip ibs last; do
 		for e in cycles retired dmiss misp; do
 			run --separate-stderr "$PMSIM" --no-pg --max=100000 \
 			    --sampler=$s,S=64,event=$e -o "$T/s.pmr" "$TOP/traces/gzip.pmr.zst"
