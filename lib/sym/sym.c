@@ -219,6 +219,44 @@ pmr_sym_open(const char *path, const char *root, const unsigned char *bid,
 	return 0;
 }
 
+/*
+ * Adds the function symbols of the separate debug file of build-id bid,
+ * /usr/lib/debug/.build-id/xx/rest.debug (under root), if there is one:
+ * its addresses are the stripped file's, so the same bias applies.
+ * Returns 0 (also when there is none) or PMR_ENOMEM.
+ */
+static int
+debug_syms(struct pmr_symtab *t, size_t *cap, const char *root,
+    const unsigned char *bid, size_t nbid, uint64_t bias)
+{
+	char path[256];
+	size_t i, len;
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	int fd, rc = 0;
+
+	if (nbid < 2 || nbid > 64)
+		return 0;
+	len = (size_t)snprintf(path, sizeof(path),
+	    "/usr/lib/debug/.build-id/%02x/", bid[0]);
+	for (i = 1; i < nbid; i++)
+		len += (size_t)snprintf(path + len, sizeof(path) - len, "%02x",
+		    bid[i]);
+	snprintf(path + len, sizeof(path) - len, ".debug");
+	if (pmr_sym_open(path, root, bid, nbid, &fd) != 0)
+		return 0;
+	if ((e = elf_begin(fd, ELF_C_READ, NULL)) != NULL) {
+		while (rc == 0 && (scn = elf_nextscn(e, scn)) != NULL)
+			if (gelf_getshdr(scn, &sh) != NULL &&
+			    sh.sh_type == SHT_SYMTAB)
+				rc = add_syms(t, cap, e, scn, &sh, bias);
+		elf_end(e);
+	}
+	close(fd);
+	return rc == PMR_ENOMEM ? rc : 0;
+}
+
 int
 pmr_symtab_load(const char *path, const char *root, uint64_t start,
     uint64_t size, uint64_t offset, const unsigned char *bid, size_t nbid,
@@ -245,8 +283,14 @@ pmr_symtab_load(const char *path, const char *root, uint64_t start,
 	bias = bias_of(e, start, offset, &ok);
 	if (!ok)
 		goto out;
-	/* the full symbol table if there is one, else the dynamic one */
+	/* the full symbol table if there is one, else that of the separate
+	 * debug file (a Debian -dbgsym package), else the dynamic one */
 	for (pass = 0; pass < 2 && t->n == 0; pass++) {
+		if (pass == 1 && (rc = debug_syms(t, &cap, root, bid, nbid,
+		    bias)) != 0)
+			goto out;
+		if (pass == 1 && t->n > 0)
+			break;
 		scn = NULL;
 		while ((scn = elf_nextscn(e, scn)) != NULL) {
 			if (gelf_getshdr(scn, &sh) == NULL ||
@@ -316,6 +360,15 @@ pmr_symtab_range(const struct pmr_symtab *t, const char *name,
 const char *
 pmr_symtab_find(const struct pmr_symtab *t, uint64_t pc, uint64_t *lo)
 {
+	uint64_t hi;
+
+	return pmr_symtab_span(t, pc, lo, &hi);
+}
+
+const char *
+pmr_symtab_span(const struct pmr_symtab *t, uint64_t pc, uint64_t *lo,
+    uint64_t *hi)
+{
 	size_t a = 0, b = t->n;
 
 	/* the last symbol starting at or below pc */
@@ -330,5 +383,6 @@ pmr_symtab_find(const struct pmr_symtab *t, uint64_t pc, uint64_t *lo)
 	if (a == 0 || pc >= t->s[a - 1].hi)
 		return NULL;
 	*lo = t->s[a - 1].lo;
+	*hi = t->s[a - 1].hi;
 	return t->s[a - 1].name;
 }

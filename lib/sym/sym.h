@@ -52,6 +52,10 @@ int pmr_symtab_range(const struct pmr_symtab *t, const char *name,
 /* Returns the name of the symbol holding pc and sets *lo, or NULL. */
 const char *pmr_symtab_find(const struct pmr_symtab *t, uint64_t pc,
     uint64_t *lo);
+/* Returns the name of the symbol holding pc and sets its range [*lo, *hi),
+ * or NULL. */
+const char *pmr_symtab_span(const struct pmr_symtab *t, uint64_t pc,
+    uint64_t *lo, uint64_t *hi);
 void pmr_symtab_free(struct pmr_symtab *t);
 
 #endif /* PMR_SYM_H */

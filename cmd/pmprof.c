@@ -1,0 +1,341 @@
+/*
+ * pmprof: DCPI's profiles (Anderson et al., SOSP '97 §3) over the SAMPLE
+ * records of any sampler pmsim has, each figure beside TRUTH from the same
+ * run.  One verb per report, as git and perf have:
+ *
+ *   images, procs   samples per image / procedure (dcpiprof)
+ *   list PROC       annotated code of one procedure (dcpilist)
+ *   score           every sampler's error against the truth
+ *   stats RUN...    variation across runs (dcpistats)
+ *   diff A B        differences between two runs, noise told apart
+ *   export          callgrind, folded stacks
+ *
+ * The model and the reports live in lib/prof/; this file parses the
+ * options, reads the inputs (one run each) and says what went wrong.  See
+ * pmprof(1).
+ */
+#include <err.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "prof/prof.h"
+#include "prof/report.h"
+#include "stream/pmr.h"
+#include "util/cli.h"
+#include "util/table.h"
+
+enum {
+	O_SYSROOT = PMR_OPT_PRIVATE, O_ALPHA, O_DETAIL, O_REPS, O_BY
+};
+
+enum verb { V_IMAGES, V_PROCS, V_LIST, V_SCORE, V_STATS, V_DIFF,
+	V_EXPORT, V_NVERB };
+
+static const char *const verbs[] = { "images", "procs", "list", "score",
+	"stats", "diff", "export", NULL };
+
+static const char synopsis[] =
+    "usage: pmprof images|procs|score [-qv] [-e events] [-f format] "
+    "[-n rows] [-o file]\n"
+    "              [--sysroot=dir] [file ...]\n"
+    "       pmprof list [options] procedure [file ...]\n"
+    "       pmprof stats|diff [options] file file ...\n"
+    "       pmprof export -t callgrind|folded [options] [file ...]\n";
+
+static void
+help(void)
+{
+	printf("usage: pmprof verb [options] [file ...]\n"
+	    "DCPI's profiles over pmsim's SAMPLE records (any sampler), each "
+	    "beside the\nexact TRUTH of the same run; every file is one run "
+	    "(\"-\" or none: standard input).\n\n"
+	    "Verbs:\n"
+	    "  images             samples per image, %% and cumulative %% "
+	    "(dcpiprof -i)\n"
+	    "  procs              samples per procedure (dcpiprof)\n"
+	    "  list PROC          annotated code of procedure PROC: samples, "
+	    "ProfileMe's\n"
+	    "                     stage latencies, basic blocks (dcpilist)\n"
+	    "  score              each sampler's error against TRUTH's "
+	    "oracle cycles and\n"
+	    "                     retired counts, per instruction, block, "
+	    "procedure\n"
+	    "  stats RUN...       per procedure: range%%, mean, std-dev, min, "
+	    "max across\n"
+	    "                     runs (dcpistats)\n"
+	    "  diff A B           per procedure: the change between two runs "
+	    "and whether it\n"
+	    "                     is beyond sampling noise\n"
+	    "  export             the profile for other tools (-t)\n\n"
+	    "Options:\n"
+	    "      --alpha=P        diff: family-wise significance level "
+	    "[0.05]\n"
+	    "      --by=G           score --detail and export -t folded: "
+	    "image, proc,\n"
+	    "                       block or insn [proc]\n"
+	    "      --detail         score: the rows of --by for the first "
+	    "event too\n"
+	    "  -e, --event=LIST     event columns, comma-separated, the first "
+	    "primary:\n"
+	    "                       sampler names (tip, profileme, "
+	    "counter:cycles, ...),\n"
+	    "                       sample bits (profileme:dmiss), truth:cycles,"
+	    "\n"
+	    "                       truth:retired [every sampler's]\n"
+	    "  -f, --format=FMT     text, tsv or json [text]\n"
+	    "  -n, --top=N          print N rows at most [all]\n"
+	    "      --reps=N         score: draws of the noise floor [20]\n"
+	    "      --sysroot=DIR    look up the images' files under DIR\n"
+	    "  -t, --type=T         export: callgrind or folded\n\n"
+	    "Common options:\n"
+	    "  -o, --output=FILE  write to FILE instead of standard output\n"
+	    "      --seed=N       random seed of the noise floor [0]\n"
+	    "  -q, --quiet        print no warnings about the input\n"
+	    "  -v, --verbose      print more on stderr\n"
+	    "  -h, --help         print this help and exit\n"
+	    "  -V, --version      print the version and exit\n");
+}
+
+static struct pmr_common com;
+
+static void PMR_NORETURN PMR_FORMAT(1, 2)
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verrx(1, fmt, ap);
+}
+
+/* Reads the files, one run each. */
+static void
+read_runs(struct pmr_prof *p, int n, char *const *files)
+{
+	char *stdin_only[] = { "-" };
+	int i;
+
+	if (n == 0) {
+		n = 1;
+		files = stdin_only;
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = files[i];
+		struct pmr_reader *r;
+		struct pmr_rec rec;
+		int e, rc;
+
+		if (pmr_prof_begin_run(p, name) != 0)
+			die("out of memory");
+		if ((r = pmr_reader_open(strcmp(name, "-") == 0 ? NULL : name,
+		    0, &e)) == NULL)
+			die("cannot open '%s': %s", name, pmr_strerror(e));
+		while ((rc = pmr_reader_next(r, &rec)) == 1)
+			if (pmr_prof_add(p, &rec) < 0)
+				die("'%s': %s", name, pmr_prof_errmsg(p));
+		if (rc < 0)
+			die("'%s': %s", name, pmr_reader_errmsg(r));
+		pmr_reader_close(r);
+	}
+}
+
+/* The event columns: -e, or every sampler's sample event. */
+static long *
+pick_events(struct pmr_prof *p, const char *list, size_t *n)
+{
+	size_t k, m = 0, nev = pmr_prof_nevent(p);
+	long *ev;
+
+	if ((ev = calloc(nev + 64, sizeof(*ev))) == NULL)
+		die("out of memory");
+	if (list != NULL) {
+		struct pmr_items it;
+		const char *item;
+
+		pmr_items_init(&it, list);
+		while ((item = pmr_items_next(&it)) != NULL) {
+			long e = pmr_prof_event_find(p, item);
+
+			if (e < 0) {
+				char have[1024];
+				size_t len = 0;
+
+				have[0] = '\0';
+				for (k = 0; k < nev && len < sizeof(have);
+				    k++)
+					len += (size_t)snprintf(have + len,
+					    sizeof(have) - len, "%s%s",
+					    k ? ", " : "", pmr_prof_event(p,
+					    k));
+				die("--event: no event '%s' in the input "
+				    "(it has: %s)", item, nev ? have :
+				    "none");
+			}
+			if (m < nev + 63)
+				ev[m++] = e;
+		}
+	} else
+		for (k = 0; k < nev; k++)
+			if (pmr_prof_evkind(p, k) == PMR_PROF_EV_SAMPLE)
+				ev[m++] = (long)k;
+	if (m == 0)
+		die("no SAMPLE or PAIR records in the input (pmsim "
+		    "--profileme or --sampler)");
+	*n = m;
+	return ev;
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "alpha", required_argument, NULL, O_ALPHA },
+		{ "by", required_argument, NULL, O_BY },
+		{ "detail", no_argument, NULL, O_DETAIL },
+		{ "event", required_argument, NULL, 'e' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "reps", required_argument, NULL, O_REPS },
+		{ "sysroot", required_argument, NULL, O_SYSROOT },
+		{ "top", required_argument, NULL, 'n' },
+		{ "type", required_argument, NULL, 't' },
+		PMR_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 }
+	};
+	static const char *const fmt_names[] = { "text", "tsv", "json",
+		NULL };
+	static const char *const by_names[] = { "image", "proc", "block",
+		"insn", NULL };
+	static const char *const type_names[] = { "callgrind", "folded",
+		NULL };
+	struct pmr_prof_view v;
+	struct pmr_textout out;
+	struct pmr_prof *p;
+	const char *events = NULL, *sysroot = NULL, *proc = NULL, *msg;
+	enum verb verb;
+	int ch, type = -1, rc = 0;
+	long *ev;
+
+	pmr_cli_init("pmprof", synopsis, help);
+	pmr_common_init(&com);
+	memset(&v, 0, sizeof(v));
+	v.alpha = 0.05;
+	v.reps = 20;
+	v.by = PMR_PROF_BY_PROC;
+	if (argc < 2)
+		pmr_cli_misuse("a verb is needed");
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
+		pmr_cli_help();
+	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0)
+		pmr_cli_version();
+	verb = (enum verb)pmr_cli_pick("verb", argv[1], verbs);
+	argc--;
+	argv++;
+	while ((ch = getopt_long(argc, argv, "e:f:n:t:" PMR_COMMON_SHORTOPTS,
+	    longopts, NULL)) != -1)
+		switch (ch) {
+		case 'e':
+			events = optarg;
+			break;
+		case 'f':
+			v.fmt = (enum pmr_table_fmt)pmr_cli_pick("--format",
+			    optarg, fmt_names);
+			break;
+		case 'n':
+			v.top = (size_t)pmr_cli_num("--top", optarg, 1,
+			    1LL << 40);
+			break;
+		case 't':
+			type = pmr_cli_pick("--type", optarg, type_names);
+			break;
+		case O_ALPHA: {
+			char *end;
+
+			v.alpha = strtod(optarg, &end);
+			if (*end != '\0' || !(v.alpha > 0 && v.alpha < 1))
+				pmr_cli_bad("--alpha", optarg, "not in (0, 1)");
+			break;
+		}
+		case O_BY:
+			v.by = (enum pmr_prof_by)pmr_cli_pick("--by", optarg,
+			    by_names);
+			break;
+		case O_DETAIL:
+			v.detail = 1;
+			break;
+		case O_REPS:
+			v.reps = (unsigned)pmr_cli_num("--reps", optarg, 1,
+			    10000);
+			break;
+		case O_SYSROOT:
+			sysroot = optarg;
+			break;
+		default:
+			pmr_cli_common(&com, ch, optarg);
+		}
+	argc -= optind;
+	argv += optind;
+	v.seed = com.seed;
+	if (verb == V_LIST) {
+		if (argc < 1)
+			pmr_cli_misuse("list: a procedure name is needed");
+		proc = argv[0];
+		argc--;
+		argv++;
+	}
+	if (verb == V_STATS && argc < 2)
+		pmr_cli_misuse("stats: two runs or more are needed");
+	if (verb == V_DIFF && argc != 2)
+		pmr_cli_misuse("diff: two runs are needed (A B)");
+	if (verb == V_EXPORT && type < 0)
+		pmr_cli_misuse("export: -t callgrind or -t folded is needed");
+	if (verb != V_EXPORT && type >= 0)
+		pmr_cli_misuse("-t is for export");
+	if ((p = pmr_prof_new(sysroot)) == NULL)
+		die("out of memory");
+	read_runs(p, argc, argv);
+	ev = pick_events(p, events, &v.nev);
+	v.ev = ev;
+	if (pmr_textout_open(&out, com.output) != 0)
+		die("%s: %m", pmr_outname(com.output));
+	msg = NULL;
+	switch (verb) {
+	case V_IMAGES:
+		rc = pmr_prof_report_flat(out.f, p, &v, PMR_PROF_BY_IMAGE);
+		break;
+	case V_PROCS:
+		rc = pmr_prof_report_flat(out.f, p, &v, PMR_PROF_BY_PROC);
+		break;
+	case V_LIST:
+		rc = pmr_prof_report_list(out.f, p, &v, proc, &msg);
+		break;
+	case V_SCORE:
+		rc = pmr_prof_report_score(out.f, p, &v, &msg);
+		break;
+	case V_STATS:
+		rc = pmr_prof_report_stats(out.f, p, &v, &msg);
+		break;
+	case V_DIFF:
+		rc = pmr_prof_report_diff(out.f, p, &v, &msg);
+		break;
+	case V_EXPORT:
+		rc = type == 0 ? pmr_prof_export_callgrind(out.f, p, &v) :
+		    pmr_prof_export_folded(out.f, p, &v);
+		break;
+	default:
+		break;
+	}
+	if (rc != 0) {
+		(void)pmr_textout_close(&out, 0);
+		die("%s", msg != NULL ? msg : pmr_strerror(rc));
+	}
+	if (pmr_textout_close(&out, 1) != 0)
+		die("%s: %m", pmr_outname(com.output));
+	free(ev);
+	pmr_prof_free(p);
+	pmr_cli_exit(0);
+}
