@@ -727,7 +727,7 @@ pmr_prof_report_diff(FILE *f, struct pmr_prof *p,
 	size_t nev = pmr_prof_nevent(p);
 	struct pmr_prof_row *rows;
 	struct keyed *ord = NULL;
-	double *pv = NULL, *z = NULL, A = 0, B = 0, q;
+	double *pv = NULL, *z = NULL, A = 0, B = 0;
 	char *sig = NULL;
 	long e = v->ev[0];
 	size_t n, i, no = 0, shown, nsig = 0;
@@ -751,20 +751,24 @@ pmr_prof_report_diff(FILE *f, struct pmr_prof *p,
 		A += rows[i].v[e];
 		B += rows[i].v[nev + e];
 	}
-	q = A + B > 0 ? A / (A + B) : 0.5;
 	for (i = 0; i < n; i++) {
-		double a = rows[i].v[e], b = rows[i].v[nev + e], m = a + b;
+		double a = rows[i].v[e], b = rows[i].v[nev + e], pa, pb, pp;
 		double d, sd;
 
-		if (m == 0)
+		if (a + b == 0 || A == 0 || B == 0)
 			continue;
-		/* given m samples in the row, a is binomial(m, q) when both
-		 * runs spend the same share of time there; a continuity
+		/* the 2x2 table (this procedure or not, run A or B): the
+		 * samples of a run are a multinomial draw from its time, so
+		 * equal shares make the difference of the two proportions
+		 * about normal with the pooled variance; Yates' continuity
 		 * correction keeps small counts from looking significant */
-		d = a - m * q;
-		sd = sqrt(m * q * (1 - q));
-		d = fabs(d) > 0.5 ? (fabs(d) - 0.5) * (d > 0 ? 1 : -1) : 0;
-		z[i] = sd > 0 ? d / sd : 0;
+		pa = a / A;
+		pb = b / B;
+		pp = (a + b) / (A + B);
+		sd = sqrt(pp * (1 - pp) * (1 / A + 1 / B));
+		d = fabs(pa - pb) - 0.5 * (1 / A + 1 / B);
+		d = d > 0 ? d : 0;
+		z[i] = sd > 0 ? (pa > pb ? d : -d) / sd : 0;
 		pv[i] = erfc(fabs(z[i]) / M_SQRT2);
 		ord[no].k = -pv[i];	/* smallest p first */
 		ord[no++].i = i;
@@ -861,8 +865,8 @@ pmr_prof_export_callgrind(FILE *f, struct pmr_prof *p,
     const struct pmr_prof_view *v)
 {
 	struct pmr_prof_row *rows;
-	const char *ob = NULL, *fn = NULL;
-	char nm[64];
+	const char *ob = NULL;
+	char nm[64], fn[300] = "";
 	double *tot;
 	size_t n, i, k, r;
 	int rc;
@@ -885,7 +889,15 @@ pmr_prof_export_callgrind(FILE *f, struct pmr_prof *p,
 	for (i = 0; i < n; i++) {
 		const struct pmr_prof_row *w = &rows[i];
 		const char *o = row_image(p, w), *u = row_proc(p, w);
+		char unb[300];
 		int any = 0;
+
+		if (w->img >= 0 && w->proc == NULL) {
+			/* callgrind_annotate merges functions by name:
+			 * each image's unnamed pcs get a name of their own */
+			snprintf(unb, sizeof(unb), "%s [%s]", u, base_name(o));
+			u = unb;
+		}
 
 		for (k = 0; k < v->nev; k++)
 			any |= llround(w->v[v->ev[k]]) != 0;
@@ -894,11 +906,11 @@ pmr_prof_export_callgrind(FILE *f, struct pmr_prof *p,
 		if (ob == NULL || strcmp(ob, o) != 0) {
 			fprintf(f, "\nob=%s\nfl=???\n", o);
 			ob = o;
-			fn = NULL;
+			fn[0] = '\0';
 		}
-		if (fn == NULL || strcmp(fn, u) != 0) {
+		if (strcmp(fn, u) != 0) {
 			fprintf(f, "fn=%s\n", u);
-			fn = u;
+			snprintf(fn, sizeof(fn), "%s", u);
 		}
 		fprintf(f, "0x%" PRIx64 " 0", w->lo);
 		for (k = 0; k < v->nev; k++) {

@@ -63,10 +63,10 @@ int pmr_prof_report_stats(FILE *f, struct pmr_prof *p,
     const struct pmr_prof_view *v, const char **msg) PMR_RESULT_USED;
 /*
  * Prints, per procedure, the primary event's samples in run 0 and run 1,
- * their shares, the difference, and a two-sided test of equal rates
- * (conditionally on the row's total, binomial with the runs' totals as
- * odds) with Holm's correction over the rows at family-wise level
- * v->alpha: rows not marked are within sampling noise.  Sorted by |z|.
+ * their shares, the difference, and a two-sided test of equal shares
+ * (the two-proportion z test of the 2x2 table, continuity-corrected) with
+ * Holm's correction over the rows at family-wise level v->alpha: rows not
+ * marked are within sampling noise.  Sorted by |z|.
  * Returns 0, PMR_EINVAL unless there are 2 runs (*msg), or PMR_ENOMEM.
  */
 int pmr_prof_report_diff(FILE *f, struct pmr_prof *p,
