@@ -80,7 +80,8 @@ BENCH_BINS := $(addprefix tests/bench/$(D),$(basename $(notdir $(BENCH_SRCS))))
 # Debian packages the project needs, installed by "make deps" when missing.
 DEB_PKGS = gcc make pkg-config libzstd-dev liblzma-dev zlib1g-dev \
 	libelf-dev libcapstone-dev libzip-dev zstd xz-utils gzip bats mandoc \
-	qemu-user gnuplot-nox clang valgrind jq sqlite3 python3 bsdextrautils
+	qemu-user gnuplot-nox clang valgrind jq sqlite3 python3 bsdextrautils \
+	protobuf-compiler
 
 # Header dependencies come from the compiler (-MMD -MP: a .d file beside
 # each object and program).
