@@ -27,7 +27,7 @@ DESTDIR ?=
 CC ?= cc
 CFLAGS ?= -O2 -g -Wall -Wextra
 PKG_CONFIG ?= pkg-config
-PKGS = libzstd liblzma zlib libelf capstone libzip
+PKGS = libzstd liblzma zlib libelf capstone libzip sqlite3
 
 # Warnings are errors in CI (CI=true) or with WERROR=1.
 ifeq ($(CI),true)
@@ -47,7 +47,7 @@ endif
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 ifeq ($(PKG_LIBS),)
-PKG_LIBS = -lzstd -llzma -lz -lelf -lcapstone -lzip
+PKG_LIBS = -lzstd -llzma -lz -lelf -lcapstone -lzip -lsqlite3
 endif
 
 ALL_CPPFLAGS = -Ilib -D_GNU_SOURCE $(PKG_CFLAGS) $(CPPFLAGS)
@@ -79,9 +79,9 @@ BENCH_BINS := $(addprefix tests/bench/$(D),$(basename $(notdir $(BENCH_SRCS))))
 
 # Debian packages the project needs, installed by "make deps" when missing.
 DEB_PKGS = gcc make pkg-config libzstd-dev liblzma-dev zlib1g-dev \
-	libelf-dev libcapstone-dev libzip-dev zstd xz-utils gzip bats mandoc \
-	qemu-user gnuplot-nox clang valgrind jq sqlite3 python3 bsdextrautils \
-	protobuf-compiler
+	libelf-dev libcapstone-dev libzip-dev libsqlite3-dev zstd xz-utils gzip \
+	bats mandoc qemu-user gnuplot-nox clang valgrind jq sqlite3 python3 \
+	bsdextrautils protobuf-compiler libc6-dbg
 
 # Header dependencies come from the compiler (-MMD -MP: a .d file beside
 # each object and program).
