@@ -8,7 +8,9 @@
  *   score           every sampler's error against the truth
  *   stats RUN...    variation across runs (dcpistats)
  *   diff A B        differences between two runs, noise told apart
- *   export          callgrind, folded stacks
+ *   export          callgrind, pprof, folded stacks
+ *   db FILE add     a profile database (DCPI's, in SQLite)
+ *   import          Linux perf's AMD IBS / Arm SPE samples as SAMPLEs
  *
  * The model and the reports live in lib/prof/; this file parses the
  * options, reads the inputs (one run each) and says what went wrong.  See
@@ -22,8 +24,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "prof/db.h"
+#include "prof/import.h"
 #include "prof/prof.h"
 #include "prof/report.h"
 #include "stream/pmr.h"
@@ -31,14 +36,17 @@
 #include "util/table.h"
 
 enum {
-	O_SYSROOT = PMR_OPT_PRIVATE, O_ALPHA, O_DETAIL, O_REPS, O_BY
+	O_SYSROOT = PMR_OPT_PRIVATE, O_ALPHA, O_DETAIL, O_REPS, O_BY, O_DB,
+	O_EPOCH, O_KIND
 };
 
 enum verb { V_IMAGES, V_PROCS, V_LIST, V_SCORE, V_STATS, V_DIFF,
-	V_EXPORT, V_NVERB };
+	V_EXPORT, V_DB, V_IMPORT, V_NVERB };
 
 static const char *const verbs[] = { "images", "procs", "list", "score",
-	"stats", "diff", "export", NULL };
+	"stats", "diff", "export", "db", "import", NULL };
+
+#define MAXEPOCH 64
 
 static const char synopsis[] =
     "usage: pmprof images|procs|score [-qv] [-e events] [-f format] "
@@ -46,7 +54,10 @@ static const char synopsis[] =
     "              [--sysroot=dir] [file ...]\n"
     "       pmprof list [options] procedure [file ...]\n"
     "       pmprof stats|diff [options] file file ...\n"
-    "       pmprof export -t callgrind|folded [options] [file ...]\n";
+    "       pmprof export -t callgrind|pprof|folded [options] [file ...]\n"
+    "       pmprof db database add [--epoch=name] [file ...]\n"
+    "       pmprof db database epochs\n"
+    "       pmprof import [--kind=kind] [-o file] [file]\n";
 
 static void
 help(void)
@@ -72,10 +83,20 @@ help(void)
 	    "  diff A B           per procedure: the change between two runs "
 	    "and whether it\n"
 	    "                     is beyond sampling noise\n"
-	    "  export             the profile for other tools (-t)\n\n"
+	    "  export             the profile for other tools (-t)\n"
+	    "  db DB add FILE...  add the runs to profile database DB "
+	    "(SQLite), in one\n"
+	    "                     transaction, as epoch --epoch\n"
+	    "  db DB epochs       list the epochs of DB\n"
+	    "  import [FILE]      perf script text of AMD IBS op or Arm SPE "
+	    "samples to a\n"
+	    "                     stream of SAMPLE records\n\n"
 	    "Options:\n"
 	    "      --alpha=P        diff: family-wise significance level "
 	    "[0.05]\n"
+	    "      --db=DB          read the runs from profile database DB "
+	    "(its epochs)\n"
+	    "                       instead of streams\n"
 	    "      --by=G           score --detail and export -t folded: "
 	    "image, proc,\n"
 	    "                       block or insn [proc]\n"
@@ -88,11 +109,17 @@ help(void)
 	    "                       sample bits (profileme:dmiss), truth:cycles,"
 	    "\n"
 	    "                       truth:retired [every sampler's]\n"
+	    "      --epoch=NAME     db add: the epoch [UTC YYYYMMDDHHMM]; with "
+	    "--db: read\n"
+	    "                       this epoch (repeatable) [every epoch]\n"
 	    "  -f, --format=FMT     text, tsv or json [text]\n"
+	    "      --kind=K         import: auto, ibs or spe [auto]\n"
 	    "  -n, --top=N          print N rows at most [all]\n"
 	    "      --reps=N         score: draws of the noise floor [20]\n"
 	    "      --sysroot=DIR    look up the images' files under DIR\n"
-	    "  -t, --type=T         export: callgrind or folded\n\n"
+	    "  -t, --type=T         export: callgrind, pprof (gzipped "
+	    "profile.proto) or\n"
+	    "                       folded\n\n"
 	    "Common options:\n"
 	    "  -o, --output=FILE  write to FILE instead of standard output\n"
 	    "      --seed=N       random seed of the noise floor [0]\n"
@@ -190,12 +217,156 @@ pick_events(struct pmr_prof *p, const char *list, size_t *n)
 	return ev;
 }
 
+/* Reads epochs (all when n is 0) of the database at path, one run each. */
+static void
+read_db(struct pmr_prof *p, const char *path, const char *const *epochs,
+    size_t n)
+{
+	struct pmr_profdb *db;
+	char err[512];
+	size_t i;
+	int rc;
+
+	if (pmr_profdb_open(path, PMR_PROFDB_RDONLY, &db, err,
+	    sizeof(err)) != 0)
+		die("'%s': %s", path, err);
+	for (i = 0; i < (n ? n : 1); i++)
+		if ((rc = pmr_prof_db_read(p, db, n ? epochs[i] : NULL)) !=
+		    0)
+			die("'%s': %s", path, rc == PMR_ENOMEM ?
+			    "out of memory" : rc == PMR_ECORRUPT ?
+			    "an offset beyond any image (corrupt)" :
+			    pmr_profdb_errmsg(db));
+	pmr_profdb_close(db);
+	if (pmr_prof_nrun(p) == 0)
+		die("'%s': no samples in the database", path);
+}
+
+/* pmprof db DB add|epochs ... */
+static int
+db_verb(int argc, char **argv, const char *sysroot, const char *epoch,
+    size_t nepoch, int argc0, char **argv0)
+{
+	struct pmr_profdb *db;
+	struct pmr_prof *p;
+	char err[512], name[32], *cmd;
+	size_t i, len = 0;
+	int rc;
+
+	if (argc < 2)
+		pmr_cli_misuse("db: a database and an action (add, epochs) "
+		    "are needed");
+	if (strcmp(argv[1], "epochs") == 0) {
+		char **names;
+		size_t n;
+
+		if (argc != 2 || nepoch > 0)
+			pmr_cli_misuse("db epochs takes no files or --epoch");
+		if (pmr_profdb_open(argv[0], PMR_PROFDB_RDONLY, &db, err,
+		    sizeof(err)) != 0)
+			die("'%s': %s", argv[0], err);
+		if (pmr_profdb_epochs(db, &names, &n) != 0)
+			die("'%s': %s", argv[0], pmr_profdb_errmsg(db));
+		for (i = 0; i < n; i++)
+			printf("%s\n", names[i]);
+		pmr_profdb_names_free(names, n);
+		pmr_profdb_close(db);
+		pmr_cli_exit(0);
+	}
+	if (strcmp(argv[1], "add") != 0)
+		pmr_cli_bad("db", argv[1], "not an action (add, epochs)");
+	if (nepoch > 1)
+		pmr_cli_misuse("db add: one --epoch");
+	if (epoch == NULL) {	/* DCPI's epoch names: UTC start times */
+		time_t t = time(NULL);
+		struct tm tm;
+
+		strftime(name, sizeof(name), "%Y%m%d%H%M",
+		    gmtime_r(&t, &tm));
+		epoch = name;
+	}
+	if ((p = pmr_prof_new(sysroot)) == NULL)
+		die("out of memory");
+	/* every stream read whole before the database is touched: a bad
+	 * one leaves it as it was */
+	read_runs(p, argc - 2, argv + 2);
+	if (pmr_prof_nsamples(p) == 0)
+		die("no SAMPLE or PAIR records in the input (pmsim "
+		    "--profileme or --sampler)");
+	for (i = 0; i < (size_t)argc0; i++)
+		len += strlen(argv0[i]) + 1;
+	if ((cmd = calloc(len + 1, 1)) == NULL)
+		die("out of memory");
+	for (i = 0; i < (size_t)argc0; i++) {
+		strcat(cmd, argv0[i]);
+		if (i + 1 < (size_t)argc0)
+			strcat(cmd, " ");
+	}
+	if (pmr_profdb_open(argv[0], PMR_PROFDB_CREATE, &db, err,
+	    sizeof(err)) != 0)
+		die("'%s': %s", argv[0], err);
+	if ((rc = pmr_prof_db_add(p, db, epoch, cmd,
+	    pmr_prof_nrun(p) ? pmr_prof_runinfo(p, 0)->seed : 0)) != 0)
+		die("'%s': %s", argv[0], rc == PMR_ENOMEM ? "out of memory" :
+		    pmr_profdb_errmsg(db));
+	pmr_profdb_close(db);
+	if (!com.quiet && com.verbose)
+		fprintf(stderr, "pmprof: %" PRIu64 " samples added to '%s' "
+		    "epoch %s\n", pmr_prof_nsamples(p), argv[0], epoch);
+	free(cmd);
+	pmr_prof_free(p);
+	pmr_cli_exit(0);
+}
+
+/* pmprof import [file]: perf script text to a stream. */
+static int
+import(int argc, char **argv, int kind, int argc0, char **argv0)
+{
+	static const enum pmr_prof_import_kind kinds[] = { PMR_IMPORT_AUTO,
+		PMR_IMPORT_IBS, PMR_IMPORT_SPE };
+	struct pmr_prof_import_stats st;
+	struct pmr_writer *w;
+	const char *name = argc > 0 ? argv[0] : "-";
+	char err[512], eb[512];
+	FILE *in = stdin;
+	int e;
+
+	if (argc > 1)
+		pmr_cli_misuse("import reads one file");
+	if (pmr_common_tty_refused(&com))
+		die("binary output to a terminal (use -o or --force)");
+	if (strcmp(name, "-") != 0 && (in = fopen(name, "r")) == NULL)
+		die("cannot open '%s': %m", name);
+	if ((w = pmr_common_writer(&com, "pmprof", argc0, argv0, &e)) ==
+	    NULL)
+		die("%s: %s", pmr_outname(com.output), pmr_strerror(e));
+	memset(&st, 0, sizeof(st));
+	if ((e = pmr_prof_import_perf(in, name, kinds[kind], w, &st, err,
+	    sizeof(err))) != 0) {
+		pmr_writer_abort(w);
+		die("%s", err[0] ? err : pmr_strerror(e));
+	}
+	if (pmr_writer_close(w, eb, sizeof(eb)) != 0)
+		die("%s: %s", pmr_outname(com.output), eb);
+	if (in != stdin)
+		fclose(in);
+	if (com.verbose)
+		fprintf(stderr, "pmprof: %" PRIu64 " samples (%" PRIu64
+		    " loads, %" PRIu64 " stores) from %" PRIu64 " lines, %"
+		    PRIu64 " images\n", st.samples, st.loads, st.stores,
+		    st.lines, st.dso);
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "alpha", required_argument, NULL, O_ALPHA },
 		{ "by", required_argument, NULL, O_BY },
+		{ "db", required_argument, NULL, O_DB },
+		{ "epoch", required_argument, NULL, O_EPOCH },
+		{ "kind", required_argument, NULL, O_KIND },
 		{ "detail", no_argument, NULL, O_DETAIL },
 		{ "event", required_argument, NULL, 'e' },
 		{ "format", required_argument, NULL, 'f' },
@@ -211,13 +382,19 @@ main(int argc, char *argv[])
 	static const char *const by_names[] = { "image", "proc", "block",
 		"insn", NULL };
 	static const char *const type_names[] = { "callgrind", "folded",
+		"pprof", NULL };
+	static const char *const kind_names[] = { "auto", "ibs", "spe",
 		NULL };
+	const char *dbpath = NULL, *epochs[MAXEPOCH];
+	size_t nepoch = 0;
+	int kind = 0;
 	struct pmr_prof_view v;
 	struct pmr_textout out;
 	struct pmr_prof *p;
 	const char *events = NULL, *sysroot = NULL, *proc = NULL, *msg;
 	enum verb verb;
-	int ch, type = -1, rc = 0;
+	int ch, type = -1, rc = 0, argc0 = argc;
+	char **argv0 = argv;
 	long *ev;
 
 	pmr_cli_init("pmprof", synopsis, help);
@@ -264,8 +441,20 @@ main(int argc, char *argv[])
 			v.by = (enum pmr_prof_by)pmr_cli_pick("--by", optarg,
 			    by_names);
 			break;
+		case O_DB:
+			dbpath = optarg;
+			break;
 		case O_DETAIL:
 			v.detail = 1;
+			break;
+		case O_EPOCH:
+			if (*optarg == '\0' || nepoch == MAXEPOCH)
+				pmr_cli_bad("--epoch", optarg, *optarg ?
+				    "one too many" : "empty");
+			epochs[nepoch++] = optarg;
+			break;
+		case O_KIND:
+			kind = pmr_cli_pick("--kind", optarg, kind_names);
 			break;
 		case O_REPS:
 			v.reps = (unsigned)pmr_cli_num("--reps", optarg, 1,
@@ -280,6 +469,11 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	v.seed = com.seed;
+	if (verb == V_IMPORT)
+		return import(argc, argv, kind, argc0, argv0);
+	if (verb == V_DB)
+		return db_verb(argc, argv, sysroot, nepoch ? epochs[0] : NULL,
+		    nepoch, argc0, argv0);
 	if (verb == V_LIST) {
 		if (argc < 1)
 			pmr_cli_misuse("list: a procedure name is needed");
@@ -287,17 +481,25 @@ main(int argc, char *argv[])
 		argc--;
 		argv++;
 	}
-	if (verb == V_STATS && argc < 2)
+	if (dbpath != NULL && argc > 0)
+		pmr_cli_misuse("--db reads the database: no files as well");
+	if (dbpath == NULL && nepoch > 0)
+		pmr_cli_misuse("--epoch is for db add, or with --db");
+	if (verb == V_STATS && dbpath == NULL && argc < 2)
 		pmr_cli_misuse("stats: two runs or more are needed");
-	if (verb == V_DIFF && argc != 2)
+	if (verb == V_DIFF && dbpath == NULL && argc != 2)
 		pmr_cli_misuse("diff: two runs are needed (A B)");
 	if (verb == V_EXPORT && type < 0)
-		pmr_cli_misuse("export: -t callgrind or -t folded is needed");
+		pmr_cli_misuse("export: -t callgrind, pprof or folded is "
+		    "needed");
 	if (verb != V_EXPORT && type >= 0)
 		pmr_cli_misuse("-t is for export");
 	if ((p = pmr_prof_new(sysroot)) == NULL)
 		die("out of memory");
-	read_runs(p, argc, argv);
+	if (dbpath != NULL)
+		read_db(p, dbpath, epochs, nepoch);
+	else
+		read_runs(p, argc, argv);
 	ev = pick_events(p, events, &v.nev);
 	v.ev = ev;
 	if (pmr_textout_open(&out, com.output) != 0)
@@ -324,7 +526,8 @@ main(int argc, char *argv[])
 		break;
 	case V_EXPORT:
 		rc = type == 0 ? pmr_prof_export_callgrind(out.f, p, &v) :
-		    pmr_prof_export_folded(out.f, p, &v);
+		    type == 1 ? pmr_prof_export_folded(out.f, p, &v) :
+		    pmr_prof_export_pprof(out.f, p, &v);
 		break;
 	default:
 		break;

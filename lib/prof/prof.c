@@ -492,6 +492,20 @@ pmr_prof_add(struct pmr_prof *p, const struct pmr_rec *rec)
 	}
 }
 
+int
+pmr_prof_each(const struct pmr_prof *p, int (*fn)(void *arg, size_t run,
+    size_t ev, uint64_t pc, double v), void *arg)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < p->nent; i++)
+		if ((rc = fn(arg, p->ent[i].run, p->ent[i].ev, p->ent[i].pc,
+		    p->ent[i].v)) != 0)
+			return rc;
+	return 0;
+}
+
 size_t
 pmr_prof_nevent(const struct pmr_prof *p)
 {

@@ -95,6 +95,11 @@ int pmr_prof_image(struct pmr_prof *p, const struct pmr_image *im)
     PMR_RESULT_USED;
 const char *pmr_prof_errmsg(const struct pmr_prof *p);
 
+/* Calls fn for every count (run, event, pc, value) in the order they
+ * were made; fn returning non-zero stops with that value.  Returns 0 or
+ * fn's value. */
+int pmr_prof_each(const struct pmr_prof *p, int (*fn)(void *arg,
+    size_t run, size_t ev, uint64_t pc, double v), void *arg);
 /* Returns the number of events and event k's name and kind. */
 size_t pmr_prof_nevent(const struct pmr_prof *p);
 const char *pmr_prof_event(const struct pmr_prof *p, size_t k);
@@ -160,5 +165,27 @@ double pmr_prof_error(const double *est, const double *truth, size_t n);
  */
 double pmr_prof_floor(const double *truth, size_t n, uint64_t m,
     unsigned reps, uint64_t seed);
+
+/* --- the profile database (db.h) ------------------------------------ */
+
+struct pmr_profdb;
+/*
+ * Adds every count of p to db in one transaction of epoch (pmr_profdb_
+ * begin): each pc as (image, file offset), a pc in no image as the unknown
+ * image's; truth:cycles rounded to whole cycles.  cmdline and seed go in
+ * the database's run row.  Returns 0, or a PMR_E* code with db's message
+ * (pmr_profdb_errmsg()), the add rolled back.
+ */
+int pmr_prof_db_add(struct pmr_prof *p, struct pmr_profdb *db,
+    const char *epoch, const char *cmdline, uint64_t seed) PMR_RESULT_USED;
+/*
+ * Reads epoch (NULL: every epoch, one run each, in the database's order)
+ * of db into p.  An image of the database becomes one image at a base of
+ * its own (its file offsets at start + offset), so symbols and code are
+ * found in its file (at its first path) as for a stream.  Returns 0, or a
+ * PMR_E* code (p's or db's message).
+ */
+int pmr_prof_db_read(struct pmr_prof *p, struct pmr_profdb *db,
+    const char *epoch) PMR_RESULT_USED;
 
 #endif /* PMR_PROF_H */

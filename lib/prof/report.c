@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prof/pprof.h"
 #include "prof/report.h"
 #include "sym/sym.h"
 #include "util/table.h"
@@ -954,4 +955,114 @@ pmr_prof_export_folded(FILE *f, struct pmr_prof *p,
 		fprintf(f, " %lld\n", x);
 	}
 	return 0;
+}
+
+int
+pmr_prof_export_pprof(FILE *f, struct pmr_prof *p,
+    const struct pmr_prof_view *v)
+{
+	static const char *const lkey[5] = { "lat_fm", "lat_md", "lat_dx",
+		"lat_xr", "lat_rr" };
+	static const char *const lunit[5] = { "cycles", "cycles", "cycles",
+		"cycles", "cycles" };
+	struct pmr_images *im = pmr_prof_images(p);
+	struct pmr_prof_row *rows;
+	struct pmr_pprof pp;
+	struct pmr_pprof_mapping *map = NULL;
+	struct pmr_pprof_loc *loc = NULL;
+	const char **tname = NULL, **tunit = NULL;
+	int64_t *val = NULL;
+	double *lab = NULL;
+	char (*bid)[129] = NULL, *comment = NULL;
+	long lat[5], nlat = pmr_prof_event_find(p, "lat:n");
+	size_t n, i, k, nl = 0, nimg = pmr_images_count(im), clen = 0;
+	int rc, haslat;
+
+	if ((rc = pmr_prof_group(p, PMR_PROF_BY_INSN, 0, 0, UINT64_MAX,
+	    &rows, &n, NULL)) != 0)
+		return rc;
+	for (k = 0; k < 5; k++)
+		lat[k] = pmr_prof_event_find(p, latname[k]);
+	haslat = nlat >= 0 && lat[4] >= 0;
+	rc = PMR_ENOMEM;
+	if ((map = calloc(nimg + 1, sizeof(*map))) == NULL ||
+	    (bid = calloc(nimg + 1, sizeof(*bid))) == NULL ||
+	    (loc = calloc(n + 1, sizeof(*loc))) == NULL ||
+	    (val = calloc((n + 1) * v->nev, sizeof(*val))) == NULL ||
+	    (lab = calloc((n + 1) * 5, sizeof(*lab))) == NULL ||
+	    (tname = calloc(v->nev + 1, sizeof(*tname))) == NULL ||
+	    (tunit = calloc(v->nev + 1, sizeof(*tunit))) == NULL)
+		goto out;
+	for (i = 0; i < nimg; i++) {
+		const struct pmr_images_ent *e = pmr_images_get(im, i);
+
+		map[i].start = e->start;
+		map[i].limit = e->start + e->size;
+		map[i].offset = e->offset;
+		map[i].path = e->path;
+		for (k = 0; k < e->nbid && k < 64; k++)
+			snprintf(bid[i] + 2 * k, 3, "%02x", e->bid[k]);
+		map[i].build_id = e->nbid ? bid[i] : NULL;
+	}
+	for (k = 0; k < v->nev; k++) {
+		tname[k] = pmr_prof_event(p, (size_t)v->ev[k]);
+		tunit[k] = strcmp(tname[k], "truth:cycles") == 0 ? "cycles" :
+		    "count";
+	}
+	for (i = 0; i < n; i++) {
+		const struct pmr_prof_row *w = &rows[i];
+		int64_t *x = val + nl * v->nev;
+		double *l = lab + nl * 5;
+		int any = 0;
+
+		for (k = 0; k < v->nev; k++) {
+			x[k] = llround(w->v[v->ev[k]]);
+			any |= x[k] != 0;
+		}
+		if (!any)
+			continue;
+		for (k = 0; k < 5; k++)
+			l[k] = haslat && w->v[nlat] > 0 ? w->v[lat[k]] /
+			    w->v[nlat] : NAN;
+		loc[nl].addr = w->lo;
+		loc[nl].mapping = w->img >= 0 ? (int)w->img : -1;
+		loc[nl].func = w->img < 0 ? NULL : w->proc;
+		loc[nl].func_lo = w->proc != NULL ? w->proc_lo : 0;
+		loc[nl].value = x;
+		loc[nl].label = haslat ? l : NULL;
+		nl++;
+	}
+	for (i = 0; i < pmr_prof_nrun(p); i++)
+		clen += strlen(pmr_prof_runinfo(p, i)->name) + 1;
+	if ((comment = calloc(clen + 16, 1)) == NULL)
+		goto out;
+	strcpy(comment, "pmprof:");
+	for (i = 0; i < pmr_prof_nrun(p); i++) {
+		strcat(comment, " ");
+		strcat(comment, pmr_prof_runinfo(p, i)->name);
+	}
+	memset(&pp, 0, sizeof(pp));
+	pp.ntype = v->nev;
+	pp.type_name = tname;
+	pp.type_unit = tunit;
+	pp.nlabel = haslat ? 5 : 0;
+	pp.label_key = lkey;
+	pp.label_unit = lunit;
+	pp.nmap = nimg;
+	pp.map = map;
+	pp.nloc = nl;
+	pp.loc = loc;
+	pp.comment = comment;
+	pp.default_type = 0;
+	rc = pmr_pprof_write(f, &pp);
+out:
+	free(map);
+	free(bid);
+	free(loc);
+	free(val);
+	free(lab);
+	free(tname);
+	free(tunit);
+	free(comment);
+	return rc;
 }

@@ -86,4 +86,15 @@ int pmr_prof_export_callgrind(FILE *f, struct pmr_prof *p,
 int pmr_prof_export_folded(FILE *f, struct pmr_prof *p,
     const struct pmr_prof_view *v) PMR_RESULT_USED;
 
+/*
+ * Writes the profile as a gzipped pprof profile.proto (pprof.h): one
+ * location per instruction with samples, a sample type per chosen event
+ * (unit "count", "cycles" for truth:cycles), a mapping per image, a
+ * function per procedure, and ProfileMe's mean stage latencies as numeric
+ * labels lat_fm ... lat_rr (unit "cycles", rounded to whole cycles).
+ * Returns 0, PMR_ENOMEM or PMR_EIO.
+ */
+int pmr_prof_export_pprof(FILE *f, struct pmr_prof *p,
+    const struct pmr_prof_view *v) PMR_RESULT_USED;
+
 #endif /* PMR_PROF_REPORT_H */
