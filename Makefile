@@ -8,6 +8,7 @@
 #   make bench      benchmarks, printing figures
 #   make -j2 icost-multisim   icost's graph against multisim, every trace
 #   make -j2 shotgun-eval     shotgun against the graph and multisim
+#   make -j2 sampler-eval     every sampler against the time oracle
 #   make fuzz       each libFuzzer target for FUZZ_SECONDS [60]
 #   make lint-man   mandoc -Tlint on every man page; fails on any message
 #   make install / uninstall   honour PREFIX, BINDIR, MANDIR, DESTDIR
@@ -86,7 +87,7 @@ DEB_PKGS = gcc make pkg-config libzstd-dev liblzma-dev zlib1g-dev \
 # Header dependencies come from the compiler (-MMD -MP: a .d file beside
 # each object and program).
 .PHONY: all check test lint-man regen clean deps demo \
-	bench fuzz install uninstall icost-multisim shotgun-eval
+	bench fuzz install uninstall icost-multisim shotgun-eval sampler-eval
 
 PLUGIN := cmd/$(D)pmtrace-plugin.so
 
@@ -195,6 +196,15 @@ shotgun-eval: all
 	@$(MAKE) --no-print-directory -f examples/shotgun.mk \
 		PMSIM=$(CURDIR)/cmd/$(D)pmsim ICOST=$(CURDIR)/cmd/$(D)icost \
 		SHOTGUN=$(CURDIR)/cmd/$(D)shotgun TOP=$(CURDIR)
+
+# Which sampler tells the truth (pmprof(1), SAMPLERS): every sampler at
+# equal sample counts against the time-proportional oracle, on every
+# bundled trace, into examples/out/samplers/.  MAX, N, TRACES, OUT as in
+# examples/samplers.mk.
+sampler-eval: all
+	@$(MAKE) --no-print-directory -f examples/samplers.mk \
+		PMSIM=$(CURDIR)/cmd/$(D)pmsim PMPROF=$(CURDIR)/cmd/$(D)pmprof \
+		PMVIEW=$(CURDIR)/cmd/$(D)pmview TOP=$(CURDIR)
 
 bench: all $(BENCH_BINS)
 	@for b in tests/bench/*.sh; do PM_TOP=$(CURDIR) bash $$b || exit 1; done
