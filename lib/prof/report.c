@@ -253,7 +253,7 @@ pmr_prof_report_list(FILE *f, struct pmr_prof *p,
 	double *bsum = NULL, *tot = NULL;
 	uint64_t lo, hi;
 	size_t img, ni, nr, i, k, j, nb = 0, ncol, blk = 0;
-	int rc, seen = 0, haslat, text = v->fmt == PMR_TABLE_TEXT;
+	int rc, seen = 0, seenb = 0, haslat, text = v->fmt == PMR_TABLE_TEXT;
 
 	*msg = NULL;
 	if (!pmr_images_proc(im, proc, &img, &lo, &hi)) {
@@ -356,7 +356,7 @@ pmr_prof_report_list(FILE *f, struct pmr_prof *p,
 					t[m++] = b;
 				}
 				pmr_table_line(f, v->fmt, "block", NULL,
-				    &seen, t, m);
+				    &seenb, t, m);
 				m = 0;
 			}
 		}
