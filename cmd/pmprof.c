@@ -36,7 +36,7 @@
 #include "util/table.h"
 
 enum {
-	O_SYSROOT = PMR_OPT_PRIVATE, O_ALPHA, O_DETAIL, O_REPS, O_BY, O_DB,
+	O_SYSROOT = PMR_OPT_PRIVATE, O_ALPHA, O_DETAIL, O_BY, O_DB,
 	O_EPOCH, O_KIND
 };
 
@@ -115,14 +115,14 @@ help(void)
 	    "  -f, --format=FMT     text, tsv or json [text]\n"
 	    "      --kind=K         import: auto, ibs or spe [auto]\n"
 	    "  -n, --top=N          print N rows at most [all]\n"
-	    "      --reps=N         score: draws of the noise floor [20]\n"
+
 	    "      --sysroot=DIR    look up the images' files under DIR\n"
 	    "  -t, --type=T         export: callgrind, pprof (gzipped "
 	    "profile.proto) or\n"
 	    "                       folded\n\n"
 	    "Common options:\n"
 	    "  -o, --output=FILE  write to FILE instead of standard output\n"
-	    "      --seed=N       random seed of the noise floor [0]\n"
+
 	    "  -q, --quiet        print no warnings about the input\n"
 	    "  -v, --verbose      print more on stderr\n"
 	    "  -h, --help         print this help and exit\n"
@@ -370,7 +370,6 @@ main(int argc, char *argv[])
 		{ "detail", no_argument, NULL, O_DETAIL },
 		{ "event", required_argument, NULL, 'e' },
 		{ "format", required_argument, NULL, 'f' },
-		{ "reps", required_argument, NULL, O_REPS },
 		{ "sysroot", required_argument, NULL, O_SYSROOT },
 		{ "top", required_argument, NULL, 'n' },
 		{ "type", required_argument, NULL, 't' },
@@ -401,7 +400,6 @@ main(int argc, char *argv[])
 	pmr_common_init(&com);
 	memset(&v, 0, sizeof(v));
 	v.alpha = 0.05;
-	v.reps = 20;
 	v.by = PMR_PROF_BY_PROC;
 	if (argc < 2)
 		pmr_cli_misuse("a verb is needed");
@@ -456,10 +454,6 @@ main(int argc, char *argv[])
 		case O_KIND:
 			kind = pmr_cli_pick("--kind", optarg, kind_names);
 			break;
-		case O_REPS:
-			v.reps = (unsigned)pmr_cli_num("--reps", optarg, 1,
-			    10000);
-			break;
 		case O_SYSROOT:
 			sysroot = optarg;
 			break;
@@ -468,7 +462,6 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
-	v.seed = com.seed;
 	if (verb == V_IMPORT)
 		return import(argc, argv, kind, argc0, argv0);
 	if (verb == V_DB)

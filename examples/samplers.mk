@@ -58,7 +58,7 @@ $(foreach s,$(SAMPLERS),$(OUT)/$(1).$(s).tsv): $(OUT)/$(1).%.tsv: \
     $(OUT)/$(1).base.pmr
 	$$(SIM) --truth $$$$(PMVIEW=$$(PMVIEW) sh $(TOP)/examples/sampler-spec.sh \
 	    $$* $$< $(N)) $(call trace,$(1)) | \
-	    $$(PMPROF) score -f tsv --seed $(SEED) > $$@
+	    $$(PMPROF) score -f tsv > $$@
 endef
 $(foreach t,$(TRACES),$(eval $(call runs,$(t))))
 

@@ -925,60 +925,40 @@ pmr_prof_error(const double *est, const double *truth, size_t n)
 	return s;
 }
 
-static uint64_t
-splitmix(uint64_t *x)
+/*
+ * The mean absolute deviation of a binomial(m, p) count, by de Moivre's
+ * formula: E|X - mp| = 2 v C(m, v) p^v (1 - p)^(m - v + 1), v = floor(mp)
+ * + 1, in logarithms.
+ */
+static double
+binom_mad(double m, double p)
 {
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+	double v, l;
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	if (p <= 0 || p >= 1 || m <= 0)
+		return 0;
+	v = floor(m * p) + 1;
+	if (v > m)
+		return 0;
+	l = log(2 * v) + lgamma(m + 1) - lgamma(v + 1) - lgamma(m - v + 1) +
+	    v * log(p) + (m - v + 1) * log1p(-p);
+	return exp(l);
 }
 
 double
-pmr_prof_floor(const double *truth, size_t n, uint64_t m, unsigned reps,
-    uint64_t seed)
+pmr_prof_floor(const double *truth, size_t n, uint64_t m)
 {
-	double *cum, *cnt, C = 0, sum = 0;
-	uint64_t x = seed, j;
-	unsigned r;
+	double C = 0, s = 0;
 	size_t i;
 
-	if (n == 0 || m == 0 || reps == 0)
-		return NAN;
-	cum = malloc(n * sizeof(*cum));
-	cnt = malloc(n * sizeof(*cnt));
-	if (cum == NULL || cnt == NULL) {
-		free(cum);
-		free(cnt);
-		return NAN;
-	}
 	for (i = 0; i < n; i++)
-		cum[i] = C += truth[i] > 0 ? truth[i] : 0;
-	if (C <= 0) {
-		free(cum);
-		free(cnt);
+		C += truth[i] > 0 ? truth[i] : 0;
+	if (C <= 0 || m == 0)
 		return NAN;
-	}
-	for (r = 0; r < reps; r++) {
-		memset(cnt, 0, n * sizeof(*cnt));
-		for (j = 0; j < m; j++) {
-			double u = (double)(splitmix(&x) >> 11) * 0x1p-53 * C;
-			size_t a = 0, b = n;
-
-			while (a < b) {	/* the first cum above u */
-				size_t k = (a + b) / 2;
-
-				if (cum[k] > u)
-					b = k;
-				else
-					a = k + 1;
-			}
-			cnt[a < n ? a : n - 1]++;
-		}
-		sum += pmr_prof_error(cnt, truth, n);
-	}
-	free(cum);
-	free(cnt);
-	return sum / reps;
+	/* each group's count of an ideal sample is binomial(m, c/C): the
+	 * expected error is the sum of their mean deviations over m */
+	for (i = 0; i < n; i++)
+		if (truth[i] > 0)
+			s += binom_mad((double)m, truth[i] / C);
+	return s / (double)m;
 }

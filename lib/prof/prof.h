@@ -158,13 +158,13 @@ int pmr_prof_code(struct pmr_prof *p, size_t img, uint64_t lo, uint64_t hi,
  */
 double pmr_prof_error(const double *est, const double *truth, size_t n);
 /*
- * The noise floor of that error at m samples: the mean error of reps
- * multinomial samples of size m drawn from truth's own distribution
- * (seeded by seed, reproducible).  Returns NaN without memory or when the
- * truth's total is 0.
+ * The noise floor of that error at m samples: the expected error of an
+ * ideal random sample, m draws from truth's own distribution.  A group's
+ * count is then binomial, and the expectation is exact (de Moivre's mean
+ * deviation of each group's count, summed), with no draws to repeat.
+ * Returns NaN when m or the truth's total is 0.
  */
-double pmr_prof_floor(const double *truth, size_t n, uint64_t m,
-    unsigned reps, uint64_t seed);
+double pmr_prof_floor(const double *truth, size_t n, uint64_t m);
 
 /* --- the profile database (db.h) ------------------------------------ */
 

@@ -517,10 +517,8 @@ pmr_prof_report_score(FILE *f, struct pmr_prof *p,
 			}
 			e_c = pmr_prof_error(est, c, n);
 			e_r = pmr_prof_error(est, r, n);
-			f_c = pmr_prof_floor(c, n, (uint64_t)tot, v->reps,
-			    v->seed);
-			f_r = pmr_prof_floor(r, n, (uint64_t)tot, v->reps,
-			    v->seed);
+			f_c = pmr_prof_floor(c, n, (uint64_t)tot);
+			f_r = pmr_prof_floor(r, n, (uint64_t)tot);
 			if (text) {
 				pmr_grid_put(&g, pmr_prof_event(p, k));
 				pmr_grid_put(&g, byname[bys[b]]);

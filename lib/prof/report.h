@@ -21,8 +21,6 @@ struct pmr_prof_view {
 	size_t top;		/* rows at most, 0 all */
 	enum pmr_prof_by by;	/* score --by, folded --by */
 	double alpha;		/* diff: family-wise significance level */
-	unsigned reps;		/* score: noise-floor draws */
-	uint64_t seed;		/* score: noise-floor seed */
 	int detail;		/* score: per-group rows too */
 };
 
