@@ -56,7 +56,7 @@ $(OUT)/$(1).base.pmr: $(call trace,$(1)) | $(OUT)
 	$$(SIM) -o $$@ $$<
 $(foreach s,$(SAMPLERS),$(OUT)/$(1).$(s).tsv): $(OUT)/$(1).%.tsv: \
     $(OUT)/$(1).base.pmr
-	$$(SIM) --truth $$$$(PMVIEW=$$(PMVIEW) sh $(TOP)/examples/sampler-spec.sh \
+	$$(SIM) --truth $$$$(PMVIEW=$$(PMVIEW) bash $(TOP)/examples/samplers-spec.bash \
 	    $$* $$< $(N)) $(call trace,$(1)) | \
 	    $$(PMPROF) score -f tsv > $$@
 endef

@@ -1,5 +1,6 @@
-#!/bin/sh
-# sampler-spec.sh SAMPLER BASE N: the pmsim option that runs SAMPLER for N
+#!/bin/bash
+# samplers-spec.bash SAMPLER BASE N (not an example of its own: examples/
+# samplers.mk calls it): the pmsim option that runs SAMPLER for N
 # samples on average over the run of BASE (a pmsim stream of the same
 # trace and --max without samples): the cycle samplers every cycles/N
 # cycles, ibs every mapped/N mapped instructions, profileme every
