@@ -199,6 +199,17 @@ samples() {
 	done
 	echo "pairs with a flagged row: $flagged of 10"
 	[ "$flagged" -le 2 ]
+	# two builds in two directories: procedures matched by name
+	mkdir -p "$T/b2"
+	cc -nostdlib -static -no-pie -Wl,--build-id -DN=6000 \
+	    -Wl,-Ttext=0x500000 -o "$T/b2/work" "$DATA/prof/work.S"
+	"$PMTRACE" -q -o "$T/b2.trace" -- "$T/b2/work"
+	"$PMSIM" -q --sampler=tip,S=50 -o "$T/c.pmr" "$T/b2.trace"
+	run -0 "$PMPROF" diff -f tsv "$T/a.pmr" "$T/c.pmr"
+	printf '%s\n' "$output"
+	[ "$(printf '%s\n' "$output" | awk -F '\t' '$1 == "diff" && $9 == "slow" && $2 > 0 && $4 > 0' | wc -l)" -eq 1 ]
+	run -0 "$PMPROF" stats "$T/a.pmr" "$T/c.pmr"
+	[ "$(printf '%s\n' "$output" | grep -c ' slow ')" -eq 1 ]
 }
 
 @test "pmprof score: TIP at the noise floor, the other samplers above it" {

@@ -597,12 +597,86 @@ out:
 
 /* --- stats and diff -------------------------------------------------- */
 
+/* A procedure row's name key: its name and its image's file name. */
+struct namekey {
+	char *key;
+	size_t i;
+};
+
+static int
+cmp_namekey(const void *x, const void *y)
+{
+	const struct namekey *a = x, *b = y;
+	int c = strcmp(a->key, b->key);
+
+	return c != 0 ? c : a->i < b->i ? -1 : a->i > b->i;
+}
+
+/*
+ * Merges the procedure rows (per run, stride values each) that have the
+ * same name in images of the same file name: runs of two builds of a
+ * program (another build-id, another directory) map their procedures to
+ * other addresses, and DCPI's dcpidiff matches them by name.  Sets *out
+ * (caller frees it and (*out)->v, one block) and *nout.  Returns 0 or
+ * PMR_ENOMEM.
+ */
+static int
+merge_by_name(struct pmr_prof *p, const struct pmr_prof_row *rows, size_t n,
+    size_t stride, struct pmr_prof_row **out, size_t *nout)
+{
+	struct namekey *k;
+	struct pmr_prof_row *m = NULL;
+	double *v = NULL;
+	size_t i, j, nm = 0;
+	int rc = PMR_ENOMEM;
+
+	*out = NULL;
+	*nout = 0;
+	if ((k = calloc(n + 1, sizeof(*k))) == NULL)
+		return rc;
+	for (i = 0; i < n; i++) {
+		k[i].i = i;
+		if (asprintf(&k[i].key, "%s\t%s", row_proc(p, &rows[i]),
+		    base_name(row_image(p, &rows[i]))) < 0) {
+			k[i].key = NULL;
+			goto out;
+		}
+	}
+	qsort(k, n, sizeof(*k), cmp_namekey);
+	if ((m = calloc(n + 1, sizeof(*m))) == NULL ||
+	    (v = calloc((n + 1) * stride + 1, sizeof(*v))) == NULL)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (i == 0 || strcmp(k[i].key, k[i - 1].key) != 0) {
+			m[nm] = rows[k[i].i];
+			m[nm].v = v + nm * stride;
+			nm++;
+		}
+		for (j = 0; j < stride; j++)
+			m[nm - 1].v[j] += rows[k[i].i].v[j];
+	}
+	if (nm == 0)
+		m[0].v = v;	/* the block the caller frees */
+	*out = m;
+	*nout = nm;
+	m = NULL;
+	v = NULL;
+	rc = 0;
+out:
+	for (i = 0; i < n; i++)
+		free(k[i].key);
+	free(k);
+	free(m);
+	free(v);
+	return rc;
+}
+
 int
 pmr_prof_report_stats(FILE *f, struct pmr_prof *p,
     const struct pmr_prof_view *v, const char **msg)
 {
 	size_t nrun = pmr_prof_nrun(p), nev = pmr_prof_nevent(p);
-	struct pmr_prof_row *rows;
+	struct pmr_prof_row *grows, *rows = NULL;
 	struct keyed *ord = NULL;
 	double *tot = NULL, total = 0;
 	long e = v->ev[0];
@@ -615,7 +689,8 @@ pmr_prof_report_stats(FILE *f, struct pmr_prof *p,
 		return PMR_EINVAL;
 	}
 	if ((rc = pmr_prof_group(p, PMR_PROF_BY_PROC, 1, 0, UINT64_MAX,
-	    &rows, &n, NULL)) != 0)
+	    &grows, &n, NULL)) != 0 ||
+	    (rc = merge_by_name(p, grows, n, nrun * nev, &rows, &n)) != 0)
 		return rc;
 	rc = PMR_ENOMEM;
 	if ((tot = calloc(nrun, sizeof(*tot))) == NULL ||
@@ -716,6 +791,9 @@ pmr_prof_report_stats(FILE *f, struct pmr_prof *p,
 out:
 	free(tot);
 	free(ord);
+	if (rows != NULL)
+		free(rows[0].v);
+	free(rows);
 	return rc;
 }
 
@@ -724,7 +802,7 @@ pmr_prof_report_diff(FILE *f, struct pmr_prof *p,
     const struct pmr_prof_view *v, const char **msg)
 {
 	size_t nev = pmr_prof_nevent(p);
-	struct pmr_prof_row *rows;
+	struct pmr_prof_row *grows, *rows = NULL;
 	struct keyed *ord = NULL;
 	double *pv = NULL, *z = NULL, A = 0, B = 0;
 	char *sig = NULL;
@@ -738,7 +816,8 @@ pmr_prof_report_diff(FILE *f, struct pmr_prof *p,
 		return PMR_EINVAL;
 	}
 	if ((rc = pmr_prof_group(p, PMR_PROF_BY_PROC, 1, 0, UINT64_MAX,
-	    &rows, &n, NULL)) != 0)
+	    &grows, &n, NULL)) != 0 ||
+	    (rc = merge_by_name(p, grows, n, 2 * nev, &rows, &n)) != 0)
 		return rc;
 	rc = PMR_ENOMEM;
 	if ((ord = calloc(n + 1, sizeof(*ord))) == NULL ||
@@ -841,6 +920,9 @@ out:
 	free(pv);
 	free(z);
 	free(sig);
+	if (rows != NULL)
+		free(rows[0].v);
+	free(rows);
 	return rc;
 }
 

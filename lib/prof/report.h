@@ -55,6 +55,8 @@ int pmr_prof_report_score(FILE *f, struct pmr_prof *p,
  * Prints, per procedure, the primary event's samples across the runs:
  * range% = (max - min) / sum, sum, sum% of the total, N, mean, standard
  * deviation (n - 1), min, max, sorted by range% (dcpistats, Fig. 3).
+ * Procedures are matched across runs by name and image file name, so
+ * that runs of two builds compare.
  * Returns 0, PMR_EINVAL with fewer than 2 runs (*msg), or PMR_ENOMEM.
  */
 int pmr_prof_report_stats(FILE *f, struct pmr_prof *p,
@@ -64,7 +66,8 @@ int pmr_prof_report_stats(FILE *f, struct pmr_prof *p,
  * their shares, the difference, and a two-sided test of equal shares
  * (the two-proportion z test of the 2x2 table, continuity-corrected) with
  * Holm's correction over the rows at family-wise level v->alpha: rows not
- * marked are within sampling noise.  Sorted by |z|.
+ * marked are within sampling noise.  Sorted by |z|.  Procedures are
+ * matched by name and image file name, as for stats.
  * Returns 0, PMR_EINVAL unless there are 2 runs (*msg), or PMR_ENOMEM.
  */
 int pmr_prof_report_diff(FILE *f, struct pmr_prof *p,
