@@ -393,7 +393,8 @@ add_meta(struct pmr_prof *p, const struct pmr_meta *m)
 
 	if (m->key.n != 7 || memcmp(m->key.p, "sampler", 7) != 0)
 		return;
-	memcpy(val, m->value.p, n);
+	if (n > 0)
+		memcpy(val, m->value.p, n);
 	val[n] = '\0';
 	if ((e = strstr(val, "event=")) == NULL)
 		return;

@@ -81,7 +81,7 @@ pmr_images_add(struct pmr_images *s, const struct pmr_image *im)
 	if ((ni->e.path = strndup((const char *)im->path.p, im->path.n)) ==
 	    NULL)
 		return PMR_ENOMEM;
-	if (im->build_id.n <= sizeof(ni->e.bid)) {
+	if (im->build_id.n > 0 && im->build_id.n <= sizeof(ni->e.bid)) {
 		memcpy(ni->e.bid, im->build_id.p, im->build_id.n);
 		ni->e.nbid = im->build_id.n;
 	}
