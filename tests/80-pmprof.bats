@@ -127,6 +127,15 @@ samples() {
 	[[ $output == *"imul rax, rax"* ]] && [[ $output == *"ret"* ]]
 	run -1 --separate-stderr "$PMPROF" list nosuch "$T/t.pmr"
 	[ "$stderr" = "pmprof: no procedure 'nosuch' in the images' symbols" ]
+	# ProfileMe samples: each instruction's mean stage latencies; the
+	# 4-cycle imul chain waits in map-to-data-ready (md), the ret does not
+	"$PMSIM" -q --profileme=single,S=20 -o "$T/p.pmr" "$T/w1.trace"
+	run -0 "$PMPROF" list slow -f tsv "$T/p.pmr"
+	printf '%s\n' "$output"
+	printf '%s\n' "$output" | awk -F '\t' '$1 == "#insn" { for (i = 1; i <= NF; i++) h[$i] = i }
+	    $1 == "insn" && $NF ~ /imul/ { n++; if ($h["lat:md"] < 2) exit 1 }
+	    $1 == "insn" && $NF == "ret" { if ($h["lat:md"] > 1) exit 1 }
+	    END { exit n != 4 }'
 }
 
 @test "pmprof: a missing binary or another build gives a note, never a wrong name" {

@@ -250,7 +250,7 @@ pmr_prof_report_list(FILE *f, struct pmr_prof *p,
 	long lat[5], nlat = pmr_prof_event_find(p, "lat:n");
 	long tr = pmr_prof_event_find(p, "truth:retired");
 	long tc = pmr_prof_event_find(p, "truth:cycles");
-	double *bsum = NULL, *tot = NULL;
+	double *bsum = NULL, *tot = NULL, listed = 0;
 	uint64_t lo, hi;
 	size_t img, ni, nr, i, k, j, nb = 0, ncol, blk = 0;
 	int rc, seen = 0, seenb = 0, haslat, text = v->fmt == PMR_TABLE_TEXT;
@@ -312,8 +312,10 @@ pmr_prof_report_list(FILE *f, struct pmr_prof *p,
 
 		while (j < nr && rows[j].lo < in[i].pc)
 			j++;
-		if (j < nr && rows[j].lo == in[i].pc)
+		if (j < nr && rows[j].lo == in[i].pc) {
 			x = rows[j].v;
+			listed += x[v->ev[0]];
+		}
 		if (in[i].leader) {
 			size_t e;
 
@@ -429,6 +431,14 @@ pmr_prof_report_list(FILE *f, struct pmr_prof *p,
 	}
 	if (text && pmr_grid_print(&g, f) != 0)
 		goto out;
+	if (tot[0] > listed) {
+		/* a wrong path fetches from any address: pcs inside the
+		 * procedure that no instruction starts at */
+		snprintf(buf, sizeof(buf), "%.0f samples of %s at pcs that "
+		    "start no instruction of the listing (wrong-path fetch)",
+		    tot[0] - listed, pmr_prof_event(p, (size_t)v->ev[0]));
+		note_line(f, v->fmt, buf);
+	}
 	rc = 0;
 out:
 	free(in);
