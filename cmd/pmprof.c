@@ -353,8 +353,8 @@ import(int argc, char **argv, int kind, int argc0, char **argv0)
 	if (com.verbose)
 		fprintf(stderr, "pmprof: %" PRIu64 " samples (%" PRIu64
 		    " loads, %" PRIu64 " stores) from %" PRIu64 " lines, %"
-		    PRIu64 " images\n", st.samples, st.loads, st.stores,
-		    st.lines, st.dso);
+		    PRIu64 " images (%" PRIu64 " executable mappings read)\n",
+		    st.samples, st.loads, st.stores, st.lines, st.dso, st.maps);
 	return 0;
 }
 

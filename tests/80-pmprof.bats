@@ -392,3 +392,35 @@ samples() {
 	done
 	[ "$named" -ge 5 ]
 }
+
+@test "pmprof import: PERF_RECORD_MMAP2 lines give the images, procs names slow and fast" {
+	local load slow fast i
+	cc -nostdlib -static -no-pie -Wl,--build-id -o "$T/work" \
+	    "$DATA/prof/work.S"
+	# the executable PT_LOAD: offset, vaddr, memsz
+	load=$(readelf -lW "$T/work" | awk '$1 == "LOAD" && ($7 ~ /E/ || $8 == "E") {
+		print $2, $3, $6 }')
+	slow=$(nm "$T/work" | awk '$3 == "slow" { print $1 }')
+	fast=$(nm "$T/work" | awk '$3 == "fast" { print $1 }')
+	{
+		echo "# perf script --show-mmap-events -F pid,tid,event,ip,sym,symoff,dso,addr,data_src,weight,ins_lat"
+		set -- $load
+		printf '   4242/4242    PERF_RECORD_MMAP2 4242/4242: [%#x(%#x) @ %#x fd:01 1234567 0]: r-xp %s\n' \
+		    $(($2)) $(($3)) $(($1)) "$T/work"
+		for i in 0 2 4 5 6 4 2; do
+			if [ "$i" -lt 5 ]; then
+				set -- slow $((16#$slow + i))
+			else
+				set -- fast $((16#$fast + i - 5))
+			fi
+			printf '   4242/4242    ibs_op//:     7ffd5c3a1f08     10229080142 |OP LOAD|LVL L1 hit|SNP N/A|TLB L1 hit|LCK N/A|BLK  N/A%16d%16d %16x %s+%#x (%s)\n' \
+			    0 9 "$2" "$1" $((i % 5)) "$T/work"
+		done
+	} > "$T/perf.txt"
+	run -0 "$PMPROF" import -o "$T/i.pmr" "$T/perf.txt"
+	run -0 "$PMPROF" procs -f tsv "$T/i.pmr"
+	[ "$(awk -F '\t' '$1 == "proc" && $5 == "slow" { print $2 }' <<<"$output")" -eq 5 ]
+	[ "$(awk -F '\t' '$1 == "proc" && $5 == "fast" { print $2 }' <<<"$output")" -eq 2 ]
+	[[ $output != *unknown* ]]
+	"$PMVIEW" -t IMAGE -f tsv "$T/i.pmr" | grep -q $'^IMAGE\t0x401000\t'
+}

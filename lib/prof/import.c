@@ -75,6 +75,18 @@ enum src { S_NONE, S_L1, S_LFB, S_CACHE, S_MEM };
 
 #define HASH_SLOTS (2 * PMR_IMPORT_DSO_MAX)	/* a power of two */
 
+#define DSO_WRITTEN 0x1		/* its zero-extent IMAGE is written */
+#define DSO_MAPPED 0x2		/* an executable mapping line names it */
+
+/* One executable mapping of a PERF_RECORD_MMAP or MMAP2 line. */
+struct map {
+	uint64_t start, size, offset;	/* addr, len, pgoff */
+	char *path;
+	unsigned char bid[PMR_IMPORT_BID_MAX];	/* build-id, nbid bytes */
+	size_t nbid;
+	int written;			/* its IMAGE is written */
+};
+
 struct imp {
 	FILE *in;
 	const char *name;
@@ -90,7 +102,11 @@ struct imp {
 	int has_event;		/* event column seen on the first line */
 	char *event;		/* event name of the first sample line */
 	char *dso[HASH_SLOTS];	/* DSO names seen (open addressing) */
+	unsigned char dso_flag[HASH_SLOTS];	/* DSO_* of each name */
 	unsigned ndso;
+	struct map *map;	/* executable mappings, in input order */
+	unsigned nmap, mapcap;
+	long last;		/* mapping of the previous sample, or -1 */
 };
 
 static int
@@ -361,34 +377,351 @@ fnv(const char *s, size_t n)
 	return h;
 }
 
-/* Writes the IMAGE of dso unless written already.  Returns 0 or <0. */
-static int
-see_dso(struct imp *m, const char *s, size_t n)
+/*
+ * Returns the slot of name s (n bytes) in the DSO table, added if new, or
+ * <0 (the table is full, or no memory).
+ */
+static long
+dso_slot(struct imp *m, const char *s, size_t n)
 {
-	struct pmr_image im;
 	uint32_t h;
 	char *d;
-	int rc;
 
-	if (n == 9 && memcmp(s, "[unknown]", 9) == 0)
-		return 0;
 	for (h = fnv(s, n) & (HASH_SLOTS - 1); m->dso[h] != NULL;
 	    h = (h + 1) & (HASH_SLOTS - 1))
 		if (strlen(m->dso[h]) == n && memcmp(m->dso[h], s, n) == 0)
-			return 0;
+			return (long)h;
 	if (m->ndso == PMR_IMPORT_DSO_MAX)
-		return fail(m, PMR_EFORMAT, "more than %u distinct dsos",
-		    PMR_IMPORT_DSO_MAX);
+		return fail(m, PMR_EFORMAT, "more than %u distinct dsos and "
+		    "mapped paths", PMR_IMPORT_DSO_MAX);
 	if ((d = strndup(s, n)) == NULL)
 		return fail(m, PMR_ENOMEM, "out of memory");
 	m->dso[h] = d;
 	m->ndso++;
+	return (long)h;
+}
+
+/*
+ * Writes the zero-extent IMAGE of dso unless written already or some
+ * executable mapping line names it.  Returns 0 or <0.
+ */
+static int
+see_dso(struct imp *m, const char *s, size_t n)
+{
+	struct pmr_image im;
+	long h;
+	int rc;
+
+	if (n == 9 && memcmp(s, "[unknown]", 9) == 0)
+		return 0;
+	if ((h = dso_slot(m, s, n)) < 0)
+		return (int)h;
+	if (m->dso_flag[h] & (DSO_WRITTEN | DSO_MAPPED))
+		return 0;
+	m->dso_flag[h] |= DSO_WRITTEN;
 	memset(&im, 0, sizeof(im));
-	im.path.p = (const unsigned char *)d;
+	im.path.p = (const unsigned char *)m->dso[h];
 	im.path.n = (uint32_t)n;
 	if ((rc = pmr_write(m->w, PMR_REC_IMAGE, &im)) < 0)
 		return fail(m, rc, "%s", pmr_writer_errmsg(m->w));
 	m->st.dso++;
+	return 0;
+}
+
+static int
+map_covers(const struct map *p, uint64_t pc)
+{
+	return pc >= p->start && pc - p->start < p->size;
+}
+
+static int
+map_is(const struct map *p, const char *s, size_t n)
+{
+	return strlen(p->path) == n && memcmp(p->path, s, n) == 0;
+}
+
+/*
+ * Writes the IMAGE of the mapping that holds pc, once; the dso's zero
+ * IMAGE if no mapping holds pc.  Of several mappings that hold pc, the
+ * latest one of the dso's path wins, else the latest one.  Returns 0 or
+ * <0.
+ */
+static int
+see_pc(struct imp *m, uint64_t pc, const char *dso, size_t n)
+{
+	struct pmr_image im;
+	struct map *p;
+	long i, any = -1, pick = -1;
+	int rc;
+
+	if (m->last >= 0 && map_covers(&m->map[m->last], pc) &&
+	    map_is(&m->map[m->last], dso, n))
+		pick = m->last;
+	for (i = (long)m->nmap - 1; pick < 0 && i >= 0; i--) {
+		if (!map_covers(&m->map[i], pc))
+			continue;
+		if (any < 0)
+			any = i;
+		if (map_is(&m->map[i], dso, n))
+			pick = i;
+	}
+	if (pick < 0)
+		pick = any;
+	if (pick < 0)
+		return see_dso(m, dso, n);
+	m->last = pick;
+	p = &m->map[pick];
+	if (p->written)
+		return 0;
+	p->written = 1;
+	memset(&im, 0, sizeof(im));
+	im.start = p->start;
+	im.size = p->size;
+	im.offset = p->offset;
+	im.path.p = (const unsigned char *)p->path;
+	im.path.n = (uint32_t)strlen(p->path);
+	im.build_id.p = p->bid;
+	im.build_id.n = (uint32_t)p->nbid;
+	if ((rc = pmr_write(m->w, PMR_REC_IMAGE, &im)) < 0)
+		return fail(m, rc, "%s", pmr_writer_errmsg(m->w));
+	m->st.dso++;
+	return 0;
+}
+
+/* Adds a mapping unless one with the same start, size, offset and path
+ * is there.  Returns 0 or <0. */
+static int
+add_map(struct imp *m, const struct map *nm, const char *path, size_t n)
+{
+	struct map *p;
+	unsigned i;
+	long h;
+
+	for (i = 0; i < m->nmap; i++) {
+		p = &m->map[i];
+		if (p->start == nm->start && p->size == nm->size &&
+		    p->offset == nm->offset && map_is(p, path, n))
+			return 0;
+	}
+	if (m->nmap == PMR_IMPORT_MAP_MAX)
+		return fail(m, PMR_EFORMAT, "more than %u distinct executable "
+		    "mappings", PMR_IMPORT_MAP_MAX);
+	if ((h = dso_slot(m, path, n)) < 0)
+		return (int)h;
+	m->dso_flag[h] |= DSO_MAPPED;
+	if (m->nmap == m->mapcap) {
+		unsigned cap = m->mapcap == 0 ? 16 : 2 * m->mapcap;
+
+		if (cap > PMR_IMPORT_MAP_MAX)
+			cap = PMR_IMPORT_MAP_MAX;
+		p = realloc(m->map, cap * sizeof(*p));
+		if (p == NULL)
+			return fail(m, PMR_ENOMEM, "out of memory");
+		m->map = p;
+		m->mapcap = cap;
+	}
+	p = &m->map[m->nmap];
+	*p = *nm;
+	p->written = 0;
+	if ((p->path = strndup(path, n)) == NULL)
+		return fail(m, PMR_ENOMEM, "out of memory");
+	m->nmap++;
+	m->st.maps++;
+	m->last = -1;
+	return 0;
+}
+
+/* Moves *p past the literal lit if it is there.  Returns 1 if it was. */
+static int
+lit(const char **p, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if (strncmp(*p, lit, n) != 0)
+		return 0;
+	*p += n;
+	return 1;
+}
+
+/* Parses perf's "%#" PRIx64 at *p ("0x1f", or "0" for zero), moves *p
+ * past it.  Returns 0, or -1. */
+static int
+map_hex(const char **p, uint64_t *v)
+{
+	const char *s = *p;
+	size_t n;
+
+	if (s[0] == '0' && s[1] == 'x') {
+		s += 2;
+		for (n = 0; isxdigit((unsigned char)s[n]); n++)
+			;
+		if (parse_hex(s, n, v) != 0)
+			return -1;
+		*p = s + n;
+		return 0;
+	}
+	if (s[0] == '0' && !isxdigit((unsigned char)s[1])) {
+		*v = 0;
+		*p = s + 1;
+		return 0;
+	}
+	return -1;
+}
+
+/* Parses a decimal of at most max at *p, "-1" too if neg; moves *p past
+ * it.  Returns 0, or -1. */
+static int
+map_dec(const char **p, uint64_t max, int neg, uint64_t *v)
+{
+	const char *s = *p;
+	size_t n;
+
+	if (neg && s[0] == '-' && s[1] == '1' &&
+	    !isdigit((unsigned char)s[2])) {
+		*v = 0;
+		*p = s + 2;
+		return 0;
+	}
+	for (n = 0; isdigit((unsigned char)s[n]); n++)
+		;
+	if (parse_dec(s, n, max, v) != 0)
+		return -1;
+	*p = s + n;
+	return 0;
+}
+
+/*
+ * Parses the text after "PERF_RECORD_MMAP" (mmap2 0) or "PERF_RECORD_MMAP2"
+ * (mmap2 1) and adds the mapping if it is executable.  Returns 0 or <0.
+ */
+static int
+mmap_line(struct imp *m, const char *s, int mmap2)
+{
+	const char *kind = mmap2 ? "PERF_RECORD_MMAP2" : "PERF_RECORD_MMAP";
+	const char *p = s, *what, *end;
+	struct map nm;
+	uint64_t v;
+	size_t n;
+	int exec;
+	char b[64];
+
+	memset(&nm, 0, sizeof(nm));
+	what = "pid/tid";
+	if (!lit(&p, " ") || map_dec(&p, UINT32_MAX, 1, &v) != 0 ||
+	    !lit(&p, "/") || map_dec(&p, UINT32_MAX, 1, &v) != 0)
+		goto bad;
+	what = "': [' and the start";
+	if (!lit(&p, ": [") || map_hex(&p, &nm.start) != 0)
+		goto bad;
+	what = "'(' and the length";
+	if (!lit(&p, "(") || map_hex(&p, &nm.size) != 0 || !lit(&p, ")"))
+		goto bad;
+	what = "' @ ' and the page offset";
+	if (!lit(&p, " @ ") || map_hex(&p, &nm.offset) != 0)
+		goto bad;
+	if (mmap2 && lit(&p, " <")) {
+		what = "a build-id of at most " PMR_IMPORT_BID_MAX_S " bytes";
+		for (n = 0; isxdigit((unsigned char)p[n]); n++)
+			;
+		if (n % 2 != 0 || n / 2 > PMR_IMPORT_BID_MAX || p[n] != '>')
+			goto bad;
+		for (nm.nbid = 0; nm.nbid < n / 2; nm.nbid++) {
+			if (parse_hex(p + 2 * nm.nbid, 2, &v) != 0)
+				goto bad;
+			nm.bid[nm.nbid] = (unsigned char)v;
+		}
+		p += n + 1;
+	} else if (mmap2) {
+		what = "maj:min ino ino_generation";
+		for (n = 0; isxdigit((unsigned char)p[n + 1]); n++)
+			;
+		if (!lit(&p, " ") || parse_hex(p, n, &v) != 0)
+			goto bad;
+		p += n;
+		for (n = 0; isxdigit((unsigned char)p[n + 1]); n++)
+			;
+		if (!lit(&p, ":") || parse_hex(p, n, &v) != 0)
+			goto bad;
+		p += n;
+		if (!lit(&p, " ") || map_dec(&p, UINT64_MAX, 0, &v) != 0 ||
+		    !lit(&p, " ") || map_dec(&p, UINT64_MAX, 0, &v) != 0)
+			goto bad;
+	}
+	what = "']: ' and the protection";
+	if (!lit(&p, "]: "))
+		goto bad;
+	if (mmap2) {
+		if (strchr("r-", p[0]) == NULL || p[0] == '\0' ||
+		    strchr("w-", p[1]) == NULL || p[1] == '\0' ||
+		    strchr("x-", p[2]) == NULL || p[2] == '\0' ||
+		    strchr("sp", p[3]) == NULL || p[3] == '\0')
+			goto bad;
+		exec = p[2] == 'x';
+		p += 4;
+	} else {
+		if (p[0] != 'x' && p[0] != 'r')
+			goto bad;
+		exec = p[0] == 'x';
+		p++;
+	}
+	what = "' ' and the path";
+	end = p + strlen(p);
+	if (!lit(&p, " ") || p == end)
+		goto bad;
+	if (nm.size > UINT64_MAX - nm.start)
+		return fail(m, PMR_EFORMAT, "%s: mapping [%#llx, +%#llx) "
+		    "wraps", kind, (unsigned long long)nm.start,
+		    (unsigned long long)nm.size);
+	if (!exec)
+		return 0;
+	return add_map(m, &nm, p, (size_t)(end - p));
+bad:
+	n = strlen(p);
+	return fail(m, PMR_EFORMAT, "cannot parse %s: expected %s at '%s'",
+	    kind, what, pmr_quote(b, sizeof(b), p, n > 24 ? 24 : n));
+}
+
+/*
+ * Returns the "PERF_RECORD_" that starts a token of line before any
+ * "|OP " (a sample's data_src text, after which a symbol may hold any
+ * text), or NULL: the line is a sample.
+ */
+static const char *
+sideband(const char *line)
+{
+	const char *r = strstr(line, "PERF_RECORD_"), *op;
+
+	if (r == NULL || (r > line && r[-1] != ' ' && r[-1] != '\t'))
+		return NULL;
+	op = strstr(line, "|OP ");
+	return op == NULL || r < op ? r : NULL;
+}
+
+/*
+ * Parses a side-band line at r ("PERF_RECORD_..."): MMAP and MMAP2 add a
+ * mapping, the other kinds are skipped.  Returns 0 or <0.
+ */
+static int
+sideband_line(struct imp *m, const char *r)
+{
+	const char *k = r + 12;
+	size_t n;
+	char b[64];
+
+	for (n = 0; isupper((unsigned char)k[n]) ||
+	    isdigit((unsigned char)k[n]) || k[n] == '_'; n++)
+		;
+	if (n == 0 || strchr(" \t:(", k[n]) == NULL) {
+		n = strcspn(r, " \t");
+		return fail(m, PMR_EFORMAT, "cannot parse '%s': not a "
+		    "PERF_RECORD_ kind", pmr_quote(b, sizeof(b), r,
+		    n > 40 ? 40 : n));
+	}
+	if (n == 4 && memcmp(k, "MMAP", 4) == 0)
+		return mmap_line(m, k + 4, 0);
+	if (n == 5 && memcmp(k, "MMAP2", 5) == 0)
+		return mmap_line(m, k + 5, 1);
+	m->st.skipped++;
 	return 0;
 }
 
@@ -622,7 +955,8 @@ sample_line(struct imp *m, char *line)
 		    q(b, sizeof(b), ev), m->event);
 	if (!m->started && (rc = start(m)) < 0)
 		return rc;
-	if ((rc = see_dso(m, open + 1, (size_t)(end - 1 - (open + 1)))) < 0)
+	if ((rc = see_pc(m, v, open + 1, (size_t)(end - 1 - (open + 1)))) <
+	    0)
 		return rc;
 
 	memset(&r, 0, sizeof(r));
@@ -665,6 +999,7 @@ sample_line(struct imp *m, char *line)
 static int
 run(struct imp *m)
 {
+	const char *r;
 	size_t n;
 	int rc;
 
@@ -685,6 +1020,11 @@ run(struct imp *m)
 			s++;
 		if (*s == '\0' || *s == '#')
 			continue;
+		if ((r = sideband(m->line)) != NULL) {
+			if ((rc = sideband_line(m, r)) < 0)
+				return rc;
+			continue;
+		}
 		if ((rc = sample_line(m, m->line)) < 0)
 			return rc;
 	}
@@ -724,11 +1064,15 @@ pmr_prof_import_perf(FILE *in, const char *name,
 	m->kind = kind;
 	m->err = err;
 	m->errlen = errlen;
+	m->last = -1;
 	rc = run(m);
 	if (st != NULL)
 		*st = m->st;
 	for (i = 0; i < HASH_SLOTS; i++)
 		free(m->dso[i]);
+	for (i = 0; i < m->nmap; i++)
+		free(m->map[i].path);
+	free(m->map);
 	free(m->event);
 	free(m->line);
 	free(m);

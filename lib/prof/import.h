@@ -10,7 +10,8 @@
  *
  * The output of
  *
- *	perf script [-G] -F [pid,tid,][cpu,][time,][period,][event,]
+ *	perf script [--show-mmap-events] [-G] \
+ *	    -F [pid,tid,][cpu,][time,][period,][event,]
  *	    ip,sym,[symoff,]dso,addr,data_src[,weight[,ins_lat]]
  *
  * (one line, the -F list in any order: perf prints its columns in a fixed
@@ -49,6 +50,32 @@
  * must have the same columns.  Blank lines and lines whose first non-blank
  * character is '#' (perf script --header) are skipped; any other line
  * that does not parse is an error that names its line.
+ *
+ * Side-band lines (--show-mmap-events, --show-task-events and the other
+ * --show-*-events) are those with a token "PERF_RECORD_KIND" (KIND of
+ * A-Z, 0-9 and '_', then a blank, ':', '(' or the end) before any "|OP ".
+ * Whatever precedes that token (perf's pid/tid, cpu and time columns) is
+ * ignored.  MMAP and MMAP2 are read, as perf_event__fprintf_mmap() and
+ * _mmap2() of tools/perf/util/event.c print them ("%#x" numbers: 0x1f,
+ * or 0 for zero):
+ *
+ *	PERF_RECORD_MMAP PID/TID: [START(LEN) @ PGOFF]: C PATH
+ *	PERF_RECORD_MMAP2 PID/TID: [START(LEN) @ PGOFF MAJ:MIN INO GEN]:
+ *	    PROT PATH
+ *	PERF_RECORD_MMAP2 PID/TID: [START(LEN) @ PGOFF <BUILDID>]: PROT PATH
+ *
+ * (each on one line, a single space between fields).
+ * PID and TID are decimal (or -1, the kernel's), MAJ and MIN hex, INO
+ * and GEN decimal (all checked, then ignored), BUILDID hex bytes (at most
+ * PMR_IMPORT_BID_MAX; the form of a recording with --buildid-mmap), C 'x'
+ * (executable) or 'r' (data), PROT four characters [r-][w-][x-][sp], and
+ * PATH the rest of the line.  Only executable mappings (C 'x', PROT with
+ * 'x') are kept; the others are checked and ignored.  A MMAP or MMAP2
+ * line that does not parse, or a token "PERF_RECORD_" with no KIND, is an
+ * error that names its line.  Every other KIND is skipped whole: COMM,
+ * FORK, EXIT (--show-task-events), NAMESPACES, CGROUP, SWITCH,
+ * SWITCH_CPU_WIDE, LOST, LOST_SAMPLES, KSYMBOL, BPF_EVENT, TEXT_POKE,
+ * AUX, ITRACE_START, THROTTLE, UNTHROTTLE and any newer one.
  *
  * Kind: PMR_IMPORT_IBS or PMR_IMPORT_SPE say what the input is.
  * PMR_IMPORT_AUTO reads it from the event column: a name starting with
@@ -92,8 +119,9 @@
  * pipeline-stage latencies are unknown.
  *
  * Memory does not grow with the input: one line buffer of at most
- * PMR_IMPORT_LINE_MAX bytes and a table of at most PMR_IMPORT_DSO_MAX DSO
- * names.
+ * PMR_IMPORT_LINE_MAX bytes, a table of at most PMR_IMPORT_DSO_MAX DSO
+ * names and mapped paths, and one of at most PMR_IMPORT_MAP_MAX distinct
+ * executable mappings (more is an error).
  */
 #ifndef PMR_PROF_IMPORT_H
 #define PMR_PROF_IMPORT_H
@@ -106,6 +134,9 @@
 
 #define PMR_IMPORT_LINE_MAX 65536	/* bytes in one line, newline included */
 #define PMR_IMPORT_DSO_MAX 4096		/* distinct DSOs in one input */
+#define PMR_IMPORT_MAP_MAX 4096		/* distinct executable mappings */
+#define PMR_IMPORT_BID_MAX 20		/* build-id bytes (perf's limit) */
+#define PMR_IMPORT_BID_MAX_S "20"
 
 struct pmr_prof_import_stats {
 	uint64_t lines;		/* lines read, skipped ones included */
@@ -113,14 +144,16 @@ struct pmr_prof_import_stats {
 	uint64_t loads;		/* of which loads (PMR_OP_LOAD or LDST) */
 	uint64_t stores;	/* of which stores (PMR_OP_STORE or LDST) */
 	uint64_t dso;		/* IMAGE records written */
+	uint64_t maps;		/* distinct executable mappings read */
+	uint64_t skipped;	/* other PERF_RECORD_ lines skipped */
 };
 
 enum pmr_prof_import_kind { PMR_IMPORT_AUTO, PMR_IMPORT_IBS, PMR_IMPORT_SPE };
 
 /*
- * Reads perf script text from in (name for messages), writes IMAGE, META
- * and SAMPLE records to w, and fills *st (may be NULL).  The caller owns
- * in and w and closes both.  Returns 0, or <0: PMR_EFORMAT with err =
+ * Reads perf script text (samples and side-band lines) from in (name for
+ * messages), writes IMAGE, META and SAMPLE records to w, and fills *st
+ * (may be NULL).  The caller owns in and w and closes both.  Returns 0, or <0: PMR_EFORMAT with err =
  * "NAME:LINE: what" for input that does not parse (or "NAME: no samples"),
  * PMR_EIO for a read error, PMR_ENOMEM, or the writer's code with its
  * message.  err (errlen bytes) is "" on success.

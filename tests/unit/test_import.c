@@ -33,6 +33,13 @@ struct want {
 	uint32_t lat_ld, lat_total;
 };
 
+/* One expected IMAGE: a dso's has start, size, offset 0 and no build-id. */
+struct wimg {
+	const char *path;
+	uint64_t start, size, offset;
+	const char *bid;	/* hex, or NULL for none */
+};
+
 struct run {
 	int rc;
 	char err[256];
@@ -86,7 +93,7 @@ bytes_is(struct pmr_bytes b, const char *s)
  * (any other value). */
 static void
 check(struct run *r, const char *source, const char *event,
-    const struct want *wv, size_t nw, const char *const *img, size_t nimg,
+    const struct want *wv, size_t nw, const struct wimg *img, size_t nimg,
     const char *order)
 {
 	struct pmr_reader *rd;
@@ -133,14 +140,21 @@ check(struct run *r, const char *source, const char *event,
 			CHECK_EQ(rec.type, PMR_REC_IMAGE);
 			if (rec.type == PMR_REC_IMAGE && ni < nimg &&
 			    pmr_rec_decode(&rec, &im, &why) == 0) {
-				if (!bytes_is(im.path, img[ni]))
+				const struct wimg *x = &img[ni];
+				char hex[2 * 64 + 1] = "";
+				uint32_t j;
+
+				if (!bytes_is(im.path, x->path))
 					printf("# image %zu: want %s\n", ni,
-					    img[ni]);
-				CHECK(bytes_is(im.path, img[ni]));
-				CHECK_EQ_U64(im.start, 0);
-				CHECK_EQ_U64(im.size, 0);
-				CHECK_EQ_U64(im.offset, 0);
-				CHECK_EQ(im.build_id.n, 0);
+					    x->path);
+				CHECK(bytes_is(im.path, x->path));
+				CHECK_EQ_U64(im.start, x->start);
+				CHECK_EQ_U64(im.size, x->size);
+				CHECK_EQ_U64(im.offset, x->offset);
+				for (j = 0; j < im.build_id.n && j < 64; j++)
+					snprintf(hex + 2 * j, 3, "%02x",
+					    im.build_id.p[j]);
+				CHECK_STR(hex, x->bid != NULL ? x->bid : "");
 			}
 			ni++;
 		} else {
@@ -209,8 +223,9 @@ UNIT_TEST(ibs_op)
 		    60, 88 },
 		{ PMR_OP_OTHER, RET, 4242, 0x7f3a2b600000, 0, NOLAT, 3 },
 	};
-	static const char *const img[] = { "/usr/bin/stream",
-		"/usr/lib/x86_64-linux-gnu/libc.so.6", "[kernel.kallsyms]" };
+	static const struct wimg img[] = { { "/usr/bin/stream", 0, 0, 0, NULL },
+		{ "/usr/lib/x86_64-linux-gnu/libc.so.6", 0, 0, 0, NULL },
+		{ "[kernel.kallsyms]", 0, 0, 0, NULL } };
 	struct run r;
 
 	import("ibs_op.txt", PMR_IMPORT_AUTO, &r);
@@ -239,8 +254,8 @@ UNIT_TEST(arm_spe)
 		{ PMR_OP_STORE, RET, 0, 0xaaaad0a01238, 0xffffc0a01008, 3,
 		    NOLAT },
 	};
-	static const char *const img[] = { "/home/u/bench",
-		"/usr/lib/aarch64-linux-gnu/libc.so.6" };
+	static const struct wimg img[] = { { "/home/u/bench", 0, 0, 0, NULL },
+		{ "/usr/lib/aarch64-linux-gnu/libc.so.6", 0, 0, 0, NULL } };
 	struct run r;
 
 	import("arm_spe.txt", PMR_IMPORT_AUTO, &r);
@@ -255,7 +270,7 @@ UNIT_TEST(noevent)
 	static const struct want wv[] = {
 		{ PMR_OP_LOAD, RET, 1, 0x401000, 0x7ffd00001000, NOLAT, 4 },
 	};
-	static const char *const img[] = { "/bin/a" };
+	static const struct wimg img[] = { { "/bin/a", 0, 0, 0, NULL } };
 	struct run r;
 
 	import("noevent.txt", PMR_IMPORT_AUTO, &r);
@@ -265,6 +280,119 @@ UNIT_TEST(noevent)
 	unlink(r.out);
 	import("noevent.txt", PMR_IMPORT_SPE, &r);
 	check(&r, "perf arm_spe", NULL, wv, 1, img, 1, "IS");
+}
+
+/*
+ * MMAP and MMAP2 side-band lines (mmap.txt): an IMAGE per executable
+ * mapping before its first sample, with its extent and build-id; the
+ * r--p and "r" (data) mappings ignored; the zero IMAGE only for a dso
+ * without a mapping line; COMM, FORK and EXIT skipped.
+ */
+UNIT_TEST(mmap)
+{
+	static const struct want wv[] = {
+		{ PMR_OP_LOAD, RET, 4242, 0x55d0c0a01234, 0x7ffd5c3a1f08,
+		    NOLAT, 9 },
+		{ PMR_OP_LOAD, RET | DC | LLC, 4243, 0x7f3a2b6a1c10,
+		    0x7f3a10000040, 230, 262 },
+		{ PMR_OP_LOAD, RET | DC, 4243, 0x55d0c0a01250, 0x55d0c0c04000,
+		    14, 31 },
+		{ PMR_OP_STORE, RET, 4242, 0xffffffff81a01234,
+		    0xffff9a0001234000, NOLAT, 5 },
+		{ PMR_OP_LOAD, RET, 4242, 0x55d0c0a00800, 0x7ffd5c3a1f08,
+		    NOLAT, 9 },
+		{ PMR_OP_STORE, RET | DC, 4242, 0x401000, 0x7ffd5c3a1f10,
+		    NOLAT, 12 },
+		{ PMR_OP_OTHER, RET, 4242, 0x7f0000000000, 0, NOLAT, 3 },
+		{ PMR_OP_LOAD, RET, 4300, 0x5600aa001234, 0x7ffd5c3a1f08,
+		    NOLAT, 9 },
+	};
+	static const struct wimg img[] = {
+		{ "/usr/bin/stream", 0x55d0c0a01000, 0x2000, 0x1000, NULL },
+		{ "/usr/lib/x86_64-linux-gnu/libc.so.6", 0x7f3a2b600000,
+		    0x188000, 0x28000,
+		    "1878e6b475720c7c51969e69ab2d276fae6d1dee" },
+		{ "[kernel.kallsyms]_text", 0xffffffff81000000, 0x1e00000,
+		    0xffffffff81000000, NULL },
+		{ "/bin/other", 0, 0, 0, NULL },
+		{ "/usr/bin/stream", 0x5600aa001000, 0x2000, 0x1000, NULL },
+	};
+	struct run r;
+
+	import("mmap.txt", PMR_IMPORT_AUTO, &r);
+	check(&r, "perf ibs_op", "ibs_op//", wv, 8, img, 5, "ISISSISSISSIS");
+	CHECK_EQ_U64(r.st.lines, 19);
+	CHECK_EQ_U64(r.st.maps, 4);
+	CHECK_EQ_U64(r.st.skipped, 3);
+}
+
+/* MMAP and MMAP2 lines built here: fields, forms and errors. */
+UNIT_TEST(mmap_lines)
+{
+	static const char sample[] = "    ibs_op//:     7ffd00001000     "
+	    "10229080142 |OP LOAD|LVL L1 hit|SNP N/A|TLB L1 hit|LCK N/A  "
+	    "         401000 main (/bin/a)\n";
+	static const struct {
+		const char *side;
+		int rc;
+		const char *msg;
+	} c[] = {
+		{ "PERF_RECORD_MMAP2 1/1: [0x400000(0x2000) @ 0 <>]: r-xp "
+		  "/bin/a\n", 0, "" },
+		{ "1 PERF_RECORD_MMAP 1/1: [0x400000(0x2000) @ 0]: x /bin/a\n",
+		  0, "" },
+		{ "PERF_RECORD_MMAP2 1/1: [0x400000(0x2000) @ 0 <abc>]: r-xp "
+		  "/bin/a\n", PMR_EFORMAT, "x:1: cannot parse "
+		  "PERF_RECORD_MMAP2: expected a build-id of at most 20 bytes at 'abc>]: r-xp "
+		  "/bin/a'" },
+		{ "PERF_RECORD_MMAP 1/1: [0x400000(0x2000) @ 0]: x\n",
+		  PMR_EFORMAT, "x:1: cannot parse PERF_RECORD_MMAP: expected "
+		  "' ' and the path at ''" },
+		{ "PERF_RECORD_MMAP 1/1: [400000(0x2000) @ 0]: x /bin/a\n",
+		  PMR_EFORMAT, "x:1: cannot parse PERF_RECORD_MMAP: expected "
+		  "': [' and the start at '400000(0x2000) @ 0]: x /'" },
+		{ "PERF_RECORD_MMAP2 1/1: [0x400000(0x2000) @ 0 08:01 12 0]: "
+		  "r-x /bin/a\n", PMR_EFORMAT, "x:1: cannot parse "
+		  "PERF_RECORD_MMAP2: expected ']: ' and the protection at "
+		  "'r-x /bin/a'" },
+		{ "PERF_RECORD_MMAP 1/1: [0xffffffffffffff00(0x200) @ 0]: x "
+		  "/bin/a\n", PMR_EFORMAT, "x:1: PERF_RECORD_MMAP: mapping "
+		  "[0xffffffffffffff00, +0x200) wraps" },
+		{ "PERF_RECORD_mmap 1/1\n", PMR_EFORMAT, "x:1: cannot parse "
+		  "'PERF_RECORD_mmap': not a PERF_RECORD_ kind" },
+	};
+	struct pmr_wopts o = { "test_import", 0, 0, 0 };
+	struct pmr_prof_import_stats st;
+	char err[256], out[64], text[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct pmr_writer *w;
+		FILE *in;
+		int e, fd, rc;
+
+		snprintf(text, sizeof(text), "%s%s", c[i].side, sample);
+		snprintf(out, sizeof(out), "/tmp/test_import.XXXXXX");
+		if ((fd = mkstemp(out)) < 0)
+			continue;
+		close(fd);
+		in = fmemopen(text, strlen(text), "r");
+		w = pmr_writer_open(out, &o, &e);
+		CHECK(in != NULL && w != NULL);
+		if (in == NULL || w == NULL)
+			continue;
+		rc = pmr_prof_import_perf(in, "x", PMR_IMPORT_IBS, w, &st,
+		    err, sizeof(err));
+		CHECK_EQ(rc, c[i].rc);
+		CHECK_STR(err, c[i].msg);
+		if (rc == 0) {
+			CHECK_EQ_U64(st.maps, 1);
+			CHECK_EQ_U64(st.dso, 1);
+		}
+		pmr_writer_abort(w);
+		fclose(in);
+		unlink(out);
+	}
 }
 
 static void
@@ -294,6 +422,9 @@ UNIT_TEST(bad_files)
 	bad("bad_mixed.txt", PMR_IMPORT_AUTO, PMR_EFORMAT,
 	    "bad_mixed.txt:2: event 'cycles' after 'ibs_op//': one event "
 	    "per input (SPE: select one with --itrace)");
+	bad("bad_mmap2.txt", PMR_IMPORT_AUTO, PMR_EFORMAT,
+	    "bad_mmap2.txt:3: cannot parse PERF_RECORD_MMAP2: expected "
+	    "maj:min ino ino_generation at ']: r-xp /usr/bin/stream'");
 	bad("bad_opmismatch.txt", PMR_IMPORT_AUTO, PMR_EFORMAT,
 	    "bad_opmismatch.txt:1: data_src text '|OP STORE' does not match "
 	    "the value 10229080142 (OP LOAD)");
@@ -404,4 +535,5 @@ UNIT_TEST(events)
 }
 
 UNIT_MAIN(UNIT_ENTRY(ibs_op), UNIT_ENTRY(arm_spe), UNIT_ENTRY(noevent),
-    UNIT_ENTRY(bad_files), UNIT_ENTRY(bad_lines), UNIT_ENTRY(events))
+    UNIT_ENTRY(mmap), UNIT_ENTRY(mmap_lines), UNIT_ENTRY(bad_files),
+    UNIT_ENTRY(bad_lines), UNIT_ENTRY(events))
