@@ -12,8 +12,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +23,6 @@
 #include "icost/input.h"
 #include "icost/top.h"
 #include "sim/sim.h"
-#include "sym/sym.h"
 #include "stream/pmr.h"
 #include "util/cli.h"
 
