@@ -1087,9 +1087,10 @@ pmr_icost_input_check(struct pmr_icost_input *ip,
 		    ck.nonmono);
 	else if (bd->source != PMR_COST_MULTISIM &&
 	    (ck.negative != 0 || ck.nonmono != 0))
-		say(ip, PMR_ICOST_WARNING, "warning: the graph gave %u negative "
-		    "costs and %u costs below a subset's (the critical path "
-		    "should be monotone)", ck.negative, ck.nonmono);
+		say(ip, PMR_ICOST_WARNING, "warning: the graph gave %u "
+		    "negative costs and %u costs below a subset's (the "
+		    "critical path should be monotone)", ck.negative,
+		    ck.nonmono);
 	else if (ck.negative != 0 || ck.nonmono != 0)
 		say(ip, PMR_ICOST_NOTE, "note: multisim gave %u negative costs "
 		    "and %u costs below a subset's (simulation is not "

@@ -52,7 +52,7 @@ struct pmr_icost_input {
 	void *warnarg;
 
 	/* results */
-	int graph_read;		/* the breakdown comes from GNODE records */
+	int graph_read;		/* the breakdown is from GNODE records */
 	struct pmr_icost_diag dg;	/* of the graph read */
 	struct pmr_icost_td td;	/* the base runs' final STATS */
 	char sym_note[400];	/* the first image without symbols, why */
