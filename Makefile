@@ -99,6 +99,12 @@ lib/%$(S).o: lib/%.c Makefile
 lib/sim/%$(S).o: lib/sim/%.c Makefile
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(SIM_LTO) -c -o $@ $<
 
+# icost's readers hand each GNODE record to the graph; link-time
+# optimization inlines its decoding (lib/sim) into their loop, as when they
+# lived in cmd/icost.c.
+lib/icost/input$(S).o: lib/icost/input.c Makefile
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(SIM_LTO) -c -o $@ $<
+
 # The graph's lanes are loops the compiler vectorizes at -O3 (with a clone
 # per vector width); 1.7x faster than -O2.
 lib/icost/graph$(S).o: lib/icost/graph.c Makefile

@@ -1,6 +1,6 @@
 /*
- * bd.h: breakdowns (bd.c), their reading from streams and their reports
- * (report.c), for cmd/icost.c.
+ * bd.h: breakdowns (bd.c), their reading from streams (input.h) and
+ * their reports (report.c), for cmd/icost.c.
  */
 #ifndef PMR_ICOST_BD_H
 #define PMR_ICOST_BD_H

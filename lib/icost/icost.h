@@ -53,7 +53,7 @@ struct pmr_icost_cat {
 	struct pmr_icost_range *ranges;	/* sorted, disjoint */
 	size_t nranges;
 	const char *proc;	/* a procedure: ranges come from the IMAGE
-				 * records' symbols, per stream (icost.c) */
+				 * records' symbols, per stream (input.c) */
 };
 
 /* Returns the mask of the filtered categories among cat[0..n) that pc

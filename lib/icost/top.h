@@ -2,7 +2,7 @@
  * top.h: the static instructions that cost most (icost --top): a table of
  * pcs with the gain bound of their instances (pmr_icost_graph_gain), the
  * choice of which to measure next, their measured cost and icost with a
- * partner category, and the report, for cmd/icost.c.
+ * partner category, and the report, for cmd/icost.c and input.c.
  *
  * The bound lets the ranking be exact without measuring every pc: once
  * the K-th largest measured cost is at least the largest bound of a pc not

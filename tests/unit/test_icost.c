@@ -4,12 +4,15 @@
  * 2.2): the closed form (the Moebius sum) against the definition (icost(U)
  * = cost(U) less the icosts of U's proper subsets, by recursion), exactly
  * in cycles; cost(U) = the sum of the icosts of U's subsets; the checks
- * count a table that is not monotone.
+ * count a table that is not monotone; the readers (lib/icost/input.c)
+ * return their errors and hand their warnings to the caller.
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "icost/bd.h"
+#include "icost/input.h"
 #include "unit.h"
 
 static const char *const names[] = { "a", "b", "c", "d", "e", "f", "g",
@@ -110,4 +113,63 @@ UNIT_TEST(checks)
 	pmr_icost_bd_free(&b);
 }
 
-UNIT_MAIN(UNIT_ENTRY(random_tables), UNIT_ENTRY(checks))
+/* The warn callback: counts the lines by level, keeps the last. */
+static unsigned said[3];
+static char said_last[512];
+
+static void
+said_add(void *arg, enum pmr_icost_say level, const char *msg)
+{
+	(void)arg;
+	said[level]++;
+	snprintf(said_last, sizeof(said_last), "%s", msg);
+}
+
+/* The readers return an error with its message, a usage error as
+ * PMR_EINVAL, and say their warnings through the callback: never exit,
+ * never print. */
+UNIT_TEST(input)
+{
+	struct pmr_icost_input ip;
+	struct pmr_icost_cat *c;
+	struct pmr_icost_bd b;
+	char *nofile[] = { "/nonexistent/x.pmr" };
+	uint32_t lane0 = 0;
+
+	pmr_icost_input_init(&ip);
+	ip.warn = said_add;
+	CHECK_EQ(pmr_icost_input_cat_add(&ip, "a", PMR_SIM_IDEAL_DL1, &c), 0);
+	CHECK_EQ(pmr_icost_input_cat_add(&ip, "a", PMR_SIM_IDEAL_WIN, NULL),
+	    PMR_EINVAL);
+	CHECK_STR(ip.errmsg, "category 'a' given twice");
+	CHECK_EQ(pmr_icost_input_cat_add(&ip, "b", PMR_SIM_IDEAL_WIN, NULL),
+	    0);
+
+	CHECK_EQ(pmr_icost_bd_init(&b, PMR_COST_GRAPH, names, 2), 0);
+	CHECK(pmr_icost_read_graph(&ip, nofile, 1, &b, &lane0, 1) < 0);
+	CHECK(strncmp(ip.errmsg, "/nonexistent/x.pmr: ", 20) == 0);
+	CHECK_EQ(ip.graph_read, 0);
+	c->filtered = 1;
+	CHECK_EQ(pmr_icost_read_multisim(&ip, nofile, 1, &b), PMR_EINVAL);
+	CHECK_STR(ip.errmsg, "--multisim: 'a' has a filter: pmsim --ideal "
+	    "idealizes whole categories");
+
+	pmr_icost_bd_add(&b, 0, 1000, 1000);
+	pmr_icost_bd_add(&b, 1, 1000, 900);
+	pmr_icost_bd_add(&b, 2, 1000, 1100);	/* negative */
+	pmr_icost_bd_add(&b, 3, 1000, 950);
+	CHECK_EQ(pmr_icost_input_check(&ip, &b, 0), 0);
+	CHECK_EQ(said[PMR_ICOST_WARNING], 1);
+	CHECK_STR(said_last, "warning: the graph gave 1 negative costs and 2 "
+	    "costs below a subset's (the critical path should be monotone)");
+	b.source = PMR_COST_MULTISIM;
+	CHECK_EQ(pmr_icost_input_check(&ip, &b, 0), 0);
+	CHECK_EQ(said[PMR_ICOST_NOTE], 1);
+	CHECK_EQ(pmr_icost_input_check(&ip, &b, 1), PMR_ECORRUPT);
+	CHECK(strncmp(ip.errmsg, "--topdown: no final STATS", 25) == 0);
+	CHECK_EQ(said[PMR_ICOST_VERBOSE], 0);	/* no graph read */
+	pmr_icost_bd_free(&b);
+	pmr_icost_input_free(&ip);
+}
+
+UNIT_MAIN(UNIT_ENTRY(random_tables), UNIT_ENTRY(checks), UNIT_ENTRY(input))
