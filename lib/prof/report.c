@@ -951,34 +951,138 @@ cg_name(char *out, size_t len, const char *in)
 	out[i] = '\0';
 }
 
+/*
+ * The columns of an export: the chosen events, summed over the runs, then
+ * for each chosen cycle sampler (tip, last, counter:cycles, pebs:cycles)
+ * its estimate of the cycles, "est:EVENT": each run's samples scaled so
+ * that they add up to the run's cycles (its final STATS), the TIP paper's
+ * scaled estimate.  rows are grouped per run.
+ */
+struct cols {
+	size_t n;		/* columns */
+	const char *name[2 * 64];
+	char *own[64];		/* the names made here */
+	int cycles[2 * 64];	/* unit: cycles */
+	double *val;		/* nrows x n */
+};
+
+static int
+is_cycle_sampler(const char *e)
+{
+	return strcmp(e, "tip") == 0 || strcmp(e, "last") == 0 ||
+	    strcmp(e, "counter:cycles") == 0 || strcmp(e, "pebs:cycles") == 0;
+}
+
+static void
+cols_free(struct cols *c)
+{
+	size_t k;
+
+	for (k = 0; k < 64; k++)
+		free(c->own[k]);
+	free(c->val);
+}
+
+static int
+cols_make(struct pmr_prof *p, const struct pmr_prof_view *v,
+    const struct pmr_prof_row *rows, size_t n, struct cols *c)
+{
+	size_t nrun = pmr_prof_nrun(p) ? pmr_prof_nrun(p) : 1;
+	size_t nev = pmr_prof_nevent(p), k, i, r, nown = 0, nest = 0;
+	size_t m = v->nev < 64 ? v->nev : 64;
+	long est[64];
+	double *scale;
+
+	memset(c, 0, sizeof(*c));
+	for (k = 0; k < m; k++) {
+		const char *e = pmr_prof_event(p, (size_t)v->ev[k]);
+
+		c->name[c->n] = e;
+		c->cycles[c->n++] = strcmp(e, "truth:cycles") == 0;
+		if (is_cycle_sampler(e))
+			est[nest++] = v->ev[k];
+	}
+	if ((scale = calloc(nrun * (nest + 1), sizeof(*scale))) == NULL)
+		return PMR_ENOMEM;
+	for (k = 0; k < nest; k++) {
+		int any = 0;
+
+		for (r = 0; r < nrun; r++) {
+			double t = 0, cyc = pmr_prof_nrun(p) ?
+			    (double)pmr_prof_runinfo(p, r)->cycles : 0;
+
+			for (i = 0; i < n; i++)
+				t += rows[i].v[r * nev + (size_t)est[k]];
+			scale[k * nrun + r] = t > 0 && cyc > 0 ? cyc / t : 0;
+			any |= t > 0 && cyc > 0;
+		}
+		if (!any)	/* no STATS (a database, an import) */
+			continue;
+		if (asprintf(&c->own[nown], "est:%s", pmr_prof_event(p,
+		    (size_t)est[k])) < 0) {
+			c->own[nown] = NULL;
+			free(scale);
+			return PMR_ENOMEM;
+		}
+		c->name[c->n] = c->own[nown++];
+		c->cycles[c->n++] = 1;
+		est[k] = -1 - est[k];	/* made */
+	}
+	if ((c->val = calloc(n * c->n + 1, sizeof(*c->val))) == NULL) {
+		free(scale);
+		return PMR_ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		double *x = c->val + i * c->n;
+
+		for (r = 0; r < nrun; r++) {
+			const double *y = rows[i].v + r * nev;
+			size_t j = m;
+
+			for (k = 0; k < m; k++)
+				x[k] += y[v->ev[k]];
+			for (k = 0; k < nest; k++)
+				if (est[k] < 0)
+					x[j++] += y[-1 - est[k]] *
+					    scale[k * nrun + r];
+		}
+	}
+	free(scale);
+	return 0;
+}
+
 int
 pmr_prof_export_callgrind(FILE *f, struct pmr_prof *p,
     const struct pmr_prof_view *v)
 {
 	struct pmr_prof_row *rows;
+	struct cols c;
 	const char *ob = NULL;
 	char nm[64], fn[300] = "";
 	double *tot;
 	size_t n, i, k, r;
 	int rc;
 
-	if ((rc = pmr_prof_group(p, PMR_PROF_BY_INSN, 0, 0, UINT64_MAX,
-	    &rows, &n, NULL)) != 0)
+	if ((rc = pmr_prof_group(p, PMR_PROF_BY_INSN, 1, 0, UINT64_MAX,
+	    &rows, &n, NULL)) != 0 || (rc = cols_make(p, v, rows, n, &c)) != 0)
 		return rc;
-	if ((tot = calloc(v->nev + 1, sizeof(*tot))) == NULL)
+	if ((tot = calloc(c.n + 1, sizeof(*tot))) == NULL) {
+		cols_free(&c);
 		return PMR_ENOMEM;
+	}
 	fprintf(f, "# callgrind format\nversion: 1\ncreator: pmprof\n");
 	fprintf(f, "cmd:");
 	for (r = 0; r < pmr_prof_nrun(p); r++)
 		fprintf(f, " %s", pmr_prof_runinfo(p, r)->name);
 	fprintf(f, "\npositions: instr line\nevents:");
-	for (k = 0; k < v->nev; k++) {
-		cg_name(nm, sizeof(nm), pmr_prof_event(p, (size_t)v->ev[k]));
+	for (k = 0; k < c.n; k++) {
+		cg_name(nm, sizeof(nm), c.name[k]);
 		fprintf(f, " %s", nm);
 	}
 	fprintf(f, "\n");
 	for (i = 0; i < n; i++) {
 		const struct pmr_prof_row *w = &rows[i];
+		const double *x = c.val + i * c.n;
 		const char *o = row_image(p, w), *u = row_proc(p, w);
 		char unb[300];
 		int any = 0;
@@ -989,9 +1093,8 @@ pmr_prof_export_callgrind(FILE *f, struct pmr_prof *p,
 			snprintf(unb, sizeof(unb), "%s [%s]", u, base_name(o));
 			u = unb;
 		}
-
-		for (k = 0; k < v->nev; k++)
-			any |= llround(w->v[v->ev[k]]) != 0;
+		for (k = 0; k < c.n; k++)
+			any |= llround(x[k]) != 0;
 		if (!any)
 			continue;
 		if (ob == NULL || strcmp(ob, o) != 0) {
@@ -1004,19 +1107,20 @@ pmr_prof_export_callgrind(FILE *f, struct pmr_prof *p,
 			snprintf(fn, sizeof(fn), "%s", u);
 		}
 		fprintf(f, "0x%" PRIx64 " 0", w->lo);
-		for (k = 0; k < v->nev; k++) {
-			long long x = llround(w->v[v->ev[k]]);
+		for (k = 0; k < c.n; k++) {
+			long long y = llround(x[k]);
 
-			tot[k] += (double)x;
-			fprintf(f, " %lld", x);
+			tot[k] += (double)y;
+			fprintf(f, " %lld", y);
 		}
 		fprintf(f, "\n");
 	}
 	fprintf(f, "\ntotals:");
-	for (k = 0; k < v->nev; k++)
+	for (k = 0; k < c.n; k++)
 		fprintf(f, " %.0f", tot[k]);
 	fprintf(f, "\n");
 	free(tot);
+	cols_free(&c);
 	return 0;
 }
 
@@ -1065,11 +1169,14 @@ pmr_prof_export_pprof(FILE *f, struct pmr_prof *p,
 	double *lab = NULL;
 	char (*bid)[129] = NULL, *comment = NULL;
 	long lat[5], nlat = pmr_prof_event_find(p, "lat:n");
-	size_t n, i, k, nl = 0, nimg = pmr_images_count(im), clen = 0;
+	size_t n, i, k, r, nl = 0, nimg = pmr_images_count(im), clen = 0;
+	size_t nrun = pmr_prof_nrun(p) ? pmr_prof_nrun(p) : 1;
+	size_t nev = pmr_prof_nevent(p);
+	struct cols c;
 	int rc, haslat;
 
-	if ((rc = pmr_prof_group(p, PMR_PROF_BY_INSN, 0, 0, UINT64_MAX,
-	    &rows, &n, NULL)) != 0)
+	if ((rc = pmr_prof_group(p, PMR_PROF_BY_INSN, 1, 0, UINT64_MAX,
+	    &rows, &n, NULL)) != 0 || (rc = cols_make(p, v, rows, n, &c)) != 0)
 		return rc;
 	for (k = 0; k < 5; k++)
 		lat[k] = pmr_prof_event_find(p, latname[k]);
@@ -1078,10 +1185,10 @@ pmr_prof_export_pprof(FILE *f, struct pmr_prof *p,
 	if ((map = calloc(nimg + 1, sizeof(*map))) == NULL ||
 	    (bid = calloc(nimg + 1, sizeof(*bid))) == NULL ||
 	    (loc = calloc(n + 1, sizeof(*loc))) == NULL ||
-	    (val = calloc((n + 1) * v->nev, sizeof(*val))) == NULL ||
+	    (val = calloc((n + 1) * c.n, sizeof(*val))) == NULL ||
 	    (lab = calloc((n + 1) * 5, sizeof(*lab))) == NULL ||
-	    (tname = calloc(v->nev + 1, sizeof(*tname))) == NULL ||
-	    (tunit = calloc(v->nev + 1, sizeof(*tunit))) == NULL)
+	    (tname = calloc(c.n + 1, sizeof(*tname))) == NULL ||
+	    (tunit = calloc(c.n + 1, sizeof(*tunit))) == NULL)
 		goto out;
 	for (i = 0; i < nimg; i++) {
 		const struct pmr_images_ent *e = pmr_images_get(im, i);
@@ -1094,26 +1201,29 @@ pmr_prof_export_pprof(FILE *f, struct pmr_prof *p,
 			snprintf(bid[i] + 2 * k, 3, "%02x", e->bid[k]);
 		map[i].build_id = e->nbid ? bid[i] : NULL;
 	}
-	for (k = 0; k < v->nev; k++) {
-		tname[k] = pmr_prof_event(p, (size_t)v->ev[k]);
-		tunit[k] = strcmp(tname[k], "truth:cycles") == 0 ? "cycles" :
-		    "count";
+	for (k = 0; k < c.n; k++) {
+		tname[k] = c.name[k];
+		tunit[k] = c.cycles[k] ? "cycles" : "count";
 	}
 	for (i = 0; i < n; i++) {
 		const struct pmr_prof_row *w = &rows[i];
-		int64_t *x = val + nl * v->nev;
-		double *l = lab + nl * 5;
+		int64_t *x = val + nl * c.n;
+		double *l = lab + nl * 5, ls[6] = { 0, 0, 0, 0, 0, 0 };
 		int any = 0;
 
-		for (k = 0; k < v->nev; k++) {
-			x[k] = llround(w->v[v->ev[k]]);
+		for (k = 0; k < c.n; k++) {
+			x[k] = llround(c.val[i * c.n + k]);
 			any |= x[k] != 0;
 		}
 		if (!any)
 			continue;
+		for (r = 0; haslat && r < nrun; r++) {
+			for (k = 0; k < 5; k++)
+				ls[k] += w->v[r * nev + (size_t)lat[k]];
+			ls[5] += w->v[r * nev + (size_t)nlat];
+		}
 		for (k = 0; k < 5; k++)
-			l[k] = haslat && w->v[nlat] > 0 ? w->v[lat[k]] /
-			    w->v[nlat] : NAN;
+			l[k] = haslat && ls[5] > 0 ? ls[k] / ls[5] : NAN;
 		loc[nl].addr = w->lo;
 		loc[nl].mapping = w->img >= 0 ? (int)w->img : -1;
 		loc[nl].func = w->img < 0 ? NULL : w->proc;
@@ -1132,7 +1242,7 @@ pmr_prof_export_pprof(FILE *f, struct pmr_prof *p,
 		strcat(comment, pmr_prof_runinfo(p, i)->name);
 	}
 	memset(&pp, 0, sizeof(pp));
-	pp.ntype = v->nev;
+	pp.ntype = c.n;
 	pp.type_name = tname;
 	pp.type_unit = tunit;
 	pp.nlabel = haslat ? 5 : 0;
@@ -1154,5 +1264,6 @@ out:
 	free(tname);
 	free(tunit);
 	free(comment);
+	cols_free(&c);
 	return rc;
 }
