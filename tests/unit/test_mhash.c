@@ -12,32 +12,22 @@
 #include "mhash/mhash.h"
 #include "unit.h"
 
-static uint64_t
-rnd(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* A value-profile-like stream: nhot hot tuples of skewed weight take a
  * share hot/100 of events, the rest are from a large noise universe. */
 static void
 gen(uint64_t *st, unsigned nhot, unsigned hot, uint64_t nnoise,
     uint64_t *pc, uint64_t *v)
 {
-	uint64_t r = rnd(st), k;
+	uint64_t r = unit_rnd(st), k;
 
 	if (r % 100 < hot) {
 		/* Skew: tuple j with weight ~ 1/(j+1). */
-		k = rnd(st) % nhot;
-		k = rnd(st) % (k + 1);
+		k = unit_rnd(st) % nhot;
+		k = unit_rnd(st) % (k + 1);
 		*pc = 0x400000 + 4 * k;
 		*v = k * 3 + 1;
 	} else {
-		k = rnd(st) % nnoise;
+		k = unit_rnd(st) % nnoise;
 		*pc = 0x400000 + 4 * (k % 977);
 		*v = 0x10000 + k;
 	}
@@ -79,7 +69,7 @@ UNIT_TEST(xor_fold)
 	CHECK_EQ(pmr_mhash_xor_fold(0xf000000000000000ull, 10), 0xf);
 	for (n = 1; n <= 20; n++)
 		for (i = 0; i < 1000; i++) {
-			v = rnd(&st);
+			v = unit_rnd(&st);
 			CHECK(pmr_mhash_xor_fold(v, n) < (1ull << n));
 			/* Linear over XOR, which the fast path relies on. */
 			CHECK(pmr_mhash_xor_fold(v ^ i, n) ==
@@ -96,7 +86,7 @@ UNIT_TEST(randomize_identity)
 	for (i = 0; i < 256; i++)
 		id[i] = (uint8_t)i;
 	for (i = 0; i < 1000; i++) {
-		x = rnd(&st);
+		x = unit_rnd(&st);
 		CHECK_EQ_U64(pmr_mhash_randomize(x, id), x);
 	}
 	CHECK_EQ_U64(pmr_mhash_paper_key(0x0102030405060708ull, 0, id),
@@ -126,8 +116,8 @@ UNIT_TEST(index_matches_reference)
 			for (fold = 0; (1u << fold) < sizes[s]; fold++)
 				;
 			for (i = 0; i < 200; i++) {
-				pc = rnd(&st);
-				v = i < 100 ? i : rnd(&st);
+				pc = unit_rnd(&st);
+				v = i < 100 ? i : unit_rnd(&st);
 				CHECK_EQ(pmr_mhash_index(m, pc, v, idx), n);
 				for (t = 0; t < n; t++) {
 					uint64_t want = pmr_mhash_xor_fold(
@@ -206,8 +196,8 @@ UNIT_TEST(structural_collision)
 	if (m == NULL || tab == NULL)
 		return;
 	for (i = 0; i < 1000; i++) {
-		pc = rnd(&st);
-		v = rnd(&st);
+		pc = unit_rnd(&st);
+		v = unit_rnd(&st);
 		pmr_mhash_index(m, pc, v, i1);
 		pmr_mhash_index(m, pmr_mhash_bswap64(v), pmr_mhash_bswap64(pc),
 		    i2);
@@ -532,9 +522,9 @@ UNIT_TEST(victim_lowest)
 static void
 small_gen(uint64_t *st, uint64_t *pc, uint64_t *v)
 {
-	uint64_t k = rnd(st) % NT;
+	uint64_t k = unit_rnd(st) % NT;
 
-	if (rnd(st) % 2)
+	if (unit_rnd(st) % 2)
 		k = k % 20;	/* a hot subset */
 	*pc = 0x1000 + 4 * (k % 37);
 	*v = k;
@@ -873,11 +863,11 @@ UNIT_TEST(mod_fallback)
 	if (m == NULL)
 		return;
 	for (i = 0; i < 10000; i++) {
-		pmr_mhash_index(m, rnd(&st), rnd(&st), idx);
+		pmr_mhash_index(m, unit_rnd(&st), unit_rnd(&st), idx);
 		CHECK(idx[0] < 166 && idx[1] < 166 && idx[2] < 166);
 	}
 	for (i = 0; i < 30000; i++)
-		(void)pmr_mhash_add(m, rnd(&st) % 100, 1);
+		(void)pmr_mhash_add(m, unit_rnd(&st) % 100, 1);
 	pmr_mhash_free(m);
 }
 
@@ -1019,7 +1009,7 @@ UNIT_TEST(fp_rate_within_bound)
 		st = 99 + t;
 		nfp = nonc = 0;
 		for (i = 0; i < 500000; i++) {
-			k = rnd(&st);
+			k = unit_rnd(&st);
 			if (k % 100 < 40) {	/* 20 hot tuples, ~200 each */
 				pc = 0x1000 + 4 * ((k >> 8) % 20);
 				v = 1;

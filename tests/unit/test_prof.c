@@ -57,16 +57,6 @@ UNIT_TEST(floor_exact)
 	CHECK(isnan(pmr_prof_floor(t, 3, 0)));
 }
 
-static uint64_t
-rnd(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 UNIT_TEST(floor_draws)
 {
 	/* 50 groups of unequal weight, 2000 samples: the mean error of 400
@@ -80,7 +70,7 @@ UNIT_TEST(floor_draws)
 	for (r = 0; r < 400; r++) {
 		memset(cnt, 0, sizeof(cnt));
 		for (j = 0; j < 2000; j++) {
-			double u = (double)(rnd(&x) >> 11) * 0x1p-53 * C;
+			double u = (double)(unit_rnd(&x) >> 11) * 0x1p-53 * C;
 
 			for (i = 0; i < 49 && cum[i] <= u; i++)
 				;

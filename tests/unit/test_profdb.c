@@ -69,16 +69,6 @@ tpath(const char *name)
 	return buf;
 }
 
-static uint64_t
-rnd(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static double
 now(void)
 {
@@ -609,7 +599,7 @@ UNIT_TEST(random_bytes)
 	FILE *f;
 
 	for (i = 0; i < sizeof(buf); i++)
-		buf[i] = (unsigned char)rnd(&st);
+		buf[i] = (unsigned char)unit_rnd(&st);
 	if ((f = fopen(p, "wb")) == NULL) {
 		CHECK(0);
 		return;
@@ -669,7 +659,7 @@ UNIT_TEST(corrupt)
 	CHECK(fsize(p) > 16 * 4096);
 	/* Garbage over pages in the middle of the file. */
 	for (i = 0; i < sizeof(junk); i++)
-		junk[i] = (unsigned char)rnd(&st);
+		junk[i] = (unsigned char)unit_rnd(&st);
 	if ((fd = open(p, O_WRONLY)) < 0) {
 		CHECK(0);
 		return;
@@ -851,7 +841,7 @@ UNIT_TEST(crash_during_commit)
 		k = 1;
 	}
 	for (i = 0; i < 5; i++) {
-		d = (long)((double)(rnd(&st) % 1000) / 1000 * 2 * tc * 1e6);
+		d = (long)((double)(unit_rnd(&st) % 1000) / 1000 * 2 * tc * 1e6);
 		CHECK(fork_and_kill(q, 0, d));
 		CHECK(integrity_ok(q));
 		nk = sq_int(q, "SELECT max(count) FROM sample s JOIN epoch e "
@@ -902,7 +892,7 @@ bench(void)
 			    PMR_OK);
 		}
 		for (i = 0; i < n; i++) {
-			off = pass < 2 ? i * 4 : (rnd(&st) % (n * 4));
+			off = pass < 2 ? i * 4 : (unit_rnd(&st) % (n * 4));
 			CHECK_EQ(pmr_profdb_add(db, img[pass < 2 ?
 			    i * 16 / n : off % 16], (i & 1) ? "tip" :
 			    "counter:cycles", off, 1), PMR_OK);

@@ -23,6 +23,18 @@ struct unit_test {
 static int unit_failed;
 
 #define UNIT_TEST(name) static void test_##name(void)
+
+/* The next value of a splitmix64 stream at *x: the tests' random numbers,
+ * reproducible from the seed they set. */
+static inline uint64_t
+unit_rnd(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
 #define UNIT_ENTRY(name) { #name, test_##name }
 
 #define CHECK(cond)                                                          \
