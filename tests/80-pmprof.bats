@@ -429,3 +429,31 @@ samples() {
 	[[ $output != *unknown* ]]
 	"$PMVIEW" -t IMAGE -f tsv "$T/i.pmr" | grep -q $'^IMAGE\t0x401000\t'
 }
+
+@test "pmprof list on every bundled trace: the instructions objdump finds in the procedure" {
+	local t p img start lo hi v0 n=0
+	for t in cc1 grep gzip python sort sqlite xz; do
+		"$PMSIM" -q --max 100000 --sampler=tip,S=20 -o "$T/$t.pmr" \
+		    "$TOP/traces/$t.pmr.zst"
+		# the procedure with most samples that has a name
+		IFS=$'\t' read -r p img < <("$PMPROF" procs -f tsv "$T/$t.pmr" |
+		    awk -F '\t' '$1 == "proc" && $5 !~ /^\[/ && $5 != "unknown" { print $5 "\t" $6; exit }') || p=
+		[ -n "${p:-}" ] || continue
+		n=$((n + 1))
+		"$PMPROF" list "$p" -f tsv "$T/$t.pmr" |
+		    awk -F '\t' '$1 == "insn" { print $2 }' > "$T/list"
+		# run-time to link-time: the image's start is the link address
+		# of the segment at file offset 0; objdump's lines of bytes alone
+		# (the rest of a long instruction) are no instructions
+		start=$("$PMVIEW" -t IMAGE -f tsv "$T/$t.pmr" | awk -F '\t' -v f="$img" '$1 == "IMAGE" && $5 == f { print $2; exit }')
+		v0=$(readelf -lW "$img" | awk '$1 == "LOAD" && $2 == "0x000000" { print $3; exit }')
+		lo=$(head -1 "$T/list") hi=$(tail -1 "$T/list")
+		objdump -d --start-address=$((lo - start + v0)) \
+		    --stop-address=$((hi - start + v0 + 1)) "$img" |
+		    awk -F '\t' '/^ *[0-9a-f]+:\t/ && NF >= 3 { sub(":", "", $1); sub(/^ +/, "", $1); print $1 }' |
+		    while read -r a; do printf '0x%x\n' $((16#$a + start - v0)); done > "$T/objdump"
+		diff "$T/objdump" "$T/list" > /dev/null ||
+		    { echo "$t: $p differs from objdump"; diff "$T/objdump" "$T/list" | head; return 1; }
+	done
+	[ "$n" -ge 5 ]
+}
