@@ -1,0 +1,73 @@
+/*
+ * calc.c: the frequency of a class of equally frequent instructions from
+ * their samples and static minimum cycles, DCPI's issue-point heuristic
+ * (calc.h; SOSP '97 §6.1.3).
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "prof/calc.h"
+
+struct pt {
+	double r;		/* S_i / M_i */
+	double s;		/* S_i */
+};
+
+static int
+cmp_pt(const void *x, const void *y)
+{
+	const struct pt *a = x, *b = y;
+
+	return a->r < b->r ? -1 : a->r > b->r;
+}
+
+int
+pmr_calc_class_freq(const double *S, const double *M, size_t n,
+    struct pmr_calc_freq *out)
+{
+	struct pt *p;
+	double sumS = 0, sumM = 0, w, sum = 0;
+	size_t i, np = 0, k;
+
+	out->f = 0;
+	out->used = out->points = 0;
+	out->conf = PMR_CALC_NONE;
+	if ((p = malloc((n + 1) * sizeof(*p))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		sumS += S[i];
+		sumM += M[i];
+		if (M[i] > 0) {
+			p[np].r = S[i] / M[i];
+			p[np++].s = S[i];
+		}
+	}
+	out->points = np;
+	if (np == 0) {
+		free(p);
+		return -1;
+	}
+	qsort(p, np, sizeof(*p), cmp_pt);
+	w = p[0].s > 0 ? 3 / sqrt(p[0].s) : 1;
+	if (w < 0.1)
+		w = 0.1;
+	for (k = 0; k < np && p[k].r <= p[0].r * (1 + w); k++)
+		sum += p[k].r;
+	if (sumS < 8 * (double)np) {
+		/* few samples: every issue point's, together */
+		out->f = sumM > 0 ? sumS / sumM : 0;
+		out->used = np;
+		out->conf = PMR_CALC_LOW;
+	} else if (k >= 2 && 3 * k >= np) {
+		out->f = sum / (double)k;
+		out->used = k;
+		out->conf = 2 * k >= np && w <= 0.2 ? PMR_CALC_HIGH :
+		    PMR_CALC_MEDIUM;
+	} else {
+		out->f = p[0].r;
+		out->used = 1;
+		out->conf = PMR_CALC_LOW;
+	}
+	free(p);
+	return 0;
+}
