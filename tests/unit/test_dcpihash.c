@@ -130,6 +130,8 @@ UNIT_TEST(t9_conservation)
 		CHECK_EQ_U64(s->counted, 20000);
 		CHECK_EQ_U64(dm.records, s->records);
 		CHECK_EQ_U64(s->records, s->evictions + s->flushed);
+		/* every miss makes one entry, handed over once */
+		CHECK_EQ_U64(s->records, s->misses);
 		CHECK_EQ_U64(s->hits + s->misses, s->samples);
 		CHECK(dm.maxcall <= ovf[oi]);
 		CHECK_EQ_U64(s->handoffs, s->evictions / ovf[oi]);
