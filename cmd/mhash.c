@@ -30,7 +30,8 @@ enum {
 	O_CU = PMR_OPT_PRIVATE, O_NO_CU, O_RESET, O_NO_RESET, O_RETAIN,
 	O_NO_RETAIN, O_HASH, O_SBOX, O_VICTIM, O_ACC_INIT, O_RESET_OVF,
 	O_BYTES, O_ACCOUNTING, O_AREA, O_STATS, O_EMPTY, O_PARTIAL, O_TEXT,
-	O_HEX, O_SYNTH, O_DUMP, O_SWEEP, O_SUMMARY, O_TRACE, O_THEORY
+	O_HEX, O_SYNTH, O_DUMP, O_SWEEP, O_SUMMARY, O_TRACE, O_THEORY,
+	O_DCPI_ENTRIES, O_DCPI_WAYS, O_DCPI_OVERFLOW, O_DCPI_POLICY, O_DCPI_HASH
 };
 
 static const char synopsis[] =
@@ -38,8 +39,10 @@ static const char synopsis[] =
     "[-H counters]\n"
     "             [-k kind] [-L events] [-n tables] [-o file] "
     "[-p preset] [-t percent]\n"
-    "             [--area] [--sweep=name] [--text | --trace] "
-    "[file ...]\n";
+    "             [--area] [--dcpi-entries=n] [--dcpi-hash=fn] "
+    "[--dcpi-overflow=n]\n"
+    "             [--dcpi-policy=policy] [--dcpi-ways=n] [--sweep=name]\n"
+    "             [--text | --trace] [file ...]\n";
 
 static void
 help(void)
@@ -52,7 +55,9 @@ help(void)
 	    "and the area, beside software baselines at equal bytes.\n\n"
 	    "Input:\n"
 	    "  -k, --kind=KIND      EVENT kind: value, edge or all; with "
-	    "--trace also addr\n"
+	    "--trace also addr;\n"
+	    "                       sample: SAMPLE records as (pc, sampler), "
+	    "pid = context\n"
 	    "                       [value]\n"
 	    "      --text           read text lines \"pc value [idx ...]\" "
 	    "[pmr records]\n"
@@ -64,8 +69,10 @@ help(void)
 	    "[decimal; 0x is hex]\n"
 	    "      --synth=SPEC     generate a synthetic stream instead: "
 	    "n=N,hot=N,share=PCT,\n"
-	    "                       noise=N,phase=N,seed=N "
-	    "[n=1M,hot=40,share=60,noise=4000]\n"
+	    "                       noise=N,phase=N,newpid=N,seed=N "
+	    "[n=1M,hot=40,share=60,\n"
+	    "                       noise=4000]; newpid: a new pid every N "
+	    "events (-a dcpi)\n"
 	    "      --dump-events    write the input events as EVENT records "
 	    "and stop\n\n"
 	    "Model (paper names in parentheses):\n"
@@ -101,8 +108,19 @@ help(void)
 	    "  -a, --algo=LIST      comma-separated: mh, ss (Space-Saving), "
 	    "cmcu (Count-Min\n"
 	    "                       with CU and a candidate store), mg "
-	    "(Misra-Gries), exact\n"
-	    "                       [mh]\n"
+	    "(Misra-Gries), exact;\n"
+	    "                       or dcpi alone (DCPI's driver hash table, "
+	    "SOSP '97) [mh]\n"
+	    "      --dcpi-entries=N table entries of -a dcpi, a multiple of "
+	    "the ways [16384]\n"
+	    "      --dcpi-ways=N    entries a bucket [4]\n"
+	    "      --dcpi-policy=P  victim of a miss: rr (a mod-ways counter) "
+	    "or swap-front\n"
+	    "                       [rr]\n"
+	    "      --dcpi-overflow=N  entries of each of the two overflow "
+	    "buffers [8192]\n"
+	    "      --dcpi-hash=FN   bucket hash of (pid, pc, event): mix or "
+	    "xor [mix]\n"
 	    "      --bytes=N        memory budget of the baselines [the mh "
 	    "area]\n"
 	    "      --accounting=HOW paper (10 B per entry) or exact (64-bit "
@@ -197,16 +215,22 @@ add_prof(struct pmr_mhash_run *r, const struct pmr_mhash_cfg *c)
 	r->np++;
 }
 
+/* Parses -a; dcpi sets *dcpi and is not one of the interval models. */
 static void
-parse_algos(struct pmr_mhash_run *r, const char *arg)
+parse_algos(struct pmr_mhash_run *r, const char *arg, int *dcpi)
 {
 	char *s = strdup(arg), *tok, *save = NULL;
 
 	if (s == NULL)
 		err(1, NULL);
 	r->nalgo = 0;
+	*dcpi = 0;
 	for (tok = strtok_r(s, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "dcpi") == 0) {
+			*dcpi = 1;
+			continue;
+		}
 		if (r->nalgo == sizeof(r->algos) / sizeof(r->algos[0]))
 			pmr_cli_bad("--algo", arg, "too long");
 		if (pmr_mhash_algo_parse(tok, &r->algos[r->nalgo]) != 0)
@@ -214,8 +238,10 @@ parse_algos(struct pmr_mhash_run *r, const char *arg)
 		r->nalgo++;
 	}
 	free(s);
-	if (r->nalgo == 0)
+	if (r->nalgo == 0 && !*dcpi)
 		pmr_cli_bad("--algo", arg, "empty");
+	if (r->nalgo > 0 && *dcpi)
+		pmr_cli_bad("--algo", arg, "mixed: dcpi runs alone");
 }
 
 int
@@ -230,6 +256,11 @@ main(int argc, char *argv[])
 		{ "bytes", required_argument, NULL, O_BYTES },
 		{ "counter-bits", required_argument, NULL, 'c' },
 		{ "cu", no_argument, NULL, O_CU },
+		{ "dcpi-entries", required_argument, NULL, O_DCPI_ENTRIES },
+		{ "dcpi-hash", required_argument, NULL, O_DCPI_HASH },
+		{ "dcpi-overflow", required_argument, NULL, O_DCPI_OVERFLOW },
+		{ "dcpi-policy", required_argument, NULL, O_DCPI_POLICY },
+		{ "dcpi-ways", required_argument, NULL, O_DCPI_WAYS },
 		{ "dump-events", no_argument, NULL, O_DUMP },
 		{ "empty", required_argument, NULL, O_EMPTY },
 		{ "entries", required_argument, NULL, 'H' },
@@ -268,7 +299,7 @@ main(int argc, char *argv[])
 	struct pmr_textout tout = { .f = NULL };
 	const char *synth_spec = NULL;
 	char msg[160];
-	int ch, i, rc, status = 0, n;
+	int ch, i, rc, status = 0, n, dcpi = 0, dcpi_opt = 0;
 	size_t j;
 
 	pmr_cli_init("mhash", synopsis, help);
@@ -280,6 +311,7 @@ main(int argc, char *argv[])
 	r.cur_kind = PMR_EV_VALUE;
 	pmr_common_init(&r.com);
 	pmr_mhash_cfg_init(&r.base);
+	pmr_dcpi_cfg_init(&r.dcpi_cfg);
 	while ((ch = getopt_long(argc, argv,
 	    "A:a:c:Eef:H:k:L:n:p:t:" PMR_COMMON_SHORTOPTS, long_opts,
 	    NULL)) != -1) {
@@ -289,7 +321,7 @@ main(int argc, char *argv[])
 			    1 << 24);
 			break;
 		case 'a':
-			parse_algos(&r, optarg);
+			parse_algos(&r, optarg, &dcpi);
 			break;
 		case 'c':
 			r.base.cbits = (unsigned)pmr_cli_num("--counter-bits",
@@ -329,6 +361,31 @@ main(int argc, char *argv[])
 			if (pmr_mhash_parse_pct(optarg, &r.base.theta_ppb) != 0)
 				pmr_cli_bad("--threshold", optarg,
 				    "not a percentage in (0, 100]");
+			break;
+		case O_DCPI_ENTRIES:
+			r.dcpi_cfg.entries = (uint32_t)pmr_cli_num(
+			    "--dcpi-entries", optarg, 1, 1 << 28);
+			dcpi_opt = 1;
+			break;
+		case O_DCPI_WAYS:
+			r.dcpi_cfg.ways = (uint32_t)pmr_cli_num("--dcpi-ways",
+			    optarg, 1, PMR_DCPI_MAXWAYS);
+			dcpi_opt = 1;
+			break;
+		case O_DCPI_OVERFLOW:
+			r.dcpi_cfg.overflow = (uint32_t)pmr_cli_num(
+			    "--dcpi-overflow", optarg, 1, 1 << 28);
+			dcpi_opt = 1;
+			break;
+		case O_DCPI_POLICY:
+			r.dcpi_cfg.policy = (enum pmr_dcpi_policy)pmr_cli_pick(
+			    "--dcpi-policy", optarg, pmr_dcpi_policy_names());
+			dcpi_opt = 1;
+			break;
+		case O_DCPI_HASH:
+			r.dcpi_cfg.hash = (enum pmr_dcpi_hashfn)pmr_cli_pick(
+			    "--dcpi-hash", optarg, pmr_dcpi_hash_names());
+			dcpi_opt = 1;
 			break;
 		case O_CU:
 		case O_NO_CU:
@@ -422,6 +479,24 @@ main(int argc, char *argv[])
 		warnx("--trace and --text exclude each other");
 		pmr_cli_usage();
 	}
+	if (r.kind == PMR_MHASH_K_SAMPLE && (r.trace || r.dump)) {
+		warnx("--kind=sample excludes --trace and --dump-events");
+		pmr_cli_usage();
+	}
+	if (dcpi_opt && !dcpi) {
+		warnx("the --dcpi-* options need -a dcpi");
+		pmr_cli_usage();
+	}
+	if (dcpi && (r.sweep != NULL || r.eval || r.exact || r.area ||
+	    r.theory || r.stats)) {
+		warnx("-a dcpi excludes --sweep, --eval, --exact, --area, "
+		    "--theory and --stats");
+		pmr_cli_usage();
+	}
+	if (dcpi && pmr_dcpi_cfg_check(&r.dcpi_cfg, msg, sizeof(msg)) != 0) {
+		warnx("-a dcpi: %s", msg);
+		pmr_cli_usage();
+	}
 	if (synth_spec != NULL) {
 		const char *bad;
 
@@ -456,7 +531,9 @@ main(int argc, char *argv[])
 		xc = r.base;
 		xc.algo = PMR_MHASH_EXACT;
 		add_prof(&r, &xc);
-	} else if (r.nalgo > 0) {
+	} else if (dcpi)
+		;	/* no interval model */
+	else if (r.nalgo > 0) {
 		for (j = 0; j < r.nalgo; j++) {
 			xc = r.base;
 			xc.algo = r.algos[j];
@@ -464,7 +541,8 @@ main(int argc, char *argv[])
 		}
 	} else
 		add_prof(&r, &r.base);
-	if (r.p[0].c.hash == PMR_MHASH_HGIVEN && (!r.text || r.np > 1)) {
+	if (r.np > 0 && r.p[0].c.hash == PMR_MHASH_HGIVEN &&
+	    (!r.text || r.np > 1)) {
 		warnx("--hash=given needs --text input and one configuration");
 		pmr_cli_usage();
 	}
@@ -502,6 +580,13 @@ main(int argc, char *argv[])
 			    NULL)
 				errx(1, "%s", msg);
 		}
+		if (dcpi) {
+			r.dcpi = pmr_dcpi_new(&r.dcpi_cfg, NULL, NULL, msg,
+			    sizeof(msg));
+			if (r.dcpi == NULL)
+				errx(1, "%s", msg);
+			pmr_mhash_print_dcpi_config(&r);
+		}
 		r.blocks = r.np == 1 && !r.summary_only;
 		for (j = 0; j < r.np; j++)
 			pmr_mhash_print_config(&r, &r.p[j]);
@@ -511,11 +596,13 @@ main(int argc, char *argv[])
 	/* The events. */
 	pmr_progress_start(&r.progress, "mhash", " events", &r.events, 0,
 	    r.com.quiet);
-	if (r.synth && r.w != NULL) {
+	if (r.synth && (r.w != NULL || r.dcpi != NULL)) {
 		uint64_t pc, v;
 
-		while (!r.failed && pmr_mhash_synth_next(&r.syn, &pc, &v))
+		while (!r.failed && pmr_mhash_synth_next(&r.syn, &pc, &v)) {
+			r.cur_pid = r.syn.pid;
 			pmr_mhash_feed(&r, pc, v, NULL);
+		}
 	} else if (r.synth) {
 		static uint64_t pc[PMR_MHASH_BATCH], v[PMR_MHASH_BATCH];
 		size_t k;
@@ -530,7 +617,8 @@ main(int argc, char *argv[])
 		for (i = 0; i < (argc > 0 ? argc : 1) && !r.failed; i++)
 			status |= pmr_mhash_read_trace(&r,
 			    argc > 0 ? argv[i] : "-") != 0;
-	else if (!r.text && r.w == NULL && r.pw == NULL)
+	else if (!r.text && r.w == NULL && r.pw == NULL &&
+	    r.kind != PMR_MHASH_K_SAMPLE)
 		status = pmr_mhash_read_pmr_all(&r, argc, argv) != 0;
 	else
 		for (i = 0; i < (argc > 0 ? argc : 1) && !r.failed; i++) {
@@ -548,6 +636,13 @@ main(int argc, char *argv[])
 	if (r.w != NULL) {
 		if (pmr_writer_close(r.w, msg, sizeof(msg)) != 0)
 			errx(1, "%s: %s", pmr_outname(r.com.output), msg);
+		goto out;
+	}
+	if (r.dcpi != NULL) {
+		/* the final flush: the table and the buffers */
+		pmr_dcpi_finish(r.dcpi);
+		pmr_mhash_print_dcpi(&r);
+		check(&r);
 		goto out;
 	}
 	/* The final partial interval, if any. */
@@ -570,6 +665,7 @@ out:
 	for (j = 0; j < r.np; j++)
 		pmr_mhash_free(r.p[j].m);
 	pmr_mhash_free(r.ex);
+	pmr_dcpi_free(r.dcpi);
 	free(r.rows);
 	free(r.prevx);
 	/* with -o, standard output is the report file (dup2 above) */

@@ -468,3 +468,81 @@ enet() {
 	[[ $output == *$'\n100\t0a0b0c\n'* ]]
 	[ "$(grep -c '^EVENT' <<<"$output")" = 0 ]
 }
+
+# -a dcpi: prints the value of field $1 of the "dcpi" line in $output.
+dfield() {
+	printf '%s\n' "$output" | awk -v k="$1" '$1 == "dcpi" {
+		for (i = 2; i <= NF; i++) { split($i, kv, "=");
+			if (kv[1] == k) { sub("%", "", kv[2]); print kv[2] } } }'
+}
+
+@test "mhash -a dcpi on a bundled trace's EVENTs hands over every sample once" {
+	"$PMSIM" --events=value --max 200000 "$TOP/traces/gzip.pmr.zst" >"$BATS_TEST_TMPDIR/ev.pmr"
+	run -0 --separate-stderr "$MHASH" -a dcpi "$BATS_TEST_TMPDIR/ev.pmr"
+	[ -z "$stderr" ]
+	[[ $output == *"name=dcpi-e16384-w4-rr algo=dcpi entries=16384 ways=4 buckets=4096 policy=rr hash=mix overflow=8192 bytes=524288 kind=value"* ]]
+	[ "$(dfield samples)" -gt 10000 ]
+	[ "$(dfield counted)" = "$(dfield samples)" ]
+	[ "$(dfield records)" = "$(dfield misses)" ]
+	[ "$(dfield records)" = $(($(dfield evictions) + $(dfield flushed))) ]
+}
+
+@test "mhash -a dcpi -k sample reads pmsim's counter SAMPLEs as (pid, pc, sampler)" {
+	"$PMSIM" --sampler=counter,S=64 --max 200000 "$TOP/traces/gzip.pmr.zst" >"$BATS_TEST_TMPDIR/s.pmr"
+	run -0 --separate-stderr "$MHASH" -a dcpi -k sample -f tsv "$BATS_TEST_TMPDIR/s.pmr"
+	[ -z "$stderr" ]
+	[[ $output == *$'\tkind\tsource\tinput\n'*$'\tsample\tevents\t'* ]]
+	n=$("$PMVIEW" -f tsv "$BATS_TEST_TMPDIR/s.pmr" | grep -c '^SAMPLE')
+	[ "$(awk '$1 == "dcpi" { print $3 }' <<<"$output")" = "$n" ]
+	[ "$(awk '$1 == "dcpi" { print $12 }' <<<"$output")" = "$n" ]
+}
+
+@test "mhash -a dcpi: a loop stream aggregates 20x or more with under 2% misses (T11)" {
+	for p in rr swap-front; do
+		run -0 "$MHASH" -a dcpi --dcpi-policy=$p --synth=n=200000,hot=40,share=90,noise=400
+		awk -v r="$(dfield reduction)" 'BEGIN { exit !(r >= 20) }'
+		awk -v m="$(dfield miss_rate)" 'BEGIN { exit !(m < 2) }'
+	done
+}
+
+@test "mhash -a dcpi: a new pid every 1000 samples misses at tens of percent (T11)" {
+	run -0 "$MHASH" -a dcpi --synth=n=200000,newpid=1000
+	awk -v m="$(dfield miss_rate)" 'BEGIN { exit !(m >= 10 && m < 100) }'
+	[ "$(dfield handoffs)" -gt 0 ]
+	[ "$(dfield counted)" = 200000 ]
+}
+
+@test "mhash -a dcpi: 6-way swap-front misses no more than 4-way rr (T12)" {
+	run -0 "$MHASH" -a dcpi --dcpi-entries=4096 --synth=n=200000,hot=400,noise=20000
+	rr=$(dfield misses)
+	run -0 "$MHASH" -a dcpi --dcpi-entries=6144 --dcpi-ways=6 --dcpi-policy=swap-front --synth=n=200000,hot=400,noise=20000
+	[ "$(dfield misses)" -le "$rr" ]
+}
+
+@test "mhash -a dcpi -f json writes the configuration and the statistics" {
+	run -0 "$MHASH" -a dcpi -f json --dcpi-hash=xor --dcpi-overflow=16 --synth=n=1000
+	[[ ${lines[0]} == '{"type":"config","name":"dcpi-e16384-w4-rr","algo":"dcpi"'*'"hash":"xor","overflow":16,'* ]]
+	[[ ${lines[1]} == '{"type":"dcpi","config":"dcpi-e16384-w4-rr","samples":1000,'*'"counted":1000}' ]]
+}
+
+@test "mhash -a dcpi: bad option values are usage errors" {
+	for a in "--dcpi-ways=0" "--dcpi-ways=65" "--dcpi-entries=x" "--dcpi-policy=lru" \
+	    "--dcpi-hash=crc" "--dcpi-overflow=0" "--dcpi-ways=6" "-a dcpi,mh" "--eval"; do
+		run -2 --separate-stderr "$MHASH" -a dcpi $a --synth=n=10
+		[[ $stderr == *usage:* ]]
+		[ -z "$output" ]
+	done
+	run -2 --separate-stderr "$MHASH" -a dcpi --dcpi-ways=6 --synth=n=10
+	[[ $stderr == "mhash: -a dcpi: entries: 16384 is not a multiple of the 6 ways"* ]]
+	run -2 --separate-stderr "$MHASH" --dcpi-ways=2 --synth=n=10
+	[[ $stderr == "mhash: the --dcpi-* options need -a dcpi"* ]]
+	run -2 --separate-stderr "$MHASH" -k sample --trace "$TOP/traces/grep.pmr.zst"
+	[[ $stderr == "mhash: --kind=sample excludes --trace and --dump-events"* ]]
+}
+
+@test "mhash --help lists the dcpi options and newpid" {
+	run -0 "$MHASH" --help
+	for o in --dcpi-entries=N --dcpi-ways=N --dcpi-policy=P --dcpi-overflow=N --dcpi-hash=FN newpid=N "sample:"; do
+		[[ $output == *"$o"* ]]
+	done
+}

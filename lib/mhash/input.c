@@ -40,6 +40,10 @@ pmr_mhash_feed(struct pmr_mhash_run *r, uint64_t pc, uint64_t v,
 		dump_event(r, r->cur_kind, pc, v);
 		return;
 	}
+	if (r->dcpi != NULL) {
+		pmr_dcpi_add(r->dcpi, r->cur_pid, pc, v);
+		return;
+	}
 	if (idx == NULL)
 		for (i = 0; i < r->np; i++)
 			done = pmr_mhash_add(r->p[i].m, pc, v);
@@ -61,6 +65,12 @@ pmr_mhash_feed_batch(struct pmr_mhash_run *r, const uint64_t *pc,
 	size_t off = 0, k = 0, i;
 	int closed = 0;
 
+	if (r->dcpi != NULL) {
+		for (i = 0; i < n; i++)
+			pmr_dcpi_add(r->dcpi, r->cur_pid, pc[i], v[i]);
+		r->events += n;
+		return;
+	}
 	while (off < n && !r->failed) {
 		for (i = 0; i < r->np; i++)
 			k = pmr_mhash_add_many(r->p[i].m, pc + off, v + off,
@@ -199,8 +209,27 @@ done:
 	return r->failed ? -1 : 0;
 }
 
-/* Reads the EVENT records of a pmr stream.  Returns 0, or 1 after a
- * message (unreadable file). */
+/*
+ * --kind=sample: feeds a SAMPLE record as (pc, sampler) of pid context,
+ * DCPI's (PID, PC, EVENT) key.  Returns 0, or -1 on a corrupt record.
+ */
+static int
+feed_sample(struct pmr_mhash_run *r, const char *path,
+    const struct pmr_rec *rec)
+{
+	struct pmr_sim_sample s;
+	const char *why;
+
+	if (pmr_rec_decode(rec, &s, &why) != 0)
+		return pmr_mhash_fail(r, "'%s': record %" PRIu64 ": bad SAMPLE: "
+		    "%s", pmr_display(path), rec->index, why);
+	r->cur_pid = s.context;
+	pmr_mhash_feed(r, s.pc, s.sampler, NULL);
+	return 0;
+}
+
+/* Reads the EVENT (or, with --kind=sample, SAMPLE) records of a pmr
+ * stream.  Returns 0, or 1 after a message (unreadable file). */
 int
 pmr_mhash_read_pmr(struct pmr_mhash_run *r, const char *path)
 {
@@ -214,13 +243,21 @@ pmr_mhash_read_pmr(struct pmr_mhash_run *r, const char *path)
 		return 1;
 	}
 	while (!r->failed && (ret = pmr_reader_next(rd, &rec)) > 0) {
-		if (rec.type == PMR_REC_EVENT && rec.len < PMR_EVENT_SIZE) {
+		if (r->kind == PMR_MHASH_K_SAMPLE &&
+		    rec.type == PMR_REC_SAMPLE) {
+			if (feed_sample(r, path, &rec) != 0)
+				break;
+			continue;
+		}
+		if (rec.type == PMR_REC_EVENT && rec.len < PMR_EVENT_SIZE &&
+		    r->kind != PMR_MHASH_K_SAMPLE) {
 			pmr_mhash_fail(r, "'%s': record %" PRIu64
 			    ": EVENT payload of %" PRIu32 " bytes, expected "
 			    "17", pmr_display(path), rec.index, rec.len);
 			break;
 		}
 		if (rec.type != PMR_REC_EVENT ||
+		    r->kind == PMR_MHASH_K_SAMPLE ||
 		    (r->kind != 0 && rec.p[0] != r->kind)) {
 			/* not ours: with -f pmr, passed through in order (the
 			 * input's PROV chain, IMAGE, tool records) */

@@ -332,20 +332,23 @@ struct pmr_mhash_synth {
 	uint32_t share;		/* percent of events that are hot */
 	uint64_t nnoise;	/* noise universe */
 	uint64_t phase;		/* events per phase; 0: no phase change */
+	uint64_t newpid;	/* a new pid every newpid events; 0: pid 0 */
 	uint64_t seed;
 	uint64_t st, n;		/* state: generator, events drawn */
+	uint32_t pid;		/* the pid of the event just drawn */
 };
 
 /* Sets s to its defaults (1M events, 40 hot at 60%, 4000 noise, no
  * phases) with seed. */
 void pmr_mhash_synth_init(struct pmr_mhash_synth *s, uint64_t seed);
 /*
- * Parses "n=1M,hot=40,share=60,noise=4000,phase=0,seed=1" (any subset, any
- * order) into s.  Returns 0, or -1 with the offending item in *bad.
+ * Parses "n=1M,hot=40,share=60,noise=4000,phase=0,newpid=0,seed=1" (any
+ * subset, any order) into s.  Returns 0, or -1 with the offending item in *bad.
  */
 int pmr_mhash_synth_parse(struct pmr_mhash_synth *s, const char *spec,
     const char **bad);
-/* Draws the next event.  Returns 1, or 0 once s->events were drawn. */
+/* Draws the next event (its pid in s->pid).  Returns 1, or 0 once
+ * s->events were drawn. */
 int pmr_mhash_synth_next(struct pmr_mhash_synth *s, uint64_t *pc,
     uint64_t *value);
 

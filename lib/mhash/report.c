@@ -13,9 +13,10 @@
 #include "mhash/run.h"
 #include "util/table.h"
 
-enum { K_CONFIG, K_I, K_C, K_E, K_S, K_SUM, K_AREA, K_THEORY, K_N };
+enum { K_CONFIG, K_I, K_C, K_E, K_S, K_SUM, K_AREA, K_THEORY, K_DCPI,
+	K_N };
 static const char *const knames[] = { "config", "I", "C", "E", "S",
-	"summary", "area", "theory" };
+	"summary", "area", "theory", "dcpi" };
 
 /* The names of the settings, in the order of their enums (options and
  * the configuration line). */
@@ -27,7 +28,7 @@ const char *const pmr_mhash_victim_names[] = { "lowest", "fifo", "lru",
 const char *const pmr_mhash_init_names[] = { "est", "threshold", "one", NULL };
 const char *const pmr_mhash_acct_names[] = { "paper", "exact", NULL };
 const char *const pmr_mhash_kind_names[] = { "all", "value", "edge", "addr",
-	NULL };
+	"sample", NULL };
 
 /* The values of a report line (util/table.h), by type. */
 #define FU(n, v, p) PMR_TVU(n, v, p)
@@ -445,4 +446,63 @@ pmr_mhash_print_summary(struct pmr_mhash_run *r)
 			emit(r, K_SUM, f, r->eval ? 17 : 6);
 		}
 	}
+}
+
+/* -a dcpi: the name of the configuration, such as "dcpi-e16384-w4-rr". */
+static void
+dcpi_name(const struct pmr_dcpi_cfg *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "dcpi-e%u-w%u-%s", c->entries, c->ways,
+	    pmr_dcpi_policy_names()[c->policy]);
+}
+
+void
+pmr_mhash_print_dcpi_config(struct pmr_mhash_run *r)
+{
+	const struct pmr_dcpi_cfg *c = &r->dcpi_cfg;
+	char name[64];
+	struct pmr_tval f[] = {
+		FS("name", name, 0),
+		FS("algo", "dcpi", 0),
+		FU("entries", c->entries, 0),
+		FU("ways", c->ways, 0),
+		FU("buckets", c->entries / c->ways, 0),
+		FS("policy", pmr_dcpi_policy_names()[c->policy], 0),
+		FS("hash", pmr_dcpi_hash_names()[c->hash], 0),
+		FU("overflow", c->overflow, 0),
+		FU("bytes", pmr_dcpi_bytes(c), 0),
+		FS("kind", r->text || r->synth ? "-" :
+		    pmr_mhash_kind_names[r->kind], 0),
+		FS("source", r->synth ? "synth" : r->text ? "text" :
+		    "events", 0),
+		FS("input", r->input, 0),
+	};
+
+	dcpi_name(c, name, sizeof(name));
+	emit(r, K_CONFIG, f, sizeof(f) / sizeof(f[0]));
+}
+
+void
+pmr_mhash_print_dcpi(struct pmr_mhash_run *r)
+{
+	const struct pmr_dcpi_stats *s = pmr_dcpi_stats(r->dcpi);
+	char name[64];
+	struct pmr_tval f[] = {
+		FS("config", name, 0),
+		FU("samples", s->samples, 0),
+		FU("hits", s->hits, 0),
+		FU("misses", s->misses, 0),
+		FP("miss_rate", s->samples > 0 ? (double)s->misses /
+		    (double)s->samples : 0, 0),
+		FU("evictions", s->evictions, 0),
+		FU("flushed", s->flushed, 0),
+		FU("records", s->records, 0),
+		PMR_TVN("reduction", s->records > 0 ? (double)s->samples /
+		    (double)s->records : 0, "%.1f"),
+		FU("handoffs", s->handoffs, 0),
+		FU("counted", s->counted, 0),
+	};
+
+	dcpi_name(&r->dcpi_cfg, name, sizeof(name));
+	emit(r, K_DCPI, f, sizeof(f) / sizeof(f[0]));
 }

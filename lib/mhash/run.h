@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "mhash/dcpi.h"
 #include "mhash/mhash.h"
 #include "stream/pmr.h"
 #include "util/cli.h"
@@ -25,6 +26,8 @@ enum pmr_mhash_fmt { PMR_MHASH_F_TEXT, PMR_MHASH_F_TSV, PMR_MHASH_F_JSON,
 
 /* --kind=addr: (load pc, load address), traces only */
 #define PMR_MHASH_K_ADDR 3
+/* --kind=sample: SAMPLE records as (pc, sampler), pid = context */
+#define PMR_MHASH_K_SAMPLE 4
 
 struct pmr_mhash_prof {
 	struct pmr_mhash_cfg c;
@@ -61,6 +64,9 @@ struct pmr_mhash_run {
 	struct pmr_progress progress;	/* on a terminal */
 	struct pmr_writer *pw;	/* -f pmr */
 	unsigned cur_kind;	/* EVENT kind of the tuple being fed */
+	uint32_t cur_pid;	/* -a dcpi: the pid of the tuple being fed */
+	struct pmr_dcpi_cfg dcpi_cfg;
+	struct pmr_dcpi *dcpi;	/* -a dcpi: the only model of the run */
 	struct pmr_mhash_cand *prevx;	/* exact candidates of the previous
 					 * interval, for the churn */
 	size_t nprevx, prevcap;
@@ -101,6 +107,10 @@ void pmr_mhash_print_theory(struct pmr_mhash_run *r);
 /* Closes the interval of every profiler (partial: the input ended). */
 void pmr_mhash_interval_end(struct pmr_mhash_run *r, int partial);
 void pmr_mhash_print_summary(struct pmr_mhash_run *r);
+/* -a dcpi: the configuration line, and the statistics line (after
+ * pmr_dcpi_finish). */
+void pmr_mhash_print_dcpi_config(struct pmr_mhash_run *r);
+void pmr_mhash_print_dcpi(struct pmr_mhash_run *r);
 
 /* --- input (input.c) ---------------------------------------------------- */
 

@@ -73,6 +73,8 @@ pmr_mhash_synth_parse(struct pmr_mhash_synth *s, const char *spec,
 			s->nnoise = (uint64_t)v;
 		else if (strcmp(item, "phase") == 0)
 			s->phase = (uint64_t)v;
+		else if (strcmp(item, "newpid") == 0)
+			s->newpid = (uint64_t)v;
 		else if (strcmp(item, "seed") == 0)
 			s->seed = s->st = (uint64_t)v;
 		else
@@ -94,6 +96,9 @@ pmr_mhash_synth_next(struct pmr_mhash_synth *s, uint64_t *pc,
 	if (s->n >= s->events)
 		return 0;
 	ph = s->phase > 0 ? s->n / s->phase : 0;
+	/* a process that runs newpid samples (gcc's 56 compilations,
+	 * SOSP '97 §5.2): the same code under a pid never seen before */
+	s->pid = s->newpid > 0 ? (uint32_t)(s->n / s->newpid) : 0;
 	s->n++;
 	r = sm64(&s->st);
 	if (r % 100 < s->share) {
