@@ -45,7 +45,7 @@ col() {
 
 @test "pmsim -m with an unknown machine exits 2" {
 	run -2 --separate-stderr "$PMSIM" -m pentium "$TRACE"
-	[[ $stderr == *"pmsim: --machine: value 'pentium' is unknown (alpha21264, fields03, champsim)"* ]]
+	[[ $stderr == *"pmsim: --machine: value 'pentium' is unknown (alpha21264, fields03, champsim, alpha21164)"* ]]
 }
 
 @test "pmsim -O with an unknown key exits 2" {
