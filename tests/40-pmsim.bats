@@ -45,7 +45,7 @@ col() {
 
 @test "pmsim -m with an unknown machine exits 2" {
 	run -2 --separate-stderr "$PMSIM" -m pentium "$TRACE"
-	[[ $stderr == *"pmsim: --machine: value 'pentium' is unknown (alpha21264, fields03, champsim)"* ]]
+	[[ $stderr == *"pmsim: --machine: value 'pentium' is unknown (alpha21264, fields03, champsim, alpha21164)"* ]]
 }
 
 @test "pmsim -O with an unknown key exits 2" {
@@ -784,4 +784,118 @@ cs_agree() {
 	b=${BASH_REMATCH[1]}
 	echo "champsim: $c mispredicts ($cb BTB misses); bimodal: $b"
 	[ "$cb" -gt 0 ] && [ "$c" -gt "$cb" ] && [ "$c" -gt "$b" ]
+}
+
+@test "pmsim -m alpha21164 --print-config: in-order issue and the 21164's parameters" {
+	run -0 --separate-stderr "$PMSIM" -m alpha21164 --print-config
+	[[ $output == *"# pmsim machine alpha21164, digest "* ]]
+	for kv in "inorder *= 1 " "issue_width *= 4 " "n_alu *= 2 " \
+	    "n_fadd *= 1 " "n_fmul *= 1 " "l1i_size *= 8192 " \
+	    "l1i_assoc *= 1 " "l1d_size *= 8192 " "l1d_assoc *= 1 " \
+	    "l1d_lat *= 2 " "l2_size *= 98304 " "l2_assoc *= 3 " \
+	    "l3_size *= 2097152 " "l3_assoc *= 1 " "bp *= bimodal " \
+	    "bp_bimodal *= 2048 " "itlb *= 48 " "dtlb *= 64 "; do
+		[[ $output =~ $kv ]] || { echo "missing: $kv"; false; }
+	done
+	# out of order, the key is left out, so that the machines' text and
+	# digest are those of the versions before it
+	run -0 "$PMSIM" -m alpha21264 --print-config
+	[[ $output != *inorder* ]]
+	run -0 "$PMSIM" -m alpha21264 -O inorder=1 --print-config
+	[[ $output == *"inorder      = 1 "* ]]
+	run -2 --separate-stderr "$PMSIM" -O inorder=2 --print-config
+	[[ $stderr == *"inorder: value '2' is too large"* ]]
+}
+
+# Prints "n bad" for the retired samples of the SAMPLE records in file $1:
+# how many, and how many issued before an older one (in pos order).
+issue_order() {
+	"$PMVIEW" -f tsv -t SAMPLE "$1" | awk -F '\t' '
+	    /^#/ { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["trap"] == 0 && $c["lat_dx"] != 4294967295 {
+		print $c["pos"], $c["fetch_cycle"] + $c["lat_fm"] + \
+		    $c["lat_md"] + $c["lat_dx"]
+	    }' | sort -n | awk '
+	    { n++; if (NR > 1 && $2 < m) bad++; if ($2 > m) m = $2 }
+	    END { print n, bad + 0 }'
+}
+
+@test "pmsim inorder = 1: no instruction issues before an older one" {
+	# every instruction sampled (S=1, re-armed at selection): issue
+	# cycles in program order never go down in order, and do out of order
+	"$PMSIM" --no-pg -m alpha21164 --max=20000 \
+	    --profileme=single,S=1,rearm=select -o "$T/i.pmr" "$TRACE"
+	"$PMSIM" --no-pg -m alpha21164 -O inorder=0 --max=20000 \
+	    --profileme=single,S=1,rearm=select -o "$T/o.pmr" "$TRACE"
+	[ "$(issue_order "$T/i.pmr")" = "20000 0" ]
+	read -r n bad <<< "$(issue_order "$T/o.pmr")"
+	echo "out of order: $bad of $n issue before an older one"
+	[ "$n" -eq 20000 ] && [ "$bad" -gt 100 ]
+}
+
+@test "pmsim inorder = 1: IPC no higher than out of order with the same caches" {
+	for t in "$TRACE" "$TOP/traces/sqlite.pmr.zst" "$TOP/traces/gzip.pmr.zst"; do
+		"$PMSIM" --no-pg -m alpha21164 --max=50000 -o "$T/i.pmr" "$t"
+		"$PMSIM" --no-pg -m alpha21164 -O inorder=0 --max=50000 \
+		    -o "$T/o.pmr" "$t"
+		i=$(col STATS ipc "$T/i.pmr") o=$(col STATS ipc "$T/o.pmr")
+		echo "$t: in order $i, out of order $o"
+		awk -v i="$i" -v o="$o" 'BEGIN { exit !(i > 0 && i <= o) }'
+	done
+}
+
+# Prints the sum of TRUTH head_cycles and STATS cycles of file $1.
+head_sum() {
+	echo "$(col TRUTH head_cycles "$1" | awk '{ s += $1 } END { print s + 0 }')" \
+	    "$(col STATS cycles "$1")"
+}
+
+@test "pmsim inorder = 1 --truth: head_cycles sum to the run's cycles" {
+	# every cycle goes to one pc: the head of the issue queue, else the
+	# next instruction to come, else (at the end) the last retired
+	"$PMSIM" --no-pg -m alpha21164 --max=30000 --truth -o "$T/a.pmr" \
+	    "$TOP/traces/sqlite.pmr.zst"
+	"$PMSIM" --no-pg -m alpha21164 --warmup=5000 --truth -o "$T/b.pmr" \
+	    "$TRACE"
+	"$PMSIM" --no-pg -m alpha21264 -O inorder=1 --max=20000 --truth \
+	    --sampler=counter,event=cycles,S=50 -o "$T/c.pmr" "$TOP/traces/gzip.pmr.zst"
+	for f in a b c; do
+		read -r h c <<< "$(head_sum "$T/$f.pmr")"
+		echo "$f: head_cycles $h, cycles $c"
+		[ "$h" -gt 0 ] && [ "$h" -eq "$c" ]
+	done
+	# out of order, the field is there and 0
+	"$PMSIM" --no-pg -m alpha21264 --max=5000 --truth -o "$T/d.pmr" "$TRACE"
+	read -r h c <<< "$(head_sum "$T/d.pmr")"
+	[ "$h" -eq 0 ] && [ "$c" -gt 0 ]
+}
+
+@test "pmsim inorder = 1: CYCLES counter samples x P match TRUTH head_cycles per pc within 4 sigma" {
+	# DCPI (spec T8): the counter names the head of the issue queue skid
+	# cycles after the overflow, so each pc's samples estimate its head
+	# cycles; P is the run's cycles per sample (overflows within the skid
+	# of a pending one are dropped, whatever the pc)
+	"$PMSIM" --no-pg -m alpha21164 --max=300000 --truth \
+	    --sampler=counter,event=cycles,S=64,skid=6 -o "$T/c.pmr" \
+	    "$TOP/traces/sqlite.pmr.zst"
+	run -0 bash -c "'$PMVIEW' -f tsv -t SAMPLE,TRUTH,STATS '$T/c.pmr' | awk -F '\t' '
+	    /^#/ { for (i = 1; i <= NF; i++) c[\$1, \$i] = i; next }
+	    \$1 == \"SAMPLE\" { n[\$c[\"#SAMPLE\", \"pc\"]]++; ns++ }
+	    \$1 == \"TRUTH\" { h[\$c[\"#TRUTH\", \"pc\"]] = \$c[\"#TRUTH\", \"head_cycles\"] }
+	    \$1 == \"STATS\" { cyc = \$c[\"#STATS\", \"cycles\"] }
+	    END {
+		q = ns / cyc
+		for (p in n) if (!(p in h)) stray++
+		for (p in h) {
+			e = h[p] * q; sd = sqrt(e * (1 - q)); d = n[p] - e
+			if (d < 0) d = -d
+			if (e >= 25) big++
+			if (d > 4 * sd + 1) { bad++; print \"off:\", p, n[p], e }
+		}
+		print ns, cyc, big + 0, stray + 0, bad + 0
+	    }'"
+	echo "$output"
+	read -r ns cyc big stray bad <<< "${lines[-1]}"
+	[ "$cyc" -gt 500000 ] && [ "$ns" -gt 5000 ] && [ "$big" -ge 20 ]
+	[ "$stray" -eq 0 ] && [ "$bad" -eq 0 ]
 }

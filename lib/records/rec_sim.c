@@ -16,6 +16,8 @@
 	{ #name, PMR_K_##kind, 3, offsetof(struct st, name), desc }
 #define F4(st, name, kind, desc) \
 	{ #name, PMR_K_##kind, 4, offsetof(struct st, name), desc }
+#define F5(st, name, kind, desc) \
+	{ #name, PMR_K_##kind, 5, offsetof(struct st, name), desc }
 #define NF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct pmr_field stats_fields[] = {
@@ -186,6 +188,10 @@ static const struct pmr_field truth_fields[] = {
 	    "instructions that retire"),
 	F1(pmr_sim_truth, local, U64, "per retired instance, the other "
 	    "instructions retired within +-delta cycles of it, summed"),
+	F5(pmr_sim_truth, head_cycles, U64, "inorder = 1: cycles this pc "
+	    "was the oldest instruction not yet issued (the head of the "
+	    "issue queue), or was the next to come while none was there; "
+	    "0 out of order"),
 };
 
 static const struct pmr_field atruth_fields[] = {

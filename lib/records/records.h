@@ -284,6 +284,8 @@ struct pmr_sim_truth {
 	double tp_cycles;	/* time-proportional oracle share */
 	uint64_t pc;
 	uint8_t cls;
+	uint64_t head_cycles;	/* since 1.5: cycles at the head of the
+				 * issue queue (inorder = 1, else 0) */
 };
 
 /*

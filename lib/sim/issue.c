@@ -1,6 +1,6 @@
 /*
  * issue.c: issue: the timing wheel and ready bitmap, functional-unit pools,
- * load/store ordering, issue oldest first.
+ * load/store ordering, issue oldest first, or in program order (inorder).
  */
 #include "sim/sim_internal.h"
 
@@ -52,7 +52,7 @@ wheel_pop(struct pmr_sim *s)
 }
 
 /* Wakes the consumers of producer e, whose result is ready at e->res. */
-static void
+static inline __attribute__((always_inline)) void
 wake(struct pmr_sim *s, struct ent *e)
 {
 	int32_t n = e->waiters;
@@ -76,7 +76,7 @@ wake(struct pmr_sim *s, struct ent *e)
 }
 
 /* Returns 0 if pool p has a free unit now, else -1. */
-static int
+static inline __attribute__((always_inline)) int
 fu_get(struct pmr_sim *s, unsigned p)
 {
 	unsigned busy = s->fu_used[p], i;
@@ -97,7 +97,7 @@ fu_get(struct pmr_sim *s, unsigned p)
  * load of its address that has already issued: that load read stale data
  * and must be replayed with everything after it (trap next cycle).
  */
-static void
+static inline __attribute__((always_inline)) void
 order_check(struct pmr_sim *s, const struct ent *e, uint32_t slot)
 {
 	uint64_t i, a = e->addr >> 3;
@@ -120,8 +120,13 @@ order_check(struct pmr_sim *s, const struct ent *e, uint32_t slot)
 	}
 }
 
-/* Tries to issue e now; returns 1 if issued. */
-static int
+/*
+ * Tries to issue e now; returns 1 if issued, 0 if no unit is free, -1 if
+ * a load found no MSHR.  It and its helpers are inlined into both issue
+ * loops, as they were into the one out-of-order loop before the in-order
+ * one came: the out-of-order loop keeps its code.
+ */
+static inline __attribute__((always_inline)) int
 issue_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 {
 	int u = fu_get(s, e->pool), lat;
@@ -211,6 +216,83 @@ issue_one(struct pmr_sim *s, struct ent *e, uint32_t slot)
 	return 1;
 }
 
+/*
+ * Returns the absolute index of the oldest instruction in the window not
+ * yet issued (inorder = 1: the head of the issue queue), tail if none;
+ * moves iss up to it.  Everything in [head, iss) has issued: issue is in
+ * order, and a squash (which moves map back) clamps iss.
+ */
+uint64_t
+sim_io_head(struct pmr_sim *s)
+{
+	uint64_t i = s->iss;
+
+	if (i < s->head)
+		i = s->head;
+	if (i > s->map)
+		i = s->map;
+	while (i < s->map && (s->ents[i & s->wmask].flags & E_ISSUED))
+		i++;
+	s->iss = i;
+	return i;
+}
+
+/*
+ * Charges k cycles whose issue-queue head is i (sim_io_head) to its pc
+ * (TRUTH head_cycles), with the cycles before it that had none: those
+ * waited for i to come (DCPI charges an I-cache miss to the instruction
+ * that missed).  With no head, the cycles wait for the next one.
+ */
+void
+sim_head_charge(struct pmr_sim *s, uint64_t i, uint64_t k)
+{
+	if (i >= s->tail) {
+		s->hd_pending += k;
+		return;
+	}
+	s->truth[s->ents[i & s->wmask].pcx].t.head_cycles += k +
+	    s->hd_pending;
+	s->hd_pending = 0;
+}
+
+/*
+ * In-order issue (inorder = 1): from the oldest instruction not yet
+ * issued, in program order, each one issues if it is ready (the ready
+ * bitmap, as out of order) and gets a unit; the first that cannot, for
+ * want of operands, a unit, an MSHR or issue width, ends the cycle's
+ * issue.  With --truth, the cycle goes to the head at its start.
+ */
+static void __attribute__((noinline))
+issue_inorder(struct pmr_sim *s)
+{
+	unsigned n = 0;
+	uint64_t i = sim_io_head(s);
+
+	if (s->o.truth && s->measuring)
+		sim_head_charge(s, i, 1);
+	for (; i < s->map; i++) {
+		uint32_t slot = (uint32_t)(i & s->wmask);
+		struct ent *e = &s->ents[slot];
+		int r;
+
+		if (e->flags & E_ISSUED)
+			continue;
+		if (!(s->ready[slot >> 6] & (1ull << (slot & 63))))
+			break;
+		if (n == s->c.issue_width) {
+			e->events |= PMR_SIM_EV_FU_CONFLICT;
+			break;
+		}
+		if ((r = issue_one(s, e, slot)) <= 0) {
+			if (r < 0 && s->measuring)
+				s->st.st_mshr++;
+			break;
+		}
+		n++;
+	}
+	s->iss = i;
+}
+
 void
 sim_issue(struct pmr_sim *s)
 {
@@ -220,6 +302,10 @@ sim_issue(struct pmr_sim *s)
 	wheel_pop(s);
 	for (k = 0; k < P_N; k++)
 		s->fu_used[k] = 0;
+	if (s->c.inorder) {
+		issue_inorder(s);
+		return;
+	}
 	/*
 	 * age order: ready bits are only ever set in the ROB, [head, map),
 	 * so the words it covers, in absolute slot numbers (head's word

@@ -158,8 +158,18 @@ sim_bs_cycle(struct pmr_sim *s, unsigned n)
 		if (s->o.bs_event == PMR_SIM_BSEV_CYCLES && --s->bs_left == 0)
 			bs_overflow(s);
 		if (s->bs_pending && s->now >= s->bs_fire_at) {
+			if (s->c.inorder) {
+				/* the head of the issue queue; with none,
+				 * the next instruction to come (DCPI) */
+				uint64_t i = sim_io_head(s);
+
+				if (i >= s->tail)
+					return;
+				pc = s->ents[i & s->wmask].pc;
+				cls = s->ents[i & s->wmask].cls;
+			} else
+				bs_head(s, &pc, &cls);
 			s->bs_pending = 0;
-			bs_head(s, &pc, &cls);
 			bs_emit_pc(s, PMR_SIM_SAMPLER_COUNTER, pc, cls, 0);
 		}
 	}

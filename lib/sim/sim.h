@@ -134,6 +134,7 @@ struct pmr_sim_config {
 	unsigned sp_fold;	/* push/pop/call/ret do not rename rsp */
 	unsigned mem_order;	/* 0 perfect disambiguation; 1 loads pass
 				 * older stores and replay-trap (21264) */
+	unsigned inorder;	/* 1: issue in program order (21164) */
 	/* retire */
 	unsigned retire_width;
 	/* memory */

@@ -340,6 +340,10 @@ struct pmr_sim {
 	uint64_t pos;		/* next fetch index */
 
 	uint64_t nissued;	/* issues so far (activity test) */
+	/* inorder = 1: everything in [head, iss) has issued (sim_io_head);
+	 * hd_pending measured cycles with no instruction to issue, for the
+	 * next one to come (TRUTH head_cycles) */
+	uint64_t iss, hd_pending;
 	int map_why;		/* this cycle's map stall reason, -1 none */
 	int td_recov;		/* a squash emptied the front end, and no
 				 * instruction of the redirected path has
@@ -501,6 +505,8 @@ void sim_map(struct pmr_sim *s);
 
 /* issue.c */
 void sim_soon_merge(struct pmr_sim *s);
+uint64_t sim_io_head(struct pmr_sim *s);
+void sim_head_charge(struct pmr_sim *s, uint64_t i, uint64_t k);
 void sim_issue(struct pmr_sim *s);
 
 /* mem.c */
