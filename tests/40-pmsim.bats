@@ -899,3 +899,18 @@ head_sum() {
 	[ "$cyc" -gt 500000 ] && [ "$ns" -gt 5000 ] && [ "$big" -ge 20 ]
 	[ "$stray" -eq 0 ] && [ "$bad" -eq 0 ]
 }
+
+@test "pmsim.1's table of keys gives each preset's values as --print-config does" {
+	local i m
+	i=0
+	for m in alpha21264 fields03 champsim alpha21164; do
+		i=$((i + 1))
+		"$PMSIM" --print-config -m $m | awk '$2 == "=" { print $1, $3 }' | sort > "$T/cfg"
+		awk -v c=$i '$1 == ".It" && $2 == "Cm" && $4 == "Ta" && $6 == "Ta" {
+		    v[1] = $5; v[2] = $7; v[3] = $9; v[4] = $11; print $3, v[c] }' \
+		    "$TOP/man/pmsim.1" | sort > "$T/man"
+		# every key of the table that the preset prints has its value
+		join "$T/man" "$T/cfg" | awk -v m=$m '$2 != $3 { print m ": " $1 " is " $3 ", pmsim.1 says " $2; bad = 1 } END { exit bad }'
+	done
+	[ "$(wc -l < "$T/man")" -gt 40 ]
+}
