@@ -1505,7 +1505,7 @@ UNIT_TEST(presets)
 		CHECK_EQ(r.st.retired, 30000);
 		CHECK_EQ(r.t_ret, 30000);
 	}
-	CHECK_EQ(i, 3);
+	CHECK_EQ(i, 4);
 }
 
 /* Configuration keys: set, reject, load from a file with line numbers. */
