@@ -304,12 +304,16 @@ sampler_name(const struct pmr_prof *p, unsigned id, char *buf, size_t len)
 		snprintf(buf, len, "sampler%u", id);
 }
 
-/* Counts one sample (a SAMPLE, or a member of a PAIR). */
+/* Counts one sample (a SAMPLE, or a member of a PAIR).  The event
+ * indices of samplers 0 .. NSAMPLER - 1 are cached per run, so that a
+ * sample costs no name lookup; a sampler beyond them (a newer writer's)
+ * is looked up by name. */
 static int
 add_sample(struct pmr_prof *p, const struct pmr_sim_sample *s)
 {
 	char name[48], base[32];
-	unsigned id = s->sampler < NSAMPLER ? s->sampler : NSAMPLER - 1;
+	int cached = s->sampler < NSAMPLER;
+	long ev = cached ? p->ev_sampler[s->sampler] : -1;
 	uint32_t r;
 	size_t b;
 	int rc;
@@ -318,10 +322,14 @@ add_sample(struct pmr_prof *p, const struct pmr_sim_sample *s)
 		return 0;	/* an empty or off-path fetch slot: no pc */
 	if (cur_run(p, &r) != 0)
 		return fail(p, PMR_ENOMEM, "out of memory");
-	sampler_name(p, s->sampler, base, sizeof(base));
-	if (p->ev_sampler[id] < 0)
-		p->ev_sampler[id] = event_make(p, base, PMR_PROF_EV_SAMPLE);
-	if ((rc = bump(p, r, p->ev_sampler[id], s->pc, 1)) != 0)
+	base[0] = '\0';
+	if (ev < 0) {
+		sampler_name(p, s->sampler, base, sizeof(base));
+		ev = event_make(p, base, PMR_PROF_EV_SAMPLE);
+		if (cached)
+			p->ev_sampler[s->sampler] = ev;
+	}
+	if ((rc = bump(p, r, ev, s->pc, 1)) != 0)
 		return rc;
 	p->nsamples++;
 	if (s->lat_total == PMR_SIM_NOLAT)
@@ -329,16 +337,21 @@ add_sample(struct pmr_prof *p, const struct pmr_sim_sample *s)
 	for (b = 0; b <= NBITEV; b++) {
 		int hit = b < NBITEV ? (s->events & bitev[b].bits) != 0 :
 		    s->trap != PMR_SIM_TRAP_NONE;
+		long bev = cached ? p->ev_bit[s->sampler][b] : -1;
 
 		if (!hit)
 			continue;
-		if (p->ev_bit[id][b] < 0) {
+		if (bev < 0) {
+			if (base[0] == '\0')
+				sampler_name(p, s->sampler, base,
+				    sizeof(base));
 			snprintf(name, sizeof(name), "%s:%s", base,
 			    b < NBITEV ? bitev[b].name : "abort");
-			p->ev_bit[id][b] = event_make(p, name,
-			    PMR_PROF_EV_BIT);
+			bev = event_make(p, name, PMR_PROF_EV_BIT);
+			if (cached)
+				p->ev_bit[s->sampler][b] = bev;
 		}
-		if ((rc = bump(p, r, p->ev_bit[id][b], s->pc, 1)) != 0)
+		if ((rc = bump(p, r, bev, s->pc, 1)) != 0)
 			return rc;
 	}
 	if ((s->sampler == PMR_SIM_SAMPLER_PROFILEME ||
