@@ -156,6 +156,28 @@ samples() {
 	[[ ${lines[-1]} == *"another build than the traced one: build-ids differ"* ]]
 }
 
+@test "pmprof: runs of two builds at the same addresses name no procedure there, and say why" {
+	work
+	"$PMSIM" -q --sampler=tip,S=50 -o "$T/a.pmr" "$T/w1.trace"
+	# another build at the same path and base, slow 64 bytes further
+	cc -nostdlib -static -no-pie -Wl,--build-id -DPAD=64 -o "$T/work" \
+	    "$DATA/prof/work.S"
+	"$PMTRACE" -q -o "$T/p.trace" -- "$T/work"
+	"$PMSIM" -q --sampler=tip,S=50 -o "$T/b.pmr" "$T/p.trace"
+	# each run alone: the file is the second build, so only b is named
+	run -0 "$PMPROF" procs -f tsv "$T/b.pmr"
+	[[ $output == *$'\tslow\t'* ]]
+	run -0 "$PMPROF" procs -f tsv "$T/a.pmr"
+	[[ $output != *$'\tslow\t'* ]]
+	# together: a pc of either could be either build's; no names, a note
+	run -0 "$PMPROF" procs "$T/a.pmr" "$T/b.pmr"
+	printf '%s\n' "$output"
+	[[ $output != *" slow "* ]] && [[ $output != *" fast "* ]]
+	[[ ${lines[-1]} == *"another file or build was mapped at the same addresses"* ]]
+	run -1 --separate-stderr "$PMPROF" list slow "$T/a.pmr" "$T/b.pmr"
+	assert_one_line_stderr
+}
+
 @test "pmprof: a stripped binary's names come from its debug file (build-id)" {
 	work
 	"$PMSIM" -q --sampler=tip,S=50 -o "$T/t.pmr" "$T/w1.trace"

@@ -19,6 +19,7 @@ struct img {
 	int fd;			/* code: -1 not open */
 	int fd_rc;		/* why the file could not be opened */
 	int fd_tried;
+	int ambig;		/* shares addresses with another image */
 };
 
 struct pmr_images {
@@ -61,13 +62,24 @@ pmr_images_add(struct pmr_images *s, const struct pmr_image *im)
 	struct img *ni;
 	size_t i;
 
+	int ambig = 0;
+
 	for (i = 0; i < s->n; i++) {
 		const struct pmr_images_ent *e = &s->im[i].e;
 
 		if (e->start == im->start && e->size == im->size &&
 		    e->offset == im->offset && strlen(e->path) == im->path.n &&
-		    memcmp(e->path, im->path.p, im->path.n) == 0)
+		    memcmp(e->path, im->path.p, im->path.n) == 0 &&
+		    e->nbid == im->build_id.n && (e->nbid == 0 ||
+		    memcmp(e->bid, im->build_id.p, e->nbid) == 0))
 			return 0;
+		/* another file or build at the same addresses: a pc there
+		 * cannot be told to belong to one, so neither names it */
+		if (im->size > 0 && e->size > 0 && im->start < e->start +
+		    e->size && e->start < im->start + im->size) {
+			s->im[i].ambig = 1;
+			ambig = 1;
+		}
 	}
 	if ((ni = realloc(s->im, (s->n + 1) * sizeof(*ni))) == NULL)
 		return PMR_ENOMEM;
@@ -75,6 +87,7 @@ pmr_images_add(struct pmr_images *s, const struct pmr_image *im)
 	ni += s->n;
 	memset(ni, 0, sizeof(*ni));
 	ni->fd = -1;
+	ni->ambig = ambig;
 	ni->e.start = im->start;
 	ni->e.size = im->size;
 	ni->e.offset = im->offset;
@@ -118,6 +131,8 @@ pmr_images_status(struct pmr_images *s, size_t i)
 {
 	struct img *m = &s->im[i];
 
+	if (m->ambig)
+		return PMR_EAMBIG;
 	if (!m->st_tried) {
 		m->st_tried = 1;
 		m->st_rc = pmr_symtab_load(m->e.path, s->sysroot, m->e.start,
@@ -161,6 +176,8 @@ pmr_images_read(struct pmr_images *s, size_t i, uint64_t pc, void *buf,
 	*got = 0;
 	if (pc < m->e.start || pc - m->e.start >= m->e.size)
 		return PMR_EINVAL;
+	if (m->ambig)
+		return PMR_EAMBIG;
 	if (!m->fd_tried) {
 		m->fd_tried = 1;
 		m->fd_rc = pmr_sym_open(m->e.path, s->sysroot, m->e.bid,

@@ -33,8 +33,11 @@ struct pmr_images_ent {
 struct pmr_images *pmr_images_new(const char *sysroot);
 void pmr_images_free(struct pmr_images *s);
 /* Adds an IMAGE record; one equal to an image already there (same start,
- * size, offset and path: a second run of the same program) is not added
- * again.  Returns 0 or PMR_ENOMEM. */
+ * size, offset, path and build-id: a second run of the same program) is
+ * not added again.  An image that shares addresses with another of
+ * another file or build (runs of two builds) makes both ambiguous: their
+ * symbols and code are refused with PMR_EAMBIG, since a pc there has no
+ * one image.  Returns 0 or PMR_ENOMEM. */
 int pmr_images_add(struct pmr_images *s, const struct pmr_image *im)
     PMR_RESULT_USED;
 /* Returns the number of images. */
@@ -64,8 +67,8 @@ int pmr_images_status(struct pmr_images *s, size_t i);
 /*
  * Reads up to n bytes of image i's file at run-time address pc into buf;
  * sets *got.  Returns 0, or the code of opening the file (PMR_EIO,
- * PMR_ENOTREG, PMR_EFORMAT, PMR_EBUILDID) or PMR_EINVAL when pc is not
- * in image i.
+ * PMR_ENOTREG, PMR_EFORMAT, PMR_EBUILDID), PMR_EAMBIG, or PMR_EINVAL when
+ * pc is not in image i.
  */
 int pmr_images_read(struct pmr_images *s, size_t i, uint64_t pc, void *buf,
     size_t n, size_t *got);

@@ -337,6 +337,9 @@ pmr_sym_strerror(int rc)
 		return "not a regular file";
 	case PMR_EBUILDID:
 		return "another build than the traced one: build-ids differ";
+	case PMR_EAMBIG:
+		return "another file or build was mapped at the same addresses "
+		    "(in another run): a pc there has no one name";
 	default:
 		return "not a loaded ELF file";
 	}

@@ -17,6 +17,10 @@ struct pmr_symtab;
 #define PMR_ENOTREG (-100)
 /* pmr_symtab_load's answer for a file of another build than recorded. */
 #define PMR_EBUILDID (-101)
+/* images.h's answer for an image that shares addresses with another of
+ * another file or build (two runs of two builds): a pc there has no one
+ * image, so no name. */
+#define PMR_EAMBIG (-102)
 /*
  * Reads the function symbols of the ELF file path (under root when root is
  * not NULL and path is absolute), mapped at start (size bytes from file

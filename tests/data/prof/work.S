@@ -3,7 +3,8 @@
  * 80-pmprof.bats).  _start calls slow (a chain of 4 dependent imuls) and
  * fast (2) N times; given any argument, it calls slow three times a
  * round instead of once: an injected slowdown of one procedure in the
- * same binary, for pmprof diff.
+ * same binary, for pmprof diff.  -DPAD=n puts n bytes before slow: another
+ * build whose procedures are at other addresses.
  */
 #ifndef N
 #define N 3000
@@ -29,6 +30,9 @@ _start:
 	syscall
 	.size	_start, . - _start
 
+#ifdef PAD
+	.fill	PAD, 1, 0x90
+#endif
 	.type	slow, @function
 slow:
 	imul	%rax, %rax
