@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "shotgun/shotgun.h"
+#include "sym/images.h"
 #include "sym/sym.h"
 #include "sim/sim.h"
 #include "stream/pmr.h"
@@ -134,47 +135,40 @@ emit(void *arg, const struct pmr_sim_gnode *n, uint64_t frag, uint32_t pos)
 	return pmr_write(o->w, PMR_REC_GNODE, &g);
 }
 
-/* The binaries of the IMAGE records, when no trace gives the program. */
-struct img {
-	uint64_t start, size, offset;
-	int fd;
-};
-
+/* The binaries of the IMAGE records, when no trace gives the program
+ * (lib/sym/images: opened at the image's file offset, build-id checked). */
 struct bin {
-	struct img *im;
-	size_t n, seen;		/* opened, named */
+	struct pmr_images *im;
+	size_t n, seen;		/* readable, named */
 	struct pmr_insn_decoder *dec;
 };
 
-/* Opens the file an IMAGE record maps (under sysroot), refusing another
- * build than the traced one; a file that cannot be read is said. */
+/* Adds the file an IMAGE record maps (under sysroot), opening it now:
+ * another build than the traced one is an error, a file that cannot be
+ * read is said. */
 static void
 bin_add(struct bin *b, const struct pmr_image *im, const char *sysroot)
 {
-	char *path;
-	int fd, rc;
+	size_t had = pmr_images_count(b->im), got;
+	unsigned char c;
+	int rc;
 
 	b->seen++;
-	if ((path = strndup((const char *)im->path.p, im->path.n)) == NULL)
+	if (pmr_images_add(b->im, im) != 0)
 		die("out of memory");
-	rc = pmr_sym_open(path, sysroot, im->build_id.p, im->build_id.n, &fd);
+	if (pmr_images_count(b->im) == had)
+		return;		/* the same image again */
+	rc = pmr_images_read(b->im, had, im->start, &c, 0, &got);
 	if (rc == PMR_EBUILDID)
-		die("'%s': %s", path, pmr_sym_strerror(rc));
-	if (rc != 0) {
-		fprintf(stderr, "shotgun: warning: '%s'%s%s: %s: its pcs are "
-		    "not in the program\n", path, sysroot != NULL ?
-		    " under " : "", sysroot != NULL ? sysroot : "",
+		die("'%.*s': %s", (int)im->path.n, (const char *)im->path.p,
 		    pmr_sym_strerror(rc));
-		free(path);
+	if (rc != 0 && rc != PMR_EINVAL) {
+		fprintf(stderr, "shotgun: warning: '%.*s'%s%s: %s: its pcs "
+		    "are not in the program\n", (int)im->path.n,
+		    (const char *)im->path.p, sysroot != NULL ? " under " :
+		    "", sysroot != NULL ? sysroot : "", pmr_sym_strerror(rc));
 		return;
 	}
-	free(path);
-	if ((b->im = realloc(b->im, (b->n + 1) * sizeof(*b->im))) == NULL)
-		die("out of memory");
-	b->im[b->n].start = im->start;
-	b->im[b->n].size = im->size;
-	b->im[b->n].offset = im->offset;
-	b->im[b->n].fd = fd;
 	b->n++;
 }
 
@@ -185,24 +179,14 @@ fetch_bin(void *arg, uint64_t pc, struct pmr_sinsn *si)
 {
 	struct bin *b = arg;
 	unsigned char buf[16];
-	size_t i;
+	long i = pmr_images_find(b->im, pc);
+	size_t got;
 
-	for (i = 0; i < b->n; i++) {
-		const struct img *m = &b->im[i];
-		uint64_t left;
-		ssize_t got;
-
-		if (pc < m->start || pc - m->start >= m->size)
-			continue;
-		left = m->size - (pc - m->start);
-		got = pread(m->fd, buf, left < sizeof(buf) ? left :
-		    sizeof(buf), (off_t)(m->offset + (pc - m->start)));
-		if (got <= 0 || pmr_insn_decode(b->dec, pc, buf, (size_t)got,
-		    si) <= 0)
-			return 1;
-		return 0;
-	}
-	return 1;
+	if (i < 0 || pmr_images_read(b->im, (size_t)i, pc, buf, sizeof(buf),
+	    &got) != 0 || got == 0 ||
+	    pmr_insn_decode(b->dec, pc, buf, got, si) <= 0)
+		return 1;
+	return 0;
 }
 
 /* The counters as one line (stderr) or a META value. */
@@ -339,6 +323,8 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
+	if ((bin.im = pmr_images_new(sysroot)) == NULL)
+		die("out of memory");
 	if (argc > 1)
 		pmr_cli_usage();
 	if (program != NULL && sysroot != NULL)
@@ -567,9 +553,7 @@ main(int argc, char *argv[])
 		}
 	}
 	pmr_shotgun_free(g);
-	for (i = 0; i < bin.n; i++)
-		close(bin.im[i].fd);
-	free(bin.im);
+	pmr_images_free(bin.im);
 	if (bin.dec != NULL)
 		pmr_insn_decoder_close(bin.dec);
 	for (i = 0; i < 2 * ms.n; i++)
