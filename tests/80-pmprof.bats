@@ -382,6 +382,19 @@ samples() {
 	[ "$stderr" = "pmprof: no SAMPLE or PAIR records in the input (pmsim --profileme or --sampler)" ]
 	run -1 --separate-stderr "$PMPROF" procs "$TOP/traces/gzip.pmr.zst"
 	assert_one_line_stderr
+	# runs of other samplers compared: refused, not read as a fall to zero
+	"$PMSIM" -q --max 20000 --sampler=pebs,S=50,event=cycles -o "$T/pebs.pmr" "$TOP/traces/gzip.pmr.zst"
+	run -1 --separate-stderr "$PMPROF" diff "$T/t.pmr" "$T/pebs.pmr"
+	[ "$stderr" = "pmprof: run '$T/pebs.pmr' has no samples of tip: the runs compared need the same sampler (-e)" ]
+	run -1 --separate-stderr "$PMPROF" stats "$T/t.pmr" "$T/pebs.pmr" "$T/t.pmr"
+	assert_one_line_stderr
+	# a sampler whose run has no TRUTH is not scored against another's
+	"$PMSIM" -q --max 20000 --sampler=tip,S=50 --truth -o "$T/tt.pmr" "$TOP/traces/gzip.pmr.zst"
+	run -0 "$PMPROF" score -f tsv "$T/tt.pmr" "$T/pebs.pmr"
+	[[ $output != *$'error\tpebs:cycles'* ]]
+	[[ ${lines[-1]} == $'note\tnot scored, some of its runs have no TRUTH: pebs:cycles' ]]
+	run -1 --separate-stderr "$PMPROF" score -e pebs:cycles "$T/tt.pmr" "$T/pebs.pmr"
+	run -0 "$PMPROF" score "$T/tt.pmr" "$T/pebs.pmr" "$T/tt.pmr"
 	# two runs read from standard input are one run
 	cat "$T/t.pmr" "$T/t.pmr" | "$PMPROF" procs -f tsv > "$T/two.tsv"
 	"$PMPROF" procs -f tsv "$T/t.pmr" > "$T/one.tsv"

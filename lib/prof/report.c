@@ -451,6 +451,16 @@ out:
 /* --- score ----------------------------------------------------------- */
 
 static const char *const byname[] = { "image", "proc", "block", "insn" };
+static char skipped_msg[512];
+
+/* Appends name to the comma-separated list in buf (len bytes). */
+static void
+skipped_add(char *buf, size_t len, const char *name)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, len - n, "%s%s", n ? ", " : "", name);
+}
 
 int
 pmr_prof_report_score(FILE *f, struct pmr_prof *p,
@@ -464,8 +474,9 @@ pmr_prof_report_score(FILE *f, struct pmr_prof *p,
 	struct pmr_prof_row *rows;
 	struct pmr_grid g;
 	double *est = NULL, *c = NULL, *r = NULL;
-	char *use = NULL;
+	char *use = NULL, skipped[400] = "";
 	const char *note = NULL;
+	size_t scored = 0, j;
 	size_t n, i, k, b, run;
 	int rc, seen = 0, text = v->fmt == PMR_TABLE_TEXT;
 
@@ -500,9 +511,10 @@ pmr_prof_report_score(FILE *f, struct pmr_prof *p,
 		r = calloc(n + 1, sizeof(*r));
 		if (est == NULL || c == NULL || r == NULL)
 			goto out;
-		for (k = 0; k < nev; k++) {
+		for (j = 0; j < v->nev; j++) {
 			double tot = 0, e_c, f_c, e_r, f_r;
 
+			k = (size_t)v->ev[j];	/* the chosen samplers */
 			if (pmr_prof_evkind(p, k) != PMR_PROF_EV_SAMPLE)
 				continue;
 			/* the truth of the runs that hold this sampler */
@@ -511,6 +523,19 @@ pmr_prof_report_score(FILE *f, struct pmr_prof *p,
 				for (run = 0; run < nrun; run++)
 					if (rows[i].v[run * nev + k] != 0)
 						use[run] = 1;
+			/* a run of this sampler without TRUTH: its samples
+			 * would be scored against the other runs' truth */
+			for (run = 0; run < nrun; run++)
+				if (use[run] &&
+				    !pmr_prof_runinfo(p, run)->has_truth)
+					break;
+			if (run < nrun) {
+				if (b == 0)
+					skipped_add(skipped, sizeof(skipped),
+					    pmr_prof_event(p, k));
+				continue;
+			}
+			scored++;
 			for (i = 0; i < n; i++) {
 				est[i] = c[i] = r[i] = 0;
 				for (run = 0; run < nrun; run++) {
@@ -554,11 +579,25 @@ pmr_prof_report_score(FILE *f, struct pmr_prof *p,
 			}
 		}
 	}
+	if (scored == 0) {
+		snprintf(skipped_msg, sizeof(skipped_msg), "no sampler's runs "
+		    "all have TRUTH (pmsim --truth): %s", skipped);
+		*msg = skipped_msg;
+		rc = PMR_EINVAL;
+		goto out;
+	}
 	if (text && pmr_grid_print(&g, f) != 0) {
 		text = 0;
 		goto out;
 	}
 	text = 0;
+	if (skipped[0] != '\0') {
+		char nb[480];
+
+		snprintf(nb, sizeof(nb), "not scored, some of its runs have no "
+		    "TRUTH: %s", skipped);
+		note_line(f, v->fmt, nb);
+	}
 	if (v->detail) {
 		long e = v->ev[0];
 		double E = 0, C = 0, R = 0;
@@ -597,7 +636,7 @@ pmr_prof_report_score(FILE *f, struct pmr_prof *p,
 	rc = 0;
 out:
 	if (text)
-		(void)pmr_grid_print(&g, f);
+		pmr_grid_free(&g);	/* failed: print nothing */
 	free(est);
 	free(c);
 	free(r);
@@ -606,6 +645,19 @@ out:
 }
 
 /* --- stats and diff -------------------------------------------------- */
+
+/* A run without samples of the compared event would read as a run where
+ * every procedure fell to zero: refused, naming the run. */
+static const char *
+run_without(struct pmr_prof *p, size_t run, long e)
+{
+	static char buf[512];
+
+	snprintf(buf, sizeof(buf), "run '%s' has no samples of %s: the runs "
+	    "compared need the same sampler (-e)",
+	    pmr_prof_runinfo(p, run)->name, pmr_prof_event(p, (size_t)e));
+	return buf;
+}
 
 /* A procedure row's name key: its name and its image's file name. */
 struct namekey {
@@ -723,6 +775,12 @@ pmr_prof_report_stats(FILE *f, struct pmr_prof *p,
 			ord[no++].i = i;
 		}
 	}
+	for (run = 0; run < nrun; run++)
+		if (tot[run] == 0) {
+			*msg = run_without(p, run, e);
+			rc = PMR_EINVAL;
+			goto out;
+		}
 	qsort(ord, no, sizeof(*ord), cmp_keyed);
 	shown = v->top && v->top < no ? v->top : no;
 	if (v->fmt == PMR_TABLE_TEXT) {
@@ -838,6 +896,11 @@ pmr_prof_report_diff(FILE *f, struct pmr_prof *p,
 	for (i = 0; i < n; i++) {
 		A += rows[i].v[e];
 		B += rows[i].v[nev + e];
+	}
+	if (A == 0 || B == 0) {
+		*msg = run_without(p, A == 0 ? 0 : 1, e);
+		rc = PMR_EINVAL;
+		goto out;
 	}
 	for (i = 0; i < n; i++) {
 		double a = rows[i].v[e], b = rows[i].v[nev + e], pa, pb, pp;

@@ -175,9 +175,17 @@ pmr_grid_print(struct pmr_grid *g, FILE *f)
 		free(w);
 		rc = 0;
 	}
+	pmr_grid_free(g);
+	return rc;
+}
+
+void
+pmr_grid_free(struct pmr_grid *g)
+{
+	size_t i;
+
 	for (i = 0; i < g->n; i++)
 		free(g->cell[i]);
 	free(g->cell);
 	memset(g, 0, sizeof(*g));
-	return rc;
 }

@@ -89,5 +89,7 @@ void pmr_grid_putf(struct pmr_grid *g, const char *fmt, ...)
 /* Prints the grid on f and frees it.  Returns 0, or -1 if a cell could
  * not be stored (nothing is then printed). */
 int pmr_grid_print(struct pmr_grid *g, FILE *f);
+/* Frees the grid without printing it (a report that failed midway). */
+void pmr_grid_free(struct pmr_grid *g);
 
 #endif /* PMR_TABLE_H */
