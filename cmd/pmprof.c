@@ -229,14 +229,15 @@ read_db(struct pmr_prof *p, const char *path, const char *const *epochs,
 
 	if (pmr_profdb_open(path, PMR_PROFDB_RDONLY, &db, err,
 	    sizeof(err)) != 0)
-		die("'%s': %s", path, err);
+		die("%s", err);	/* the database's messages name it */
 	for (i = 0; i < (n ? n : 1); i++)
 		if ((rc = pmr_prof_db_read(p, db, n ? epochs[i] : NULL)) !=
 		    0)
-			die("'%s': %s", path, rc == PMR_ENOMEM ?
-			    "out of memory" : rc == PMR_ECORRUPT ?
-			    "an offset beyond any image (corrupt)" :
-			    pmr_profdb_errmsg(db));
+			die("%s%s%s", rc == PMR_ENOMEM || rc == PMR_ECORRUPT ?
+			    path : "", rc == PMR_ENOMEM || rc == PMR_ECORRUPT ?
+			    ": " : "", rc == PMR_ENOMEM ? "out of memory" :
+			    rc == PMR_ECORRUPT ? "an offset beyond any image "
+			    "(corrupt)" : pmr_profdb_errmsg(db));
 	pmr_profdb_close(db);
 	if (pmr_prof_nrun(p) == 0)
 		die("'%s': no samples in the database", path);
@@ -264,9 +265,9 @@ db_verb(int argc, char **argv, const char *sysroot, const char *epoch,
 			pmr_cli_misuse("db epochs takes no files or --epoch");
 		if (pmr_profdb_open(argv[0], PMR_PROFDB_RDONLY, &db, err,
 		    sizeof(err)) != 0)
-			die("'%s': %s", argv[0], err);
+			die("%s", err);
 		if (pmr_profdb_epochs(db, &names, &n) != 0)
-			die("'%s': %s", argv[0], pmr_profdb_errmsg(db));
+			die("%s", pmr_profdb_errmsg(db));
 		for (i = 0; i < n; i++)
 			printf("%s\n", names[i]);
 		pmr_profdb_names_free(names, n);
@@ -304,11 +305,11 @@ db_verb(int argc, char **argv, const char *sysroot, const char *epoch,
 	}
 	if (pmr_profdb_open(argv[0], PMR_PROFDB_CREATE, &db, err,
 	    sizeof(err)) != 0)
-		die("'%s': %s", argv[0], err);
+		die("%s", err);
 	if ((rc = pmr_prof_db_add(p, db, epoch, cmd,
 	    pmr_prof_nrun(p) ? pmr_prof_runinfo(p, 0)->seed : 0)) != 0)
-		die("'%s': %s", argv[0], rc == PMR_ENOMEM ? "out of memory" :
-		    pmr_profdb_errmsg(db));
+		die("%s%s", rc == PMR_ENOMEM ? argv[0] : "", rc == PMR_ENOMEM ?
+		    ": out of memory" : pmr_profdb_errmsg(db));
 	pmr_profdb_close(db);
 	if (!com.quiet && com.verbose)
 		fprintf(stderr, "pmprof: %" PRIu64 " samples added to '%s' "
@@ -495,6 +496,8 @@ main(int argc, char *argv[])
 		read_runs(p, argc, argv);
 	ev = pick_events(p, events, &v.nev);
 	v.ev = ev;
+	if (verb == V_EXPORT && type == 2 && pmr_common_tty_refused(&com))
+		die("binary output to a terminal (use -o or --force)");
 	if (pmr_textout_open(&out, com.output) != 0)
 		die("%s: %m", pmr_outname(com.output));
 	msg = NULL;

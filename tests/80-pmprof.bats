@@ -285,6 +285,9 @@ samples() {
 	"$PMPROF" export -t folded "$T/t.pmr" > "$T/f.txt"
 	grep -q '^work;slow [0-9]*$' "$T/f.txt"
 	[ "$(awk '{ s += $NF } END { print s }' "$T/f.txt")" -eq "$total" ]
+	# gzipped protobuf is no text for a terminal
+	run script -qec "'$PMPROF' export -t pprof '$T/t.pmr'" /dev/null
+	[ "$status" -eq 1 ] && [[ $output == *"binary output to a terminal (use -o or --force)"* ]]
 	"$PMPROF" export -t pprof -o "$T/p.pb.gz" "$T/t.pmr"
 	gzip -dc "$T/p.pb.gz" | protoc --decode=perftools.profiles.Profile \
 	    -I "$DATA/pprof" "$DATA/pprof/profile.proto" > "$T/p.txt"
@@ -331,6 +334,8 @@ samples() {
 	assert_one_line_stderr
 	run -1 --separate-stderr "$PMPROF" procs --db "$T/nosuch.db"
 	assert_one_line_stderr
+	run -1 --separate-stderr "$PMPROF" procs --db "$T/p.db" --epoch nosuch
+	[ "$stderr" = "pmprof: '$T/p.db': no epoch 'nosuch'" ]
 }
 
 @test "pmprof db: kill -9 during an add leaves the database consistent" {
