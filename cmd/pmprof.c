@@ -120,13 +120,8 @@ help(void)
 	    "  -t, --type=T         export: callgrind, pprof (gzipped "
 	    "profile.proto) or\n"
 	    "                       folded\n\n"
-	    "Common options:\n"
-	    "  -o, --output=FILE  write to FILE instead of standard output\n"
-
-	    "  -q, --quiet        print no warnings about the input\n"
-	    "  -v, --verbose      print more on stderr\n"
-	    "  -h, --help         print this help and exit\n"
-	    "  -V, --version      print the version and exit\n");
+	    "(-z, --level, --no-pg and --seed below shape import's stream)\n\n"
+	    "%s", pmr_common_help);
 }
 
 static struct pmr_common com;

@@ -288,6 +288,8 @@ samples() {
 	# gzipped protobuf is no text for a terminal
 	run script -qec "'$PMPROF' export -t pprof '$T/t.pmr'" /dev/null
 	[ "$status" -eq 1 ] && [[ $output == *"binary output to a terminal (use -o or --force)"* ]]
+	run script -qec "'$PMPROF' export -t pprof --force '$T/t.pmr' > /dev/null" /dev/null
+	[ "$status" -eq 0 ]
 	"$PMPROF" export -t pprof -o "$T/p.pb.gz" "$T/t.pmr"
 	gzip -dc "$T/p.pb.gz" | protoc --decode=perftools.profiles.Profile \
 	    -I "$DATA/pprof" "$DATA/pprof/profile.proto" > "$T/p.txt"
@@ -370,6 +372,12 @@ samples() {
 	run -1 --separate-stderr "$PMPROF" import -o "$T/x.pmr" "$DATA/perf/noevent.txt"
 	assert_one_line_stderr
 	run -0 "$PMPROF" import --kind ibs -o "$T/x.pmr" "$DATA/perf/noevent.txt"
+	# -z, --level, --no-pg, --seed shape the stream
+	"$PMPROF" import -z --level 5 --no-pg --seed 7 -o "$T/z.pmr" "$DATA/perf/ibs_op.txt"
+	[ "$(head -c 4 "$T/z.pmr" | od -An -tx1 | tr -d ' ')" = 28b52ffd ]
+	[ "$("$PMVIEW" -t PROV "$T/z.pmr" | grep -c PROV)" -eq 0 ]
+	"$PMPROF" import --seed 7 -o "$T/s.pmr" "$DATA/perf/ibs_op.txt"
+	"$PMVIEW" -t PROV -f tsv "$T/s.pmr" | grep -q $'^PROV\t7\t' 
 	run -2 --separate-stderr "$PMPROF" import --kind arm "$DATA/perf/ibs_op.txt"
 }
 
