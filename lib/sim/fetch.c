@@ -5,12 +5,6 @@
  */
 #include "sim/sim_internal.h"
 
-static unsigned
-class_lat(struct pmr_sim *s, unsigned cls)
-{
-	return cls < PMR_OP_NCLASS ? s->lat_of[cls] : s->c.lat_alu;
-}
-
 /*
  * Works out the class-derived fields of a new entry for ent_setup() and
  * keeps them in d for the next fetch of si.
@@ -21,12 +15,15 @@ sim_ent_derive(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si,
 {
 	unsigned cls = si != NULL ? si->cls : PMR_OP_NOP;
 	uint32_t f0 = e->flags;
+	struct pmr_sim_optime ot;
 
-	if (cls >= PMR_OP_NCLASS)
-		cls = PMR_OP_OTHER;
+	/* the timing pmprof calc's static schedule uses too (sched.h) */
+	pmr_sim_optime(&s->c, cls, si != NULL ? si->nload : 0,
+	    si != NULL ? (unsigned)(si->nmem - si->nload) : 0, &ot);
+	cls = ot.cls;
 	e->cls = (uint8_t)cls;
-	e->pool = s->pool_of[cls];
-	e->lat = (uint8_t)class_lat(s, cls);
+	e->pool = ot.pool;
+	e->lat = ot.lat;
 	e->flags |= (cls == PMR_OP_FADD || cls == PMR_OP_FMUL ||
 	    cls == PMR_OP_FDIV) ? E_FP : 0;
 	if (si != NULL && si->ndst > 0 && cls != PMR_OP_LOAD &&
@@ -34,24 +31,8 @@ sim_ent_derive(struct pmr_sim *s, struct ent *e, const struct pmr_sinsn *si,
 		e->flags |= E_FP;
 	if (pmr_insn_class_is_branch(cls))
 		e->flags |= E_BRANCH | (s->ip_reg ? E_IPREG : 0);
-	e->nload = si != NULL ? si->nload : 0;
-	e->nstore = si != NULL ? (uint8_t)(si->nmem - si->nload) : 0;
-	if (cls == PMR_OP_LOAD || cls == PMR_OP_LDST) {
-		if (e->nload == 0)
-			e->nload = 1;
-	}
-	if ((cls == PMR_OP_STORE || cls == PMR_OP_LDST) && e->nstore == 0)
-		e->nstore = 1;
-	if (e->nload > 0 && cls != PMR_OP_LOAD && cls != PMR_OP_LDST &&
-	    e->pool != P_MEM) {
-		/* an ALU op with a memory source: load, then operate */
-		e->pool = P_MEM;
-	} else if (e->nload > 0 || e->nstore > 0) {
-		e->pool = P_MEM;
-		e->lat = 0;
-	}
-	if (e->nstore > 0 && e->nload == 0)
-		e->lat = 1;
+	e->nload = ot.nload;
+	e->nstore = ot.nstore;
 	d->set = 1;
 	e->ndst = d->nd = (uint8_t)(si == NULL ? 0 : si->ndst < MAXD ?
 	    si->ndst : MAXD);

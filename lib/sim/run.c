@@ -191,23 +191,6 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	for (i = 0; i < P_N; i++)
 		if ((s->fu[i] = calloc(s->nfu[i], sizeof(uint64_t))) == NULL)
 			goto bad;
-	for (i = 0; i < PMR_OP_NCLASS; i++) {
-		s->pool_of[i] = P_ALU;
-		s->lat_of[i] = s->c.lat_alu;
-	}
-	s->pool_of[PMR_OP_IMUL] = s->pool_of[PMR_OP_IDIV] = P_IMUL;
-	s->lat_of[PMR_OP_IMUL] = s->c.lat_imul;
-	s->lat_of[PMR_OP_IDIV] = s->c.lat_idiv;
-	s->pool_of[PMR_OP_FADD] = P_FADD;
-	s->lat_of[PMR_OP_FADD] = s->c.lat_fadd;
-	s->pool_of[PMR_OP_FMUL] = s->pool_of[PMR_OP_FDIV] = P_FMUL;
-	s->lat_of[PMR_OP_FMUL] = s->c.lat_fmul;
-	s->lat_of[PMR_OP_FDIV] = s->c.lat_fdiv;
-	s->pool_of[PMR_OP_LOAD] = s->pool_of[PMR_OP_STORE] =
-	    s->pool_of[PMR_OP_LDST] = P_MEM;
-	for (i = 0; i < PMR_OP_NCLASS; i++)
-		if (s->lat_of[i] > 255)
-			s->lat_of[i] = 255;
 	s->iq_int_free = s->c.iq_int;
 	s->iq_fp_free = s->c.iq_fp;
 	s->regs_int_free = s->c.regs_int;

@@ -38,6 +38,7 @@
 #define PMR_SIM_INTERNAL
 #include "stream/pmr_internal.h"
 #include "sim/sim.h"
+#include "sim/sched.h"
 
 #define WHEEL 8192u		/* timing wheel, cycles (power of 2) */
 #define CRING 65536u		/* per-cycle issue counters, cycles */
@@ -82,7 +83,10 @@
 #define DIB_SHIFT 4u
 #define DIB_MISS 3u
 
-enum pool { P_ALU, P_IMUL, P_FADD, P_FMUL, P_MEM, P_N };
+/* the unit pools, sched.h's */
+enum pool { P_ALU = PMR_SIM_POOL_ALU, P_IMUL = PMR_SIM_POOL_IMUL,
+	P_FADD = PMR_SIM_POOL_FADD, P_FMUL = PMR_SIM_POOL_FMUL,
+	P_MEM = PMR_SIM_POOL_MEM, P_N = PMR_SIM_NPOOL };
 
 /* The rename undo of one destination. */
 struct undo {
@@ -298,8 +302,6 @@ struct pmr_sim {
 	 */
 	uint64_t *fu[P_N];
 	unsigned nfu[P_N], nlong[P_N], fu_used[P_N];
-	unsigned lat_of[PMR_OP_NCLASS];
-	uint8_t pool_of[PMR_OP_NCLASS];
 
 	/* front end */
 	uint64_t now;

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "prof/calc.h"
+#include "sim/sched.h"
 #include "unit.h"
 
 /* Fig. 7: eight issue points of M = 1 (the dual-issued M = 0 rows
@@ -50,7 +51,110 @@ UNIT_TEST(hand)
 	CHECK_EQ(f.conf, PMR_CALC_NONE);
 }
 
+static struct pmr_sinsn
+op(unsigned cls, int dst, int src0, int src1)
+{
+	struct pmr_sinsn si;
+
+	memset(&si, 0, sizeof(si));
+	si.cls = (uint8_t)cls;
+	if (dst >= 0)
+		si.dst[si.ndst++] = (uint16_t)dst;
+	if (src0 >= 0)
+		si.src[si.nsrc++] = (uint16_t)src0;
+	if (src1 >= 0)
+		si.src[si.nsrc++] = (uint16_t)src1;
+	if (cls == PMR_OP_LOAD)
+		si.nmem = si.nload = 1;
+	if (cls == PMR_OP_STORE)
+		si.nmem = 1;
+	return si;
+}
+
+/* alpha21164: 4-wide, 2 ALUs, 1 multiplier (idiv 60 cycles, not
+ * pipelined), 2 memory ports, L1-D hit 2 cycles, ALU 1 cycle */
+UNIT_TEST(sched_alpha)
+{
+	struct pmr_sim_config c;
+	struct pmr_sinsn b1[3], b2[5], b3[3];
+	struct pmr_sched o[5];
+	unsigned k;
+
+	CHECK_EQ(pmr_sim_config_preset(&c, "alpha21164"), 0);
+	/* a load, its consumer (2 cycles later: Ra dependency on it), an
+	 * independent add that issues with the consumer */
+	b1[0] = op(PMR_OP_LOAD, 0, 2, -1);
+	b1[1] = op(PMR_OP_INT, 3, 0, -1);
+	b1[2] = op(PMR_OP_INT, 1, 6, -1);
+	pmr_sim_sched(&c, b1, 3, o);
+	CHECK_EQ(o[0].t, 0);
+	CHECK_EQ(o[0].M, 1);
+	CHECK_EQ(o[0].stall, 0);
+	CHECK_EQ(o[1].t, 2);
+	CHECK_EQ(o[1].M, 2);
+	CHECK_EQ(o[1].stall, 2);
+	CHECK_EQ(o[1].why, PMR_SCHED_DEP);
+	CHECK_EQ(o[1].culprit, 0);
+	CHECK_EQ(o[1].src_from[0], 0);
+	CHECK_EQ(o[2].t, 2);
+	CHECK_EQ(o[2].M, 0);
+	CHECK_EQ(o[2].src_from[0], -1);
+	/* five independent ALU ops on two ALUs: pairs, each pair after the
+	 * first waits a cycle for a unit (the one before took the last) */
+	for (k = 0; k < 5; k++)
+		b2[k] = op(PMR_OP_INT, (int)k, 10, -1);
+	pmr_sim_sched(&c, b2, 5, o);
+	for (k = 0; k < 5; k++) {
+		CHECK_EQ(o[k].t, k / 2);
+		CHECK_EQ(o[k].M, k % 2 ? 0u : 1u);
+		CHECK_EQ(o[k].why, k == 2 || k == 4 ? PMR_SCHED_FU :
+		    PMR_SCHED_NONE);
+	}
+	CHECK_EQ(o[2].culprit, 1);
+	/* a divide holds the multiplier 60 cycles: a multiply after it
+	 * waits for the unit, not for a register */
+	b3[0] = op(PMR_OP_IDIV, 0, 1, 2);
+	b3[1] = op(PMR_OP_IMUL, 3, 4, 5);
+	b3[2] = op(PMR_OP_INT, 6, 3, -1);
+	pmr_sim_sched(&c, b3, 3, o);
+	CHECK_EQ(o[1].t, 60);
+	CHECK_EQ(o[1].why, PMR_SCHED_FU);
+	CHECK_EQ(o[1].culprit, 0);
+	CHECK_EQ(o[1].stall, 60);
+	CHECK_EQ(o[2].t, 60 + c.lat_imul);
+	CHECK_EQ(o[2].why, PMR_SCHED_DEP);
+	CHECK_EQ(o[2].culprit, 1);
+	/* the table is left clear: the same block again gives the same */
+	pmr_sim_sched(&c, b1, 3, o);
+	CHECK_EQ(o[1].t, 2);
+	CHECK_EQ(o[2].src_from[0], -1);
+}
+
+/* pmr_sim_optime is pmsim's timing: a store's result after a cycle, an
+ * ALU op with a memory source in the memory pool, after the load */
+UNIT_TEST(optime)
+{
+	struct pmr_sim_config c;
+	struct pmr_sim_optime t;
+
+	CHECK_EQ(pmr_sim_config_preset(&c, "alpha21164"), 0);
+	pmr_sim_optime(&c, PMR_OP_STORE, 0, 0, &t);
+	CHECK_EQ(t.pool, PMR_SIM_POOL_MEM);
+	CHECK_EQ(t.lat, 1);
+	CHECK_EQ(t.nstore, 1);
+	pmr_sim_optime(&c, PMR_OP_INT, 1, 0, &t);
+	CHECK_EQ(t.pool, PMR_SIM_POOL_MEM);
+	CHECK_EQ(t.hit, c.lat_alu + c.l1d_lat);
+	pmr_sim_optime(&c, PMR_OP_FDIV, 0, 0, &t);
+	CHECK_EQ(t.pool, PMR_SIM_POOL_FMUL);
+	CHECK_EQ(t.occupy, c.lat_fdiv);
+	pmr_sim_optime(&c, 200, 0, 0, &t);
+	CHECK_EQ(t.cls, PMR_OP_OTHER);
+}
+
 UNIT_MAIN(
 	UNIT_ENTRY(fig7),
-	UNIT_ENTRY(hand)
+	UNIT_ENTRY(hand),
+	UNIT_ENTRY(sched_alpha),
+	UNIT_ENTRY(optime)
 )
