@@ -11,6 +11,7 @@
  *   export          callgrind, pprof, folded stacks
  *   db FILE add     a profile database (DCPI's, in SQLite)
  *   import          Linux perf's AMD IBS / Arm SPE samples as SAMPLEs
+ *   calc PROC       DCPI's stall analysis of an in-order run (dcpicalc)
  *
  * The model and the reports live in lib/prof/; this file parses the
  * options, reads the inputs (one run each) and says what went wrong.  See
@@ -27,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "prof/calcrep.h"
 #include "prof/db.h"
 #include "prof/import.h"
 #include "prof/prof.h"
@@ -37,14 +39,14 @@
 
 enum {
 	O_SYSROOT = PMR_OPT_PRIVATE, O_ALPHA, O_DETAIL, O_BY, O_DB,
-	O_EPOCH, O_KIND
+	O_EPOCH, O_KIND, O_WHATCG, O_TOP_STALLS, O_SCORE
 };
 
 enum verb { V_IMAGES, V_PROCS, V_LIST, V_SCORE, V_STATS, V_DIFF,
-	V_EXPORT, V_DB, V_IMPORT, V_NVERB };
+	V_EXPORT, V_DB, V_IMPORT, V_CALC, V_NVERB };
 
 static const char *const verbs[] = { "images", "procs", "list", "score",
-	"stats", "diff", "export", "db", "import", NULL };
+	"stats", "diff", "export", "db", "import", "calc", NULL };
 
 #define MAXEPOCH 64
 
@@ -57,7 +59,10 @@ static const char synopsis[] =
     "       pmprof export -t callgrind|pprof|folded [options] [file ...]\n"
     "       pmprof db database add [--epoch=name] [file ...]\n"
     "       pmprof db database epochs\n"
-    "       pmprof import [--kind=kind] [-o file] [file]\n";
+    "       pmprof import [--kind=kind] [-o file] [file]\n"
+    "       pmprof calc [--score] [--top-stalls=n] [-f format] "
+    "procedure|--whatcg\n"
+    "              [file ...]\n";
 
 static void
 help(void)
@@ -90,7 +95,12 @@ help(void)
 	    "  db DB epochs       list the epochs of DB\n"
 	    "  import [FILE]      perf script text of AMD IBS op or Arm SPE "
 	    "samples to a\n"
-	    "                     stream of SAMPLE records\n\n"
+	    "                     stream of SAMPLE records\n"
+	    "  calc PROC          DCPI's stall analysis of an in-order run's "
+	    "CYCLES samples:\n"
+	    "                     frequencies, CPI, static stalls and "
+	    "culprits, dynamic\n"
+	    "                     causes by elimination (dcpicalc)\n\n"
 	    "Options:\n"
 	    "      --alpha=P        diff: family-wise significance level "
 	    "[0.05]\n"
@@ -114,6 +124,14 @@ help(void)
 	    "                       this epoch (repeatable) [every epoch]\n"
 	    "  -f, --format=FMT     text, tsv or json [text]\n"
 	    "      --kind=K         import: auto, ibs or spe [auto]\n"
+	    "      --score          calc: the accuracy against TRUTH: "
+	    "frequencies within\n"
+	    "                       5/10/15%%, edges, causes (one run and "
+	    "all merged)\n"
+	    "      --top-stalls=N   calc: the N instructions that stall "
+	    "most\n"
+	    "      --whatcg         calc: every procedure of the images "
+	    "(dcpiwhatcg)\n"
 	    "  -n, --top=N          print N rows at most [all]\n"
 
 	    "      --sysroot=DIR    look up the images' files under DIR\n"
@@ -210,6 +228,320 @@ pick_events(struct pmr_prof *p, const char *list, size_t *n)
 		    "--profileme or --sampler)");
 	*n = m;
 	return ev;
+}
+
+/* What calc shows. */
+struct calcview {
+	const char *proc;	/* NULL: --whatcg */
+	int whatcg, score, tsv;
+	size_t top;
+};
+
+struct psum {
+	size_t run;
+	long ev;
+	double *n;
+};
+
+static int
+count_samples(void *arg, size_t run, size_t ev, uint64_t pc, double v)
+{
+	struct psum *ps = arg;
+
+	(void)pc;
+	if ((long)ev == ps->ev)
+		ps->n[run] += v;
+	return 0;
+}
+
+/*
+ * Reads what calc needs of the runs: the machine (every run's META config,
+ * one in-order machine), the CYCLES samples, P for run (-1: all), the
+ * TRUTH events.  Returns 0, or PMR_EINVAL with *msg.
+ */
+static int
+calc_setup(struct pmr_prof *p, long run, struct pmr_sim_config *cfg,
+    struct pmr_calc_opts *o, const char **msg)
+{
+	static char buf[512];
+	size_t r, nrun = pmr_prof_nrun(p), t;
+	uint64_t dg = 0;
+	double cyc = 0, ns = 0, *n;
+	struct psum ps;
+	char eb[256], name[32];
+
+	memset(o, 0, sizeof(*o));
+	o->cfg = cfg;
+	o->run = run;
+	*msg = buf;
+	for (r = 0; r < nrun; r++) {
+		const struct pmr_prof_run *ri = pmr_prof_runinfo(p, r);
+		struct pmr_sim_config c;
+
+		if (ri->config == NULL) {
+			snprintf(buf, sizeof(buf), "'%s': no machine (pmsim's "
+			    "META config): calc needs the core that ran",
+			    ri->name);
+			return PMR_EINVAL;
+		}
+		if (pmr_sim_config_text(&c, ri->config, ri->nconfig, eb,
+		    sizeof(eb)) != 0) {
+			snprintf(buf, sizeof(buf), "'%s': META config: %s",
+			    ri->name, eb);
+			return PMR_EINVAL;
+		}
+		if (!c.inorder) {
+			snprintf(buf, sizeof(buf), "'%s': an out-of-order "
+			    "core (%s, inorder = 0): its PC samples cannot "
+			    "tell why it stalled (DCPI, SOSP '97 §6); use "
+			    "ProfileMe's pairs instead (pmsim --profileme "
+			    "--pairs, pairs(1))", ri->name, c.name);
+			return PMR_EINVAL;
+		}
+		if (r > 0 && pmr_sim_config_digest(&c) != dg) {
+			snprintf(buf, sizeof(buf), "'%s': another machine "
+			    "than the first run's", ri->name);
+			return PMR_EINVAL;
+		}
+		dg = pmr_sim_config_digest(&c);
+		*cfg = c;
+		cyc += run < 0 || (long)r == run ? (double)ri->cycles : 0;
+	}
+	if ((o->ev_s = pmr_prof_event_find(p, "counter:cycles")) < 0) {
+		snprintf(buf, sizeof(buf), "no CYCLES samples in the input "
+		    "(pmsim --sampler=counter,event=cycles)");
+		return PMR_EINVAL;
+	}
+	if ((n = calloc(nrun + 1, sizeof(*n))) == NULL) {
+		snprintf(buf, sizeof(buf), "out of memory");
+		return PMR_ENOMEM;
+	}
+	ps.ev = o->ev_s;
+	ps.n = n;
+	(void)pmr_prof_each(p, count_samples, &ps);
+	for (r = 0; r < nrun; r++)
+		ns += run < 0 || (long)r == run ? n[r] : 0;
+	free(n);
+	if (ns == 0 || cyc == 0) {
+		snprintf(buf, sizeof(buf), "no CYCLES samples or no cycles "
+		    "(STATS) in the run%s", run < 0 ? "s" : "");
+		return PMR_EINVAL;
+	}
+	o->period = cyc / ns;
+	o->ev_ret = pmr_prof_event_find(p, "truth:retired");
+	o->ev_taken = pmr_prof_event_find(p, "truth:taken");
+	o->ev_head = pmr_prof_event_find(p, "truth:head");
+	for (t = 0; t < PMR_CALC_NTRUTH; t++) {
+		snprintf(name, sizeof(name), "truth:hd:%s",
+		    pmr_calc_truth_name[t]);
+		o->ev_hd[t] = pmr_prof_event_find(p, name);
+	}
+	*msg = NULL;
+	return 0;
+}
+
+struct cproc {
+	const char *name;
+	size_t img;
+	uint64_t lo, hi;
+	double s;
+};
+
+static int
+cmp_cproc(const void *x, const void *y)
+{
+	const struct cproc *a = x, *b = y;
+
+	return a->s < b->s ? 1 : a->s > b->s ? -1 : a->lo < b->lo ? -1 :
+	    a->lo > b->lo;
+}
+
+/* The procedures to analyse: proc, or every one with samples. */
+static struct cproc *
+calc_procs(struct pmr_prof *p, const char *proc, long ev, size_t *n,
+    const char **msg)
+{
+	static char buf[512];
+	struct pmr_prof_row *rows;
+	struct cproc *v;
+	size_t nr, i, m = 0, nev = pmr_prof_nevent(p);
+
+	*n = 0;
+	if (proc != NULL) {
+		if ((v = calloc(1, sizeof(*v))) == NULL)
+			return NULL;
+		if (!pmr_images_proc(pmr_prof_images(p), proc, &v->img,
+		    &v->lo, &v->hi)) {
+			free(v);
+			snprintf(buf, sizeof(buf), "no procedure '%s' in the "
+			    "images' symbols", proc);
+			*msg = buf;
+			return NULL;
+		}
+		v->name = proc;
+		*n = 1;
+		return v;
+	}
+	if (pmr_prof_group(p, PMR_PROF_BY_PROC, 0, 0, UINT64_MAX, &rows, &nr,
+	    NULL) != 0 || (v = calloc(nr + 1, sizeof(*v))) == NULL)
+		return NULL;
+	for (i = 0; i < nr; i++)
+		if (rows[i].proc != NULL && rows[i].img >= 0 &&
+		    rows[i].v[ev] > 0) {
+			v[m].name = rows[i].proc;
+			v[m].img = (size_t)rows[i].img;
+			v[m].lo = rows[i].lo;
+			v[m].hi = rows[i].hi;
+			v[m++].s = rows[i].v[ev];
+		}
+	(void)nev;
+	qsort(v, m, sizeof(*v), cmp_cproc);
+	*n = m;
+	if (m == 0) {
+		free(v);
+		snprintf(buf, sizeof(buf), "no CYCLES samples in any "
+		    "procedure of the images' symbols");
+		*msg = buf;
+		return NULL;
+	}
+	return v;
+}
+
+/* Scores the analysis of run (-1: all merged) over the procedures. */
+static int
+calc_score(FILE *f, struct pmr_prof *p, const struct cproc *pr, size_t np,
+    long run, const char *label, int header, int tsv, const char **msg)
+{
+	static char buf[512];
+	struct pmr_sim_config cfg;
+	struct pmr_calc_opts o;
+	struct pmr_calc_score sc;
+	struct pmr_calc_proc cp;
+	size_t i;
+	int rc;
+
+	if ((rc = calc_setup(p, run, &cfg, &o, msg)) != 0)
+		return rc;
+	if (o.ev_ret < 0) {
+		*msg = "--score: no TRUTH in the input (pmsim --truth)";
+		return PMR_EINVAL;
+	}
+	memset(&sc, 0, sizeof(sc));
+	for (i = 0; i < np; i++) {
+		if ((rc = pmr_calc_proc(p, &o, pr[i].name, pr[i].img,
+		    pr[i].lo, pr[i].hi, &cp, buf, sizeof(buf))) != 0) {
+			if (rc == PMR_ENOMEM) {
+				*msg = buf;
+				return rc;
+			}
+			continue;	/* no code: as DCPI, not tallied */
+		}
+		pmr_calc_score_add(&sc, &cp);
+		pmr_calc_proc_free(&cp);
+	}
+	pmr_calc_report_score(f, label, &sc, header, tsv);
+	return 0;
+}
+
+/* pmprof calc */
+static int
+calc(FILE *f, struct pmr_prof *p, const struct calcview *cv,
+    const char **msg)
+{
+	static char buf[512];
+	struct pmr_sim_config cfg;
+	struct pmr_calc_opts o;
+	struct pmr_calc_sum sum;
+	struct pmr_calc_tops top;
+	struct pmr_calc_proc cp;
+	struct cproc *pr;
+	size_t np, i, nrun = pmr_prof_nrun(p), skipped = 0;
+	int rc;
+
+	if ((rc = calc_setup(p, -1, &cfg, &o, msg)) != 0)
+		return rc;
+	if ((pr = calc_procs(p, cv->proc, o.ev_s, &np, msg)) == NULL)
+		return *msg != NULL ? PMR_EINVAL : PMR_ENOMEM;
+	memset(&sum, 0, sizeof(sum));
+	memset(&top, 0, sizeof(top));
+	if (cv->whatcg && !cv->score && !cv->tsv)
+		fprintf(f, "%-32s %10s %7s %7s %7s %7s %s\n", "procedure",
+		    "samples", "best", "actual", "static", "dynamic",
+		    "top cause");
+	for (i = 0; i < np && !cv->score; i++) {
+		struct pmr_calc_sum one;
+
+		rc = pmr_calc_proc(p, &o, pr[i].name, pr[i].img, pr[i].lo,
+		    pr[i].hi, &cp, buf, sizeof(buf));
+		if (rc != 0 && (cv->proc != NULL || rc == PMR_ENOMEM)) {
+			free(pr);
+			free(top.v);
+			*msg = buf;
+			return rc;
+		}
+		if (rc != 0) {
+			skipped++;
+			continue;
+		}
+		memset(&one, 0, sizeof(one));
+		pmr_calc_sum_add(&one, &cp);
+		pmr_calc_sum_add(&sum, &cp);
+		if (cv->proc != NULL && !cv->top)
+			pmr_calc_report_list(f, &cp, pmr_images_get(
+			    pmr_prof_images(p), cp.img)->path, cv->tsv);
+		else if (!cv->top && !cv->tsv) {
+			double st = one.st[1] + one.st[2] + one.st[3];
+			double dy = one.dynpos + one.unexpl + one.gain;
+			unsigned c, best = PMR_CALC_NCAUSE;
+
+			for (c = 0; c < PMR_CALC_NCAUSE; c++)
+				if (one.hi[c] > 0 && (best == PMR_CALC_NCAUSE ||
+				    one.hi[c] > one.hi[best]))
+					best = c;
+			fprintf(f, "%-32.32s %10.0f %7.2f %7.2f %6.1f%% "
+			    "%6.1f%% %s\n", cp.name, one.samples, one.insns ?
+			    one.best / one.insns : 0, one.insns ?
+			    one.actual / one.insns : 0, one.actual ? 100 * st /
+			    one.actual : 0, one.actual ? 100 * dy / one.actual :
+			    0, best < PMR_CALC_NCAUSE ?
+			    pmr_calc_cause_name[best] : "-");
+		}
+		if (cv->top && pmr_calc_top_add(&top, &cp) != 0) {
+			pmr_calc_proc_free(&cp);
+			free(pr);
+			free(top.v);
+			*msg = "out of memory";
+			return PMR_ENOMEM;
+		}
+		pmr_calc_proc_free(&cp);
+	}
+	if (cv->score) {
+		rc = calc_score(f, p, pr, np, 0, nrun > 1 ? "run 1" : "1 run",
+		    1, cv->tsv, msg);
+		if (rc == 0 && nrun > 1) {
+			snprintf(buf, sizeof(buf), "%zu runs", nrun);
+			rc = calc_score(f, p, pr, np, -1, buf, 0, cv->tsv,
+			    msg);
+		}
+		free(pr);
+		return rc;
+	}
+	if (cv->top)
+		pmr_calc_report_top(f, &top, cv->top, cv->tsv);
+	else if (!cv->tsv || cv->whatcg) {
+		if (cv->whatcg && !cv->tsv)
+			fputc('\n', f);
+		snprintf(buf, sizeof(buf), "%s%s", cv->proc != NULL ?
+		    "summary of " : "all procedures with samples", cv->proc !=
+		    NULL ? cv->proc : "");
+		pmr_calc_report_sum(f, buf, &sum, cv->tsv);
+	}
+	if (skipped > 0 && !cv->tsv)
+		fprintf(f, "(%zu procedures without code left out)\n",
+		    skipped);
+	free(pr);
+	free(top.v);
+	return 0;
 }
 
 /* Reads epochs (all when n is 0) of the database at path, one run each. */
@@ -363,6 +695,9 @@ main(int argc, char *argv[])
 		{ "db", required_argument, NULL, O_DB },
 		{ "epoch", required_argument, NULL, O_EPOCH },
 		{ "kind", required_argument, NULL, O_KIND },
+		{ "score", no_argument, NULL, O_SCORE },
+		{ "top-stalls", required_argument, NULL, O_TOP_STALLS },
+		{ "whatcg", no_argument, NULL, O_WHATCG },
 		{ "detail", no_argument, NULL, O_DETAIL },
 		{ "event", required_argument, NULL, 'e' },
 		{ "format", required_argument, NULL, 'f' },
@@ -384,6 +719,7 @@ main(int argc, char *argv[])
 	size_t nepoch = 0;
 	int kind = 0;
 	struct pmr_prof_view v;
+	struct calcview cv;
 	struct pmr_textout out;
 	struct pmr_prof *p;
 	const char *events = NULL, *sysroot = NULL, *proc = NULL, *msg;
@@ -395,6 +731,7 @@ main(int argc, char *argv[])
 	pmr_cli_init("pmprof", synopsis, help);
 	pmr_common_init(&com);
 	memset(&v, 0, sizeof(v));
+	memset(&cv, 0, sizeof(cv));
 	v.alpha = 0.05;
 	v.by = PMR_PROF_BY_PROC;
 	if (argc < 2)
@@ -450,6 +787,16 @@ main(int argc, char *argv[])
 		case O_KIND:
 			kind = pmr_cli_pick("--kind", optarg, kind_names);
 			break;
+		case O_SCORE:
+			cv.score = 1;
+			break;
+		case O_TOP_STALLS:
+			cv.top = (size_t)pmr_cli_num("--top-stalls", optarg, 1,
+			    1LL << 40);
+			break;
+		case O_WHATCG:
+			cv.whatcg = 1;
+			break;
 		case O_SYSROOT:
 			sysroot = optarg;
 			break;
@@ -463,6 +810,17 @@ main(int argc, char *argv[])
 	if (verb == V_DB)
 		return db_verb(argc, argv, sysroot, nepoch ? epochs[0] : NULL,
 		    nepoch, argc0, argv0);
+	if ((cv.score || cv.top || cv.whatcg) && verb != V_CALC)
+		pmr_cli_misuse("--score, --top-stalls and --whatcg are for "
+		    "calc");
+	if (verb == V_CALC && !cv.whatcg) {
+		if (argc < 1)
+			pmr_cli_misuse("calc: a procedure name, or --whatcg, "
+			    "is needed");
+		cv.proc = argv[0];
+		argc--;
+		argv++;
+	}
 	if (verb == V_LIST) {
 		if (argc < 1)
 			pmr_cli_misuse("list: a procedure name is needed");
@@ -489,7 +847,10 @@ main(int argc, char *argv[])
 		read_db(p, dbpath, epochs, nepoch);
 	else
 		read_runs(p, argc, argv);
-	ev = pick_events(p, events, &v.nev);
+	if (verb == V_CALC && events != NULL)
+		pmr_cli_misuse("calc: -e does not apply (it reads the CYCLES "
+		    "samples)");
+	ev = verb == V_CALC ? NULL : pick_events(p, events, &v.nev);
 	v.ev = ev;
 	if (verb == V_EXPORT && type == 2 && pmr_common_tty_refused(&com))
 		die("binary output to a terminal (use -o or --force)");
@@ -514,6 +875,12 @@ main(int argc, char *argv[])
 		break;
 	case V_DIFF:
 		rc = pmr_prof_report_diff(out.f, p, &v, &msg);
+		break;
+	case V_CALC:
+		cv.tsv = v.fmt != PMR_TABLE_TEXT;
+		if (v.fmt == PMR_TABLE_JSON)
+			pmr_cli_misuse("calc: -f text or tsv");
+		rc = calc(out.f, p, &cv, &msg);
 		break;
 	case V_EXPORT:
 		rc = type == 0 ? pmr_prof_export_callgrind(out.f, p, &v) :

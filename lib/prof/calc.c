@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "prof/calc.h"
 
@@ -48,6 +49,16 @@ pmr_calc_class_freq(const double *S, const double *M, size_t n,
 		return -1;
 	}
 	qsort(p, np, sizeof(*p), cmp_pt);
+	if (sumS >= 8 * (double)np) {
+		/* enough samples that an issue point without one did not
+		 * run as scheduled (it issued with the one before: a block
+		 * head after a jump the schedule could not see): not a
+		 * point */
+		for (k = 0; k < np && p[k].s == 0; k++)
+			;
+		memmove(p, p + k, (np - k) * sizeof(*p));
+		np -= k;
+	}
 	w = p[0].s > 0 ? 3 / sqrt(p[0].s) : 1;
 	if (w < 0.1)
 		w = 0.1;

@@ -44,6 +44,7 @@ static const struct {
 static const char *const latev[] = { "lat:fm", "lat:md", "lat:dx",
 	"lat:xr", "lat:rr", "lat:n" };
 #define NLAT 5
+#define NTRUTH 5
 
 struct pmr_prof {
 	struct ent *ent;
@@ -60,7 +61,7 @@ struct pmr_prof {
 	long ev_sampler[NSAMPLER];
 	long ev_bit[NSAMPLER][NBITEV + 1];	/* + 1: abort */
 	long ev_lat[NLAT + 1];
-	long ev_truth[3];
+	long ev_truth[NTRUTH];
 	char counter_ev[16], pebs_ev[16];	/* from META sampler */
 	/* pmr_prof_group's rows */
 	struct pmr_prof_row *rows;
@@ -95,7 +96,7 @@ reset_run_cache(struct pmr_prof *p)
 	}
 	for (i = 0; i <= NLAT; i++)
 		p->ev_lat[i] = -1;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < NTRUTH; i++)
 		p->ev_truth[i] = -1;
 	strcpy(p->counter_ev, "cycles");
 	strcpy(p->pebs_ev, "retired");
@@ -125,8 +126,10 @@ pmr_prof_free(struct pmr_prof *p)
 		return;
 	for (i = 0; i < p->nev; i++)
 		free(p->ev[i].name);
-	for (i = 0; i < p->nrun; i++)
+	for (i = 0; i < p->nrun; i++) {
 		free(p->run[i].name);
+		free(p->run[i].config);
+	}
 	free(p->ev);
 	free(p->run);
 	free(p->ent);
@@ -375,22 +378,22 @@ add_sample(struct pmr_prof *p, const struct pmr_sim_sample *s)
 static int
 add_truth(struct pmr_prof *p, const struct pmr_sim_truth *t)
 {
-	static const char *const names[3] = { "truth:cycles",
-		"truth:retired", "truth:fetched" };
-	const double v[3] = { t->tp_cycles, (double)t->retired,
-		(double)t->fetched };
+	static const char *const names[NTRUTH] = { "truth:cycles",
+		"truth:retired", "truth:fetched", "truth:taken", "truth:head" };
+	const double v[NTRUTH] = { t->tp_cycles, (double)t->retired,
+		(double)t->fetched, (double)t->taken, (double)t->head_cycles };
 	uint32_t r;
 	int k, rc;
 
 	if (cur_run(p, &r) != 0)
 		return fail(p, PMR_ENOMEM, "out of memory");
 	p->run[r].has_truth = 1;
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < NTRUTH; k++) {
 		if (v[k] == 0)
 			continue;
-		if (p->ev_truth[k] < 0)
-			p->ev_truth[k] = event_make(p, names[k],
-			    PMR_PROF_EV_TRUTH);
+		if (p->ev_truth[k] < 0 && (p->ev_truth[k] = event_make(p,
+		    names[k], PMR_PROF_EV_TRUTH)) < 0)
+			return fail(p, PMR_ENOMEM, "out of memory");
 		if ((rc = bump(p, r, p->ev_truth[k], t->pc, v[k])) != 0)
 			return rc;
 	}
@@ -486,6 +489,19 @@ pmr_prof_add(struct pmr_prof *p, const struct pmr_rec *rec)
 		if (pmr_rec_decode(rec, &m, &why) != 0)
 			return fail(p, PMR_ECORRUPT, "bad META record: %s",
 			    why);
+		if (m.key.n == 6 && memcmp(m.key.p, "config", 6) == 0) {
+			char *c;
+
+			if (cur_run(p, &r) != 0 ||
+			    (c = malloc(m.value.n + 1)) == NULL)
+				return fail(p, PMR_ENOMEM, "out of memory");
+			memcpy(c, m.value.p, m.value.n);
+			c[m.value.n] = '\0';
+			free(p->run[r].config);
+			p->run[r].config = c;
+			p->run[r].nconfig = m.value.n;
+			return 1;
+		}
 		add_meta(p, &m);
 		return 1;
 	}
@@ -642,6 +658,7 @@ pmr_prof_code(struct pmr_prof *p, size_t img, uint64_t lo, uint64_t hi,
 		}
 		t->len = (unsigned)len;
 		t->cls = si.cls;
+		t->si = si;
 		snprintf(t->text, sizeof(t->text), "%s",
 		    pmr_insn_decoder_text(p->dec));
 		if (si.target >= lo && si.target < hi && si.target != 0 &&

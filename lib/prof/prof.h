@@ -18,7 +18,9 @@
  *                   (list prints the means);
  *   truth           TRUTH's exact values: "truth:cycles" (the time-
  *                   proportional oracle's tp_cycles), "truth:retired",
- *                   "truth:fetched".
+ *                   "truth:fetched", "truth:taken"; on an in-order core
+ *                   "truth:head" (head_cycles) and its causes,
+ *                   "truth:hd:issue" ... (pmprof calc's score).
  *
  * Reports group the pcs by image, procedure, basic block or instruction
  * (pmr_prof_group), with symbols and code from the images (images.h).
@@ -33,6 +35,7 @@
 
 #include "stream/pmr.h"
 #include "sym/images.h"
+#include "trace/trace.h"
 
 struct pmr_prof;
 
@@ -50,6 +53,8 @@ struct pmr_prof_run {
 	uint64_t cycles, retired;	/* the final STATS, 0 if none */
 	uint64_t seed;		/* of pmsim's PROV record */
 	int has_truth;
+	char *config;		/* pmsim's META config text, NULL if none */
+	size_t nconfig;
 };
 
 /* Granularities of pmr_prof_group(). */
@@ -140,6 +145,7 @@ struct pmr_prof_insn {
 	unsigned cls;		/* enum pmr_opclass */
 	int leader;		/* starts a basic block */
 	char text[96];		/* mnemonic and operands */
+	struct pmr_sinsn si;	/* the decoded instruction, if len > 0 */
 };
 
 /*

@@ -71,7 +71,7 @@ pmr_sim_optime(const struct pmr_sim_config *c, unsigned cls,
 
 void
 pmr_sim_sched(const struct pmr_sim_config *c, const struct pmr_sinsn *si,
-    size_t n, struct pmr_sched *out)
+    size_t n, size_t npre, int taken, struct pmr_sched *out)
 {
 	/* per register: ready cycle + 1 (0: ready from the start) and the
 	 * writer; registers are cleared as they are written, so only the
@@ -121,7 +121,8 @@ pmr_sim_sched(const struct pmr_sim_config *c, const struct pmr_sinsn *si,
 		}
 		/* the earliest cycle order and width allow */
 		c0 = k == 0 ? 0 : out[k - 1].t;
-		if (k > 0 && nused >= c->issue_width)
+		if (k > 0 && (nused >= c->issue_width || (k == npre &&
+		    taken)))
 			c0++;
 		t = c0;
 		if (dep > t) {
@@ -166,6 +167,8 @@ pmr_sim_sched(const struct pmr_sim_config *c, const struct pmr_sinsn *si,
 		lastu[p] = (int32_t)k;
 		o->t = t;
 		o->M = k == 0 ? t + 1 : t - out[k - 1].t;
+		if (k == npre && taken && o->M == 0)
+			o->M = 1;
 		o->stall = t - c0;
 		if (o->stall == 0) {
 			o->why = PMR_SCHED_NONE;

@@ -73,10 +73,15 @@ struct pmr_sched {
  * each in the first cycle, from the cycle of the one before, at which its
  * sources are ready (writers in the block: their issue cycle + hit
  * latency; others: ready), its pool has a unit free and the cycle has an
- * issue slot (issue_width).  The block starts in a new cycle.  Fills
- * out[0..n).
+ * issue slot (issue_width).  The first npre instructions are a context:
+ * the end of a predecessor, whose writers and units the block then sees
+ * (what DCPI's analysis left out, §6.1.3's ldq example); with taken, the
+ * block starts in a cycle after the context's last (a taken transfer
+ * ends a fetch group).  With no context the block starts in a new cycle.
+ * Fills out[0..n); the block's M_i are out[npre..n).
  */
 void pmr_sim_sched(const struct pmr_sim_config *c,
-    const struct pmr_sinsn *si, size_t n, struct pmr_sched *out);
+    const struct pmr_sinsn *si, size_t n, size_t npre, int taken,
+    struct pmr_sched *out);
 
 #endif /* PMR_SIM_SCHED_H */
