@@ -292,10 +292,10 @@ calc_setup(struct pmr_prof *p, long run, struct pmr_sim_config *cfg,
 		}
 		if (!c.inorder) {
 			snprintf(buf, sizeof(buf), "'%s': an out-of-order "
-			    "core (%s, inorder = 0): its PC samples cannot "
-			    "tell why it stalled (DCPI, SOSP '97 §6); use "
-			    "ProfileMe's pairs instead (pmsim --profileme "
-			    "--pairs, pairs(1))", ri->name, c.name);
+			    "core (inorder = 0): its PC samples cannot tell "
+			    "why it stalled (DCPI, SOSP '97 §6); use "
+			    "ProfileMe's paired samples instead (pmsim "
+			    "--profileme=paired, then pairs)", ri->name);
 			return PMR_EINVAL;
 		}
 		if (r > 0 && pmr_sim_config_digest(&c) != dg) {
@@ -464,7 +464,7 @@ calc(FILE *f, struct pmr_prof *p, const struct calcview *cv,
 		return *msg != NULL ? PMR_EINVAL : PMR_ENOMEM;
 	memset(&sum, 0, sizeof(sum));
 	memset(&top, 0, sizeof(top));
-	if (cv->whatcg && !cv->score && !cv->tsv)
+	if (cv->whatcg && !cv->score && !cv->tsv && !cv->top)
 		fprintf(f, "%-32s %10s %7s %7s %7s %7s %s\n", "procedure",
 		    "samples", "best", "actual", "static", "dynamic",
 		    "top cause");
@@ -813,6 +813,8 @@ main(int argc, char *argv[])
 	if ((cv.score || cv.top || cv.whatcg) && verb != V_CALC)
 		pmr_cli_misuse("--score, --top-stalls and --whatcg are for "
 		    "calc");
+	if (verb == V_CALC && v.fmt == PMR_TABLE_JSON)
+		pmr_cli_misuse("calc: -f text or tsv");
 	if (verb == V_CALC && !cv.whatcg) {
 		if (argc < 1)
 			pmr_cli_misuse("calc: a procedure name, or --whatcg, "
@@ -878,8 +880,6 @@ main(int argc, char *argv[])
 		break;
 	case V_CALC:
 		cv.tsv = v.fmt != PMR_TABLE_TEXT;
-		if (v.fmt == PMR_TABLE_JSON)
-			pmr_cli_misuse("calc: -f text or tsv");
 		rc = calc(out.f, p, &cv, &msg);
 		break;
 	case V_EXPORT:

@@ -151,8 +151,9 @@ struct pmr_calc_sum {
 	double tallied;		/* of instructions with a frequency */
 	double best, actual;	/* sum F M, sum S (tallied) */
 	double insns;		/* sum F (executions / P) */
-	double exec;		/* sum F (M - static) */
-	double st[4];		/* static stall by enum pmr_sched_why */
+	double exec;		/* sum F: an issue cycle each */
+	double st[4];		/* static stall, sum F (M - 1), by enum
+				 * pmr_sched_why */
 	double lo[PMR_CALC_NCAUSE], hi[PMR_CALC_NCAUSE];
 	double unexpl, gain;	/* gain <= 0 */
 	double dynpos;		/* the explained stall, each once */

@@ -111,9 +111,10 @@ pmr_calc_report_list(FILE *f, const struct pmr_calc_proc *cp,
 		if (i == cp->b[in->block].first)
 			fprintf(f, "%-14s block %u, class %u\n", "",
 			    in->block, cp->b[in->block].cls);
-		if (in->sc.stall > 0 && in->F > 0)
+		if (in->sc.M > 1 && in->F > 0)
 			fprintf(f, "%-14s %c %u.0cy static\n", "",
-			    why_letter[in->sc.why], in->sc.stall);
+			    why_letter[in->sc.why ? in->sc.why :
+			    PMR_SCHED_WIDTH], in->sc.M - 1);
 		if (d >= 0.5)
 			fprintf(f, "%-14s %s %.1fcy\n", "",
 			    letters(in->causes, buf), d);
@@ -306,7 +307,7 @@ pmr_calc_top_add(struct pmr_calc_tops *t, const struct pmr_calc_proc *cp)
 
 		if (in->F <= 0 || in->sc.M == 0)
 			continue;
-		st = in->F * in->sc.stall + (in->dyn > 0 ? in->dyn : 0);
+		st = in->F * (in->sc.M - 1) + (in->dyn > 0 ? in->dyn : 0);
 		if (st <= 0)
 			continue;
 		if (t->n == t->cap) {
@@ -324,7 +325,7 @@ pmr_calc_top_add(struct pmr_calc_tops *t, const struct pmr_calc_proc *cp)
 		snprintf(x->text, sizeof(x->text), "%s", in->text);
 		x->stall = st;
 		x->samples = in->S;
-		x->st_cy = in->sc.stall;
+		x->st_cy = in->sc.M - 1;
 		x->why = in->sc.why;
 		x->dyn_cy = in->dyn > 0 ? in->dyn / in->F : 0;
 		x->causes = in->dyn > 0 ? in->causes : 0;

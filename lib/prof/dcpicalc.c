@@ -935,6 +935,69 @@ pmr_calc_proc_free(struct pmr_calc_proc *cp)
 	memset(cp, 0, sizeof(*cp));
 }
 
+/*
+ * Drops the code after the last block that runs: reached from the entry
+ * or sampled, or reached from one that was (a symbol without a size
+ * reaches to the section's end, over data and padding), and builds the
+ * CFG again over what is left.
+ */
+static int
+trim(struct pmr_calc_proc *cp, struct cfg *g, int truth)
+{
+	uint32_t nb = (uint32_t)cp->nb, *st, sp = 0, v, k, last = 0;
+	char *seen;
+	size_t i;
+
+	if (nb == 0)
+		return 0;
+	st = malloc(nb * sizeof(*st));
+	seen = calloc(nb, 1);
+	if (st == NULL || seen == NULL) {
+		free(st);
+		free(seen);
+		return PMR_ENOMEM;
+	}
+	for (v = 0; v < nb; v++)
+		if (v == 0 || block_sampled(cp, v)) {
+			seen[v] = 1;
+			st[sp++] = v;
+		}
+	while (sp > 0) {
+		v = st[--sp];
+		if (v > last)
+			last = v;
+		for (k = g->oout[v]; k < g->oout[v + 1]; k++) {
+			uint32_t w = cp->e[g->eout[k]].to;
+
+			if (w != PMR_CALC_NOWHERE && !seen[w]) {
+				seen[w] = 1;
+				st[sp++] = w;
+			}
+		}
+	}
+	free(st);
+	free(seen);
+	if (last + 1 == nb)
+		return 0;
+	cp->ni = cp->b[last].first + cp->b[last].n;
+	cp->hi = cp->in[cp->ni - 1].pc + (cp->in[cp->ni - 1].len ?
+	    cp->in[cp->ni - 1].len : 1);
+	free(cp->b);
+	free(cp->e);
+	cp->b = NULL;
+	cp->e = NULL;
+	cp->nb = cp->ne = 0;
+	cp->missing = 0;
+	for (i = 0; i < cp->ni; i++)
+		cp->in[i].block = 0;
+	cfg_free(g);
+	memset(g, 0, sizeof(*g));
+	g->cp = cp;
+	if (build_cfg(cp, truth) != 0 || adjacency(g) != 0)
+		return PMR_ENOMEM;
+	return 0;
+}
+
 int
 pmr_calc_proc(struct pmr_prof *p, const struct pmr_calc_opts *o,
     const char *name, size_t img, uint64_t lo, uint64_t hi,
@@ -1006,6 +1069,10 @@ pmr_calc_proc(struct pmr_prof *p, const struct pmr_calc_opts *o,
 	rc = PMR_ENOMEM;
 	if (build_cfg(cp, truth) != 0 || adjacency(&g) != 0)
 		goto out;
+	if ((rc = trim(cp, &g, truth)) != 0)
+		goto out;
+	ni = cp->ni;
+	rc = PMR_ENOMEM;
 	if ((rc = classes(&g)) != 0)
 		goto out;
 	rc = PMR_ENOMEM;
@@ -1063,8 +1130,10 @@ pmr_calc_sum_add(struct pmr_calc_sum *s, const struct pmr_calc_proc *cp)
 			s->dual += in->S;
 			continue;
 		}
-		s->exec += in->F * (in->sc.M - in->sc.stall);
-		s->st[in->sc.why] += in->F * in->sc.stall;
+		/* of its M head cycles, one issues: the rest waited */
+		s->exec += in->F;
+		s->st[in->sc.why ? in->sc.why : PMR_SCHED_WIDTH] += in->F *
+		    (in->sc.M - 1);
 		if (in->dyn < 0) {
 			s->gain += in->dyn;
 			continue;
