@@ -545,9 +545,14 @@ issue_inorder(struct pmr_sim *s)
 		hd_front(s, h, s->now);
 	else if (s->ents[h & s->wmask].flags & E_WP)
 		hd_set(s, PMR_SIM_HD_MISP, PMR_SIM_HD_MISP, 0);
-	else if (i == h && why < 0)
-		hd_operand(s, h);
-	else {
+	else if (i == h && why < 0) {
+		/* a head that waits does so for one producer: its cause,
+		 * the walk's end included, is worked out once */
+		if (s->hd_wait != s->ents[h & s->wmask].seq + 1) {
+			hd_operand(s, h);
+			s->hd_wait = s->ents[h & s->wmask].seq + 1;
+		}
+	} else {
 		if (i > h)
 			why = PMR_SIM_HD_ISSUE;	/* the head issued */
 		hd_set(s, why, why, 0);

@@ -344,12 +344,13 @@ struct pmr_sim {
 	 * hd_pending measured cycles with no instruction to issue, for the
 	 * next one to come (TRUTH head_cycles), hd_pend the same by cause
 	 * (enum pmr_sim_hd); the cause the last issue stage found, hd_why
-	 * before cycle hd_until and hd_then from it on (issue.c); hd_redir
-	 * that of the refill after the last squash (a mispredict or a
+	 * before cycle hd_until and hd_then from it on (issue.c), hd_wait
+	 * the seq + 1 of the head it is that of, if one not ready; hd_redir
+	 * the cause of the refill after the last squash (a mispredict or a
 	 * replay trap) */
 	uint64_t iss, hd_pending;
 	uint64_t hd_pend[PMR_SIM_HD_N];
-	uint64_t hd_until;
+	uint64_t hd_until, hd_wait;
 	int hd_why, hd_then, hd_redir;
 	int map_why;		/* this cycle's map stall reason, -1 none */
 	int td_recov;		/* a squash emptied the front end, and no
