@@ -142,7 +142,7 @@ for l in open(sys.argv[1]): json.loads(l)' "$T/out"
 	[[ $output == *$'type\tEVENT\t3\t75\t25.0'* ]]
 	[[ $output == *$'type\t77\t1\t12\t12.0'* ]]
 	[[ $output == *$'type\t100\t1\t8\t8.0'* ]]
-	[[ $output == *$'stream\t1\tversion 1.5\tcreator pmview'* ]]
+	[[ $output == *$'stream\t1\tversion 1.6\tcreator pmview'* ]]
 	[[ $output == *$'codec\traw'* ]]
 }
 

@@ -870,6 +870,106 @@ head_sum() {
 	[ "$h" -eq 0 ] && [ "$c" -gt 0 ]
 }
 
+HD="hd_issue hd_static hd_icache hd_itlb hd_dcache hd_dtlb hd_misp hd_wbuf hd_fu hd_other"
+
+# Prints, for file $1, "bad head cycles" and then the ten hd_* causes
+# summed over its TRUTH records: bad counts the records whose causes do
+# not sum to their head_cycles, head is the sum of head_cycles, cycles
+# STATS's.
+hd_sums() {
+	"$PMVIEW" -f tsv -t TRUTH,STATS "$1" | awk -F '\t' -v hd="$HD" '
+	    BEGIN { n = split(hd, f, " ") }
+	    /^#/ { for (i = 1; i <= NF; i++) c[$1, $i] = i; next }
+	    $1 == "STATS" { cyc = $c["#STATS", "cycles"] }
+	    $1 == "TRUTH" {
+		t = 0
+		for (k = 1; k <= n; k++) {
+			v = $c["#TRUTH", f[k]]; t += v; s[k] += v
+		}
+		h = $c["#TRUTH", "head_cycles"]; head += h
+		if (t != h) bad++
+	    }
+	    END {
+		printf "%d %d %d", bad, head, cyc
+		for (k = 1; k <= n; k++) printf " %d", s[k]
+		printf "\n"
+	    }'
+}
+
+@test "pmsim inorder = 1 --truth: the ten hd_* causes sum to head_cycles in every TRUTH record" {
+	local t f=0
+	for t in "$TOP"/traces/*.pmr.zst "$TRACE"; do
+		"$PMSIM" --no-pg -m alpha21164 --max=20000 --truth \
+		    -o "$T/$f.pmr" "$t"
+		f=$((f + 1))
+	done
+	"$PMSIM" --no-pg -m alpha21264 -O inorder=1 --max=20000 --truth \
+	    --sampler=counter,event=cycles,S=50 -o "$T/$f.pmr" \
+	    "$TOP/traces/gzip.pmr.zst"
+	for ((t = 0; t <= f; t++)); do
+		read -r bad head cyc issue static ic it dc dt misp wbuf fu \
+		    other <<< "$(hd_sums "$T/$t.pmr")"
+		echo "$t: bad $bad, head_cycles $head, cycles $cyc: issue" \
+		    "$issue static $static icache $ic itlb $it dcache $dc" \
+		    "dtlb $dt misp $misp wbuf $wbuf fu $fu other $other"
+		[ "$bad" -eq 0 ] && [ "$head" -eq "$cyc" ]
+		[ "$issue" -gt 0 ] && [ "$static" -gt 0 ] && [ "$dc" -gt 0 ]
+	done
+	# out of order, the fields are there and 0
+	"$PMSIM" --no-pg -m alpha21264 --max=5000 --truth -o "$T/o.pmr" "$TRACE"
+	run -0 hd_sums "$T/o.pmr"
+	[[ $output =~ ^0\ 0\ [1-9][0-9]*(\ 0){10}$ ]]
+}
+
+@test "pmsim inorder = 1 --truth: no hd_* miss or mispredict cycles without misses or mispredicts" {
+	# perfect caches, TLBs and predictor: the head issues or waits for
+	# fixed latencies (hd_other: the run's last cycles, nothing to come)
+	"$PMSIM" --no-pg -m alpha21164 --ideal=dmiss,imiss,bmisp --max=30000 \
+	    --truth -o "$T/a.pmr" "$TOP/traces/sqlite.pmr.zst"
+	read -r bad head cyc issue static ic it dc dt misp wbuf fu other \
+	    <<< "$(hd_sums "$T/a.pmr")"
+	echo "ideal: issue $issue static $static other $other"
+	[ "$bad" -eq 0 ] && [ "$head" -eq "$cyc" ] && [ "$issue" -gt 0 ]
+	[ "$ic" -eq 0 ] && [ "$it" -eq 0 ] && [ "$dc" -eq 0 ]
+	[ "$dt" -eq 0 ] && [ "$misp" -eq 0 ]
+	# a perfect predictor alone: no mispredict cycles, and some with the
+	# real one
+	"$PMSIM" --no-pg -m alpha21164 --ideal=bmisp --max=30000 --truth \
+	    -o "$T/b.pmr" "$TOP/traces/sqlite.pmr.zst"
+	"$PMSIM" --no-pg -m alpha21164 --max=30000 --truth -o "$T/c.pmr" \
+	    "$TOP/traces/sqlite.pmr.zst"
+	read -r bad head cyc issue static ic it dc dt misp rest \
+	    <<< "$(hd_sums "$T/b.pmr")"
+	[ "$bad" -eq 0 ] && [ "$misp" -eq 0 ] && [ "$ic" -gt 0 ]
+	read -r bad head cyc issue static ic it dc dt misp rest \
+	    <<< "$(hd_sums "$T/c.pmr")"
+	[ "$bad" -eq 0 ] && [ "$misp" -gt 0 ]
+}
+
+@test "pmsim inorder = 1 --truth: D-cache misses give hd_dcache, at the pcs that wait for the loads, none with a perfect L1-D" {
+	"$PMSIM" --no-pg -m alpha21164 --max=30000 --truth -o "$T/a.pmr" \
+	    "$TOP/traces/gzip.pmr.zst"
+	"$PMSIM" --no-pg -m alpha21164 --ideal=dmiss --max=30000 --truth \
+	    -o "$T/b.pmr" "$TOP/traces/gzip.pmr.zst"
+	read -r bad head cyc issue static ic it dc rest \
+	    <<< "$(hd_sums "$T/a.pmr")"
+	echo "gzip: hd_dcache $dc of $cyc cycles"
+	[ "$bad" -eq 0 ] && [ "$dc" -gt $((cyc / 10)) ]
+	read -r bad head cyc issue static ic it dc dt rest \
+	    <<< "$(hd_sums "$T/b.pmr")"
+	[ "$bad" -eq 0 ] && [ "$dc" -eq 0 ] && [ "$dt" -eq 0 ]
+	# the wait is charged to the consumer, not to the load that missed:
+	# most of hd_dcache is at pcs other than the loads that missed
+	run -0 bash -c "'$PMVIEW' -f tsv -t TRUTH '$T/a.pmr' | awk -F '\t' '
+	    /^#/ { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+	    { d = \$c[\"hd_dcache\"]; all += d
+	      if (\$c[\"dcache_miss\"] > 0) own += d }
+	    END { print all, own + 0 }'"
+	read -r all own <<< "$output"
+	echo "hd_dcache $all, at loads that missed $own"
+	[ "$all" -gt 0 ] && [ "$own" -lt $((all / 2)) ]
+}
+
 @test "pmsim inorder = 1: CYCLES counter samples x P match TRUTH head_cycles per pc within 4 sigma" {
 	# DCPI (spec T8): the counter names the head of the issue queue skid
 	# cycles after the overflow, so each pc's samples estimate its head

@@ -18,6 +18,8 @@
 	{ #name, PMR_K_##kind, 4, offsetof(struct st, name), desc }
 #define F5(st, name, kind, desc) \
 	{ #name, PMR_K_##kind, 5, offsetof(struct st, name), desc }
+#define F6(st, name, kind, desc) \
+	{ #name, PMR_K_##kind, 6, offsetof(struct st, name), desc }
 #define NF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct pmr_field stats_fields[] = {
@@ -192,6 +194,27 @@ static const struct pmr_field truth_fields[] = {
 	    "was the oldest instruction not yet issued (the head of the "
 	    "issue queue), or was the next to come while none was there; "
 	    "0 out of order"),
+	/* head_cycles by cause: the ten sum to it (pmr.5, TRUTH) */
+	F6(pmr_sim_truth, hd_issue, U64, "head cycles in which it issued"),
+	F6(pmr_sim_truth, hd_static, U64, "head cycles waiting for an "
+	    "operand of fixed latency (no cache or TLB miss), a fetch break "
+	    "or the front end's pipeline"),
+	F6(pmr_sim_truth, hd_icache, U64, "head cycles of the front end "
+	    "after an I-cache miss"),
+	F6(pmr_sim_truth, hd_itlb, U64, "head cycles of the front end "
+	    "after an ITLB miss, its walk"),
+	F6(pmr_sim_truth, hd_dcache, U64, "head cycles waiting for a load "
+	    "that missed the L1-D (after its DTLB walk), or for an MSHR"),
+	F6(pmr_sim_truth, hd_dtlb, U64, "head cycles waiting for a load's "
+	    "DTLB walk"),
+	F6(pmr_sim_truth, hd_misp, U64, "head cycles of a mispredict: down "
+	    "the wrong path, and the redirected front end"),
+	F6(pmr_sim_truth, hd_wbuf, U64, "head cycles of a store waiting for "
+	    "the store queue"),
+	F6(pmr_sim_truth, hd_fu, U64, "head cycles ready, its unit busy"),
+	F6(pmr_sim_truth, hd_other, U64, "head cycles of any other cause: a "
+	    "full ROB, register file or load queue not held by a load miss, "
+	    "a replay trap, the run's end"),
 };
 
 static const struct pmr_field atruth_fields[] = {

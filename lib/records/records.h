@@ -254,6 +254,25 @@ struct pmr_sim_pair {
 	struct pmr_sim_sample a, b;
 };
 
+/*
+ * The causes TRUTH splits head_cycles by (since 1.6), in the order of its
+ * hd_* fields: why the head of the issue queue of an in-order core spent
+ * the cycle there (man/pmr.5, TRUTH).
+ */
+enum pmr_sim_hd {
+	PMR_SIM_HD_ISSUE,	/* it issued */
+	PMR_SIM_HD_STATIC,	/* a fixed latency, a fetch break */
+	PMR_SIM_HD_ICACHE,	/* the front end: an I-cache miss */
+	PMR_SIM_HD_ITLB,	/* the front end: an ITLB miss */
+	PMR_SIM_HD_DCACHE,	/* a load that missed the L1-D; no MSHR */
+	PMR_SIM_HD_DTLB,	/* a load that missed the DTLB */
+	PMR_SIM_HD_MISP,	/* a mispredict: wrong path and refill */
+	PMR_SIM_HD_WBUF,	/* a store with the store queue full */
+	PMR_SIM_HD_FU,		/* ready, its unit busy */
+	PMR_SIM_HD_OTHER,
+	PMR_SIM_HD_N
+};
+
 /* TRUTH record: exact aggregates of one static pc. */
 struct pmr_sim_truth {
 	/* what --truth adds to at every fetch and retire, first: four
@@ -286,6 +305,14 @@ struct pmr_sim_truth {
 	uint8_t cls;
 	uint64_t head_cycles;	/* since 1.5: cycles at the head of the
 				 * issue queue (inorder = 1, else 0) */
+	union {			/* since 1.6: head_cycles by cause */
+		struct {
+			uint64_t hd_issue, hd_static, hd_icache, hd_itlb;
+			uint64_t hd_dcache, hd_dtlb, hd_misp, hd_wbuf;
+			uint64_t hd_fu, hd_other;
+		};
+		uint64_t hd[PMR_SIM_HD_N];	/* by enum pmr_sim_hd */
+	};
 };
 
 /*

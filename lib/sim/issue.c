@@ -1,6 +1,8 @@
 /*
  * issue.c: issue: the timing wheel and ready bitmap, functional-unit pools,
- * load/store ordering, issue oldest first, or in program order (inorder).
+ * load/store ordering, issue oldest first, or in program order (inorder),
+ * where --truth charges each cycle to the head of the issue queue with
+ * its cause (TRUTH head_cycles and hd_*).
  */
 #include "sim/sim_internal.h"
 
@@ -238,21 +240,264 @@ sim_io_head(struct pmr_sim *s)
 }
 
 /*
- * Charges k cycles whose issue-queue head is i (sim_io_head) to its pc
- * (TRUTH head_cycles), with the cycles before it that had none: those
- * waited for i to come (DCPI charges an I-cache miss to the instruction
- * that missed).  With no head, the cycles wait for the next one.
+ * The causes of head cycles (TRUTH hd_*, man/pmr.5), decided where the
+ * cycle is charged, from the state at the start of its issue stage: the
+ * issue stage knows why its head did not issue, and what the head waits
+ * for is in the window or the front end.  Only inorder = 1 with --truth
+ * comes here.  A cause holds until a cycle, hd_until, and another one,
+ * hd_then, from there on: the wait for a fetch or a load that missed
+ * both a TLB and its cache is the TLB's for the walk, then the cache's,
+ * and the cycles skip_to() charges at once may hold both.
  */
-void
-sim_head_charge(struct pmr_sim *s, uint64_t i, uint64_t k)
+
+/* Sets the cause: why before cycle until, then from it on. */
+static void
+hd_set(struct pmr_sim *s, int why, int then, uint64_t until)
 {
+	s->hd_why = why;
+	s->hd_then = then;
+	s->hd_until = until;
+}
+
+/*
+ * The cause of a wait for load p, from cycle c: one that missed the
+ * DTLB waits for the walk (tlb_lat cycles from its issue), then, if it
+ * missed the L1-D too, for the line; else a fixed latency.
+ */
+static void
+hd_load(struct pmr_sim *s, const struct ent *p)
+{
+	uint32_t ev = p->events;
+
+	if (p->nload == 0 || (p->flags & E_FWD))
+		hd_set(s, PMR_SIM_HD_STATIC, PMR_SIM_HD_STATIC, 0);
+	else if (!(ev & PMR_SIM_EV_DTLB_MISS))
+		hd_set(s, (ev & PMR_SIM_EV_DCACHE_MISS) ? PMR_SIM_HD_DCACHE :
+		    PMR_SIM_HD_STATIC, (ev & PMR_SIM_EV_DCACHE_MISS) ?
+		    PMR_SIM_HD_DCACHE : PMR_SIM_HD_STATIC, 0);
+	else
+		hd_set(s, PMR_SIM_HD_DTLB, (ev & PMR_SIM_EV_DCACHE_MISS) ?
+		    PMR_SIM_HD_DCACHE : PMR_SIM_HD_DTLB,
+		    p->X + s->c.tlb_lat);
+}
+
+/*
+ * The cause of a wait for the instruction retirement waits for, the
+ * oldest in flight (the ROB, the registers or the load queue are full):
+ * a load that missed (without load_early, it retires with its data),
+ * else other.
+ */
+static void
+hd_blocker(struct pmr_sim *s)
+{
+	const struct ent *o = &s->ents[s->head & s->wmask];
+
+	if (s->head != s->map && o->nload != 0 && !(o->flags & E_FWD) &&
+	    (o->events & (PMR_SIM_EV_DCACHE_MISS | PMR_SIM_EV_DTLB_MISS)))
+		hd_load(s, o);
+	else
+		hd_set(s, PMR_SIM_HD_OTHER, PMR_SIM_HD_OTHER, 0);
+}
+
+/*
+ * The cause of the front end's wait after a fetch with I-side events ev:
+ * the I-cache's if the line missed it (the last part of its stall, and
+ * the refill after it), else the ITLB's (a miss, or a page's first touch
+ * with fault_lat).
+ */
+static int
+hd_iside(uint32_t ev)
+{
+	return (ev & PMR_SIM_EV_ICACHE_MISS) ? PMR_SIM_HD_ICACHE :
+	    PMR_SIM_HD_ITLB;
+}
+
+/*
+ * The cause of cycle c, whose head i has not mapped: none there (i at
+ * tail), or it is in the front end or waits to map.  A wait for the
+ * front end is for the instruction it brings: down a wrong path, the
+ * mispredict's; a stall for a line, the ITLB's (its walk, pend_itlb of
+ * the stall pend_dd, first) and the I-cache's; the first instruction of
+ * a line that missed, its miss's, until it maps; the refill after a
+ * squash, the squash's; else a fetch break's (a taken transfer, the
+ * fetch block's end, a BTB bubble) or the pipeline's from fetch to map.
+ * At the end of the trace, with nothing to come, other.
+ */
+static void
+hd_front(struct pmr_sim *s, uint64_t i, uint64_t c)
+{
+	const struct ent *x;
+	int why = PMR_SIM_HD_STATIC;
+
 	if (i >= s->tail) {
-		s->hd_pending += k;
+		uint32_t ev = s->pend_ev;
+
+		if (s->wrongpath)
+			why = PMR_SIM_HD_MISP;
+		else if (c < s->fetch_at && s->fetch_why == PMR_SIM_ST_ICACHE) {
+			uint64_t b = s->pend_dd - s->pend_itlb;
+
+			b = b < s->fetch_at ? s->fetch_at - b : 0;
+			hd_set(s, PMR_SIM_HD_ITLB, hd_iside(ev), b);
+			return;
+		} else if (ev & (PMR_SIM_EV_ICACHE_MISS |
+		    PMR_SIM_EV_ITLB_MISS))
+			why = hd_iside(ev);
+		else if (s->td_recov)
+			why = s->hd_redir;
+		else if (s->src_done && !s->have_nxt && s->rpl_n == 0)
+			why = PMR_SIM_HD_OTHER;
+		hd_set(s, why, why, 0);
 		return;
 	}
-	s->truth[s->ents[i & s->wmask].pcx].t.head_cycles += k +
-	    s->hd_pending;
+	x = &s->ents[i & s->wmask];
+	if ((s->fready != NULL ? sim_fe_map_at(s, x->F + s->c.frontend) :
+	    x->F + s->c.frontend) <= c && !(x->flags & E_WP)) {
+		/* out of the front end: a full structure, tested as
+		 * sim_map() tests them, or it maps now */
+		if (s->map - s->head >= s->c.rob ||
+		    ((x->flags & E_FP) ? s->iq_fp_free == 0 :
+		    s->iq_int_free == 0) ||
+		    ((x->flags & E_FP) ? s->regs_fp_free < x->ndst :
+		    s->regs_int_free < x->ndst)) {
+			hd_blocker(s);
+			return;
+		}
+		if (x->nstore != 0 && s->sq_free == 0) {
+			hd_set(s, PMR_SIM_HD_WBUF, PMR_SIM_HD_WBUF, 0);
+			return;
+		}
+		if (x->nload != 0 && s->lq_free == 0) {
+			hd_blocker(s);
+			return;
+		}
+	}
+	if (x->flags & E_WP)
+		why = PMR_SIM_HD_MISP;
+	else if (x->events & (PMR_SIM_EV_ICACHE_MISS | PMR_SIM_EV_ITLB_MISS))
+		why = hd_iside(x->events);
+	else if (s->td_recov)
+		why = s->hd_redir;
+	hd_set(s, why, why, 0);
+}
+
+/*
+ * The cause of a cycle whose head i, mapped, is not ready: the operand
+ * it waits for, the latest of its producers' results.  The producer of
+ * a source register is the youngest older instruction that renamed it
+ * (as sim_map_one() renames); issue is in order, so it has issued, and
+ * it may have retired already (a load with load_early), so the scan goes
+ * on below head through the retired entries the ring still holds: in
+ * program order their seqs go down, and an entry of a squashed path or
+ * one a later fetch wrote ends it.  A load that missed is a D-cache or
+ * DTLB wait (hd_load); anything else, or none found (a load that waits
+ * for the store it forwards from), a fixed latency.  Found by register,
+ * so that GNODE need not be on.
+ */
+static void
+hd_operand(struct pmr_sim *s, uint64_t i)
+{
+	const struct ent *h = &s->ents[i & s->wmask], *p = NULL;
+	const struct pmr_sinsn *si = ent_si(s, h);
+	uint16_t want[PMR_INSN_MAXSRC + 1];
+	uint64_t j, lo, last = h->seq, best = s->now;
+	unsigned nw = 0, k, d;
+
+	for (k = 0; si != NULL && k < si->nsrc && k < PMR_INSN_MAXSRC; k++)
+		if (si->src[k] % NREG != PMR_X86_RIP)
+			want[nw++] = si->src[k] % NREG;
+	if ((h->flags & E_IPREG) && (h->cls == PMR_OP_BR_COND ||
+	    h->cls == PMR_OP_CALL || h->cls == PMR_OP_CALL_IND))
+		want[nw++] = PMR_X86_RIP;	/* ip_map() */
+	lo = s->tail > s->wsize ? s->tail - s->wsize : 0;
+	for (j = i; nw > 0 && j-- > lo;) {
+		const struct ent *e = &s->ents[j & s->wmask];
+
+		if (j < s->head && (e->seq >= last || !(e->flags & E_ISSUED) ||
+		    e->trap != PMR_SIM_TRAP_NONE))
+			break;
+		last = e->seq;
+		for (d = 0; d < e->ndst && d < MAXD; d++) {
+			uint16_t r = d == 0 ? e->u0.dreg :
+			    s->undo[j & s->wmask].u[d - 1].dreg;
+
+			for (k = 0; k < nw && want[k] != r; k++)
+				;
+			if (k == nw)
+				continue;
+			want[k] = want[--nw];
+			if (e->res > best) {
+				best = e->res;
+				p = e;
+			}
+		}
+	}
+	if (p != NULL)
+		hd_load(s, p);
+	else
+		hd_set(s, PMR_SIM_HD_STATIC, PMR_SIM_HD_STATIC, 0);
+}
+
+/* Adds the cycles that had no head, by cause, to the truth of pcx. */
+void
+sim_head_flush(struct pmr_sim *s, uint32_t pcx)
+{
+	struct pmr_sim_truth *t = &s->truth[pcx].t;
+	unsigned c;
+
+	for (c = 0; c < PMR_SIM_HD_N; c++) {
+		t->hd[c] += s->hd_pend[c];
+		s->hd_pend[c] = 0;
+	}
+	t->head_cycles += s->hd_pending;
 	s->hd_pending = 0;
+}
+
+/*
+ * Charges the k cycles from cycle c, whose issue-queue head is i
+ * (sim_io_head), to its pc (TRUTH head_cycles, and the hd_* fields of
+ * their causes, as hd_set() left them), with the cycles before it that
+ * had none: those waited for i to come (DCPI charges an I-cache miss to
+ * the instruction that missed).  With no head, the cycles wait for the
+ * next one.
+ */
+static void
+hd_charge(struct pmr_sim *s, uint64_t i, uint64_t c, uint64_t k)
+{
+	uint64_t k1 = c >= s->hd_until ? 0 : s->hd_until - c < k ?
+	    s->hd_until - c : k;
+	uint64_t *hd;
+	uint32_t pcx;
+
+	if (i >= s->tail) {
+		hd = s->hd_pend;
+		s->hd_pending += k;
+	} else {
+		pcx = s->ents[i & s->wmask].pcx;
+		if (s->hd_pending != 0)
+			sim_head_flush(s, pcx);
+		hd = s->truth[pcx].t.hd;
+		s->truth[pcx].t.head_cycles += k;
+	}
+	hd[s->hd_why] += k1;
+	hd[s->hd_then] += k - k1;
+}
+
+/*
+ * Charges the k cycles from cycle c, in which no issue stage runs: the
+ * cycles skip_to() jumps over, in which nothing changes, and the cycle
+ * --max stops in.  A mapped head keeps the cause the last issue stage
+ * found; that of a head not mapped, or of none, depends on the front
+ * end, which the fetch after that issue stage may have changed.
+ */
+void
+sim_head_idle(struct pmr_sim *s, uint64_t c, uint64_t k)
+{
+	uint64_t i = sim_io_head(s);
+
+	if (i >= s->map)
+		hd_front(s, i, c);
+	hd_charge(s, i, c, k);
 }
 
 /*
@@ -260,16 +505,16 @@ sim_head_charge(struct pmr_sim *s, uint64_t i, uint64_t k)
  * issued, in program order, each one issues if it is ready (the ready
  * bitmap, as out of order) and gets a unit; the first that cannot, for
  * want of operands, a unit, an MSHR or issue width, ends the cycle's
- * issue.  With --truth, the cycle goes to the head at its start.
+ * issue.  With --truth, the cycle goes to the head at its start, with
+ * its cause: it issued, or why it did not.
  */
 static void __attribute__((noinline))
 issue_inorder(struct pmr_sim *s)
 {
 	unsigned n = 0;
-	uint64_t i = sim_io_head(s);
+	uint64_t h = sim_io_head(s), i = h;
+	int why = PMR_SIM_HD_ISSUE;
 
-	if (s->o.truth && s->measuring)
-		sim_head_charge(s, i, 1);
 	for (; i < s->map; i++) {
 		uint32_t slot = (uint32_t)(i & s->wmask);
 		struct ent *e = &s->ents[slot];
@@ -277,8 +522,10 @@ issue_inorder(struct pmr_sim *s)
 
 		if (e->flags & E_ISSUED)
 			continue;
-		if (!(s->ready[slot >> 6] & (1ull << (slot & 63))))
+		if (!(s->ready[slot >> 6] & (1ull << (slot & 63)))) {
+			why = -1;	/* not ready */
 			break;
+		}
 		if (n == s->c.issue_width) {
 			e->events |= PMR_SIM_EV_FU_CONFLICT;
 			break;
@@ -286,11 +533,31 @@ issue_inorder(struct pmr_sim *s)
 		if ((r = issue_one(s, e, slot)) <= 0) {
 			if (r < 0 && s->measuring)
 				s->st.st_mshr++;
+			why = r < 0 ? PMR_SIM_HD_DCACHE : PMR_SIM_HD_FU;
 			break;
 		}
 		n++;
 	}
 	s->iss = i;
+	if (!s->o.truth || !s->measuring)
+		return;
+	if (h >= s->map)
+		hd_front(s, h, s->now);
+	else if (s->ents[h & s->wmask].flags & E_WP)
+		hd_set(s, PMR_SIM_HD_MISP, PMR_SIM_HD_MISP, 0);
+	else if (i == h && why < 0) {
+		/* a head that waits does so for one producer: its cause,
+		 * the walk's end included, is worked out once */
+		if (s->hd_wait != s->ents[h & s->wmask].seq + 1) {
+			hd_operand(s, h);
+			s->hd_wait = s->ents[h & s->wmask].seq + 1;
+		}
+	} else {
+		if (i > h)
+			why = PMR_SIM_HD_ISSUE;	/* the head issued */
+		hd_set(s, why, why, 0);
+	}
+	hd_charge(s, h, s->now, 1);
 }
 
 void

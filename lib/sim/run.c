@@ -404,7 +404,7 @@ skip_to(struct pmr_sim *s, uint64_t to)
 		if (s->bs_cycles)
 			s->bs_left -= k;
 		if (s->c.inorder && s->o.truth)
-			sim_head_charge(s, sim_io_head(s), k);
+			sim_head_idle(s, s->now + 1, k);
 		if (s->o.truth) {
 			if (s->head != s->tail)
 				s->pcs[s->ents[s->head & s->wmask].pcx].tp +=
@@ -477,10 +477,9 @@ pmr_sim_run(struct pmr_sim *s, int (*src)(void *, struct pmr_dinsn *),
 		 * the last cycles, with nothing left to issue, go to the
 		 * last instruction retired */
 		if (s->stop)
-			sim_head_charge(s, sim_io_head(s), 1);
+			sim_head_idle(s, s->now, 1);
 		if (s->last_pcx != NONE32)
-			s->truth[s->last_pcx].t.head_cycles += s->hd_pending;
-		s->hd_pending = 0;
+			sim_head_flush(s, s->last_pcx);
 	}
 	/* instructions left in flight by --max are not counted */
 	while (s->tail > s->head) {

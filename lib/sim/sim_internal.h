@@ -344,8 +344,16 @@ struct pmr_sim {
 	uint64_t nissued;	/* issues so far (activity test) */
 	/* inorder = 1: everything in [head, iss) has issued (sim_io_head);
 	 * hd_pending measured cycles with no instruction to issue, for the
-	 * next one to come (TRUTH head_cycles) */
+	 * next one to come (TRUTH head_cycles), hd_pend the same by cause
+	 * (enum pmr_sim_hd); the cause the last issue stage found, hd_why
+	 * before cycle hd_until and hd_then from it on (issue.c), hd_wait
+	 * the seq + 1 of the head it is that of, if one not ready; hd_redir
+	 * the cause of the refill after the last squash (a mispredict or a
+	 * replay trap) */
 	uint64_t iss, hd_pending;
+	uint64_t hd_pend[PMR_SIM_HD_N];
+	uint64_t hd_until, hd_wait;
+	int hd_why, hd_then, hd_redir;
 	int map_why;		/* this cycle's map stall reason, -1 none */
 	int td_recov;		/* a squash emptied the front end, and no
 				 * instruction of the redirected path has
@@ -508,7 +516,8 @@ void sim_map(struct pmr_sim *s);
 /* issue.c */
 void sim_soon_merge(struct pmr_sim *s);
 uint64_t sim_io_head(struct pmr_sim *s);
-void sim_head_charge(struct pmr_sim *s, uint64_t i, uint64_t k);
+void sim_head_idle(struct pmr_sim *s, uint64_t c, uint64_t k);
+void sim_head_flush(struct pmr_sim *s, uint32_t pcx);
 void sim_issue(struct pmr_sim *s);
 
 /* mem.c */

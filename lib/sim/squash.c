@@ -176,6 +176,7 @@ sim_resolve(struct pmr_sim *s)
 	s->fetch_at = s->now + s->c.redirect;
 	s->fetch_why = PMR_SIM_ST_REDIRECT;
 	s->td_recov = 1;
+	s->hd_redir = PMR_SIM_HD_MISP;	/* TRUTH hd_misp */
 	s->cur_line = 0;
 	/* stalls and events of the wrong path are not the next one's */
 	s->pend_dd = s->pend_itlb = s->pend_brk = s->pend_ev = 0;
@@ -299,6 +300,7 @@ sim_mo_trap(struct pmr_sim *s)
 	s->fetch_at = s->now + s->c.redirect;
 	s->fetch_why = PMR_SIM_ST_REDIRECT;
 	s->td_recov = 1;
+	s->hd_redir = PMR_SIM_HD_OTHER;	/* TRUTH hd_other */
 	s->cur_line = 0;
 	s->pend_dd = s->pend_itlb = s->pend_brk = s->pend_ev = 0;
 	s->pend_wp = 0;

@@ -35,7 +35,7 @@
 #endif
 
 #define PMR_VERSION_MAJOR 1
-#define PMR_VERSION_MINOR 5
+#define PMR_VERSION_MINOR 6
 #define PMTOOLS_VERSION "0.1.0"
 
 /* Return codes.  Read calls return 1 for a record, 0 at a clean end. */

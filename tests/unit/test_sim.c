@@ -7,6 +7,7 @@
  * derived from the configuration in the comment, within 2%.  Records are
  * seen through the simulator's hook as decoded structs.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -168,6 +169,10 @@ struct run {
 	uint64_t local[MAXP];
 	double tp[MAXP];
 	uint64_t bysampler[8];
+	/* TRUTH head_cycles and their causes, summed over pcs; records
+	 * whose causes do not sum to their head_cycles */
+	uint64_t head, hd[PMR_SIM_HD_N], hd_bad;
+	uint64_t hd_pc[MAXP][PMR_SIM_HD_N];
 };
 
 static void
@@ -271,12 +276,20 @@ hook(void *arg, uint32_t type, const void *rec)
 			r->nbad++;
 	} else if (type == PMR_REC_TRUTH) {
 		const struct pmr_sim_truth *tr = rec;
+		uint64_t sum;
+		unsigned k;
 
 		r->ntruth++;
 		r->t_ret += tr->retired;
 		r->t_fetch += tr->fetched;
 		r->t_abort += tr->aborted;
 		r->t_tp += tr->tp_cycles;
+		r->head += tr->head_cycles;
+		for (k = 0, sum = 0; k < PMR_SIM_HD_N; k++) {
+			r->hd[k] += tr->hd[k];
+			sum += tr->hd[k];
+		}
+		r->hd_bad += sum != tr->head_cycles;
 		if (tr->pc >= r->base && (tr->pc - r->base) / 4 < MAXP) {
 			r->fetched[(tr->pc - r->base) / 4] = tr->fetched;
 			r->useful[(tr->pc - r->base) / 4] = tr->useful;
@@ -285,6 +298,8 @@ hook(void *arg, uint32_t type, const void *rec)
 			    tr->inflight_ret;
 			r->local[(tr->pc - r->base) / 4] = tr->local;
 			r->tp[(tr->pc - r->base) / 4] = tr->tp_cycles;
+			memcpy(r->hd_pc[(tr->pc - r->base) / 4], tr->hd,
+			    sizeof(tr->hd));
 		}
 	}
 }
@@ -1508,6 +1523,127 @@ UNIT_TEST(presets)
 	CHECK_EQ(i, 4);
 }
 
+/* Prints the head-cycle causes of r, summed over pcs. */
+static void
+hd_print(const char *what, const struct run *r)
+{
+	static const char *const name[PMR_SIM_HD_N] = { "issue", "static",
+		"icache", "itlb", "dcache", "dtlb", "misp", "wbuf", "fu",
+		"other" };
+	unsigned k;
+
+	printf("# %s: %" PRIu64 " cycles:", what, r->st.cycles);
+	for (k = 0; k < PMR_SIM_HD_N; k++)
+		if (r->hd[k] != 0)
+			printf(" %s %" PRIu64, name[k], r->hd[k]);
+	printf("\n");
+}
+
+/*
+ * TRUTH head_cycles by cause on the in-order core (alpha21164): the ten
+ * causes sum to head_cycles in every record, and so to the run's cycles.
+ * Independent divides on its one unpipelined divider (lat_idiv 60): each
+ * divide waits for the unit 59 cycles at the head and issues in the
+ * 60th, so hd_fu is 59/60 of the cycles.  The chase (a missing load
+ * feeding 12 ALU ops): the first ALU op waits for the load at the head,
+ * one memory latency, hd_dcache; with tlb_lat 25 and a new page every
+ * load, the load's first 25 cycles are the DTLB walk's, hd_dtlb, the
+ * consumer waits from the cycle after it issues: 24 a load.  Stores
+ * behind a divide: it holds retirement 60 cycles, the first six stores
+ * fill the store queue (sq 6), and the seventh waits at map for most of
+ * them, hd_wbuf.  The random branches: hd_misp, and none with a perfect
+ * predictor.  Out of order the fields are there and 0.
+ */
+UNIT_TEST(head_causes)
+{
+	static const char *const nodtlb[] = { "tlb_lat=0", NULL };
+	static const char *const perfect[] = { "bp=perfect", NULL };
+	struct prog p;
+	struct pmr_sim_opts o;
+	struct run r;
+	unsigned i, k;
+	double f;
+
+	pmr_sim_opts_init(&o);
+	o.truth = 1;
+	o.warmup = 2000;
+
+	prog_init(&p, 30000);
+	for (i = 0; i < 15; i++)
+		dst1(add(&p, PMR_OP_IDIV), (uint16_t)(PMR_X86_RAX + i));
+	close_loop(&p);
+	CHECK_EQ(run(&p, "alpha21164", NULL, &o, &r), 0);
+	hd_print("divides", &r);
+	CHECK_EQ(r.hd_bad, 0);
+	CHECK_EQ(r.head, r.st.cycles);
+	f = (double)r.hd[PMR_SIM_HD_FU] / r.st.cycles;
+	CHECK_NEAR(f, 59.0 / 60, 0.01);
+	CHECK_NEAR((double)r.hd[PMR_SIM_HD_ISSUE] / r.st.cycles, 1.0 / 60,
+	    0.002);
+
+	chase(&p, 20000);
+	p.stride = 64 + 8192;	/* a new page (8 KiB) every load */
+	CHECK_EQ(run(&p, "alpha21164", nodtlb, &o, &r), 0);
+	hd_print("chase, tlb_lat 0", &r);
+	CHECK_EQ(r.hd_bad, 0);
+	CHECK_EQ(r.head, r.st.cycles);
+	CHECK_EQ(r.hd[PMR_SIM_HD_DTLB], 0);
+	CHECK(r.hd[PMR_SIM_HD_DCACHE] > r.st.cycles * 8 / 10);
+	/* at the load's first consumer */
+	CHECK(r.hd_pc[1][PMR_SIM_HD_DCACHE] > r.hd[PMR_SIM_HD_DCACHE] * 99 /
+	    100);
+	chase(&p, 20000);
+	p.stride = 64 + 8192;
+	CHECK_EQ(run(&p, "alpha21164", NULL, &o, &r), 0);
+	hd_print("chase, tlb_lat 25", &r);
+	CHECK_EQ(r.hd_bad, 0);
+	CHECK_EQ(r.head, r.st.cycles);
+	f = (double)r.hd[PMR_SIM_HD_DTLB] / (r.st.retired / 14.0);
+	printf("# %.2f DTLB cycles a load (expected 24)\n", f);
+	CHECK_NEAR(f, 24.0, 0.5);
+	CHECK(r.hd_pc[1][PMR_SIM_HD_DCACHE] > r.hd[PMR_SIM_HD_DCACHE] * 99 /
+	    100);
+
+	prog_init(&p, 30000);
+	dst1(add(&p, PMR_OP_IDIV), PMR_X86_RAX);
+	for (i = 0; i < 30; i++) {
+		struct pmr_sinsn *si = add(&p, PMR_OP_STORE);
+
+		si->nmem = 1;
+		si->msize[0] = 8;
+	}
+	close_loop(&p);
+	p.addr = 0x10000000;
+	p.stride = 8;
+	p.span = 4096;
+	CHECK_EQ(run(&p, "alpha21164", NULL, &o, &r), 0);
+	hd_print("stores behind a divide", &r);
+	CHECK_EQ(r.hd_bad, 0);
+	CHECK_EQ(r.head, r.st.cycles);
+	f = (double)r.hd[PMR_SIM_HD_WBUF] / (r.st.retired / 32.0);
+	printf("# %.2f store-queue cycles a divide\n", f);
+	CHECK(f >= 50 && f < 60);
+	CHECK_EQ(r.hd_pc[7][PMR_SIM_HD_WBUF], r.hd[PMR_SIM_HD_WBUF]);
+
+	branchy(&p, 50000);
+	CHECK_EQ(run(&p, "alpha21164", NULL, &o, &r), 0);
+	hd_print("random branches", &r);
+	CHECK_EQ(r.hd_bad, 0);
+	CHECK_EQ(r.head, r.st.cycles);
+	CHECK(r.hd[PMR_SIM_HD_MISP] > r.st.mispredicts);
+	branchy(&p, 50000);
+	CHECK_EQ(run(&p, "alpha21164", perfect, &o, &r), 0);
+	hd_print("random branches, bp perfect", &r);
+	CHECK_EQ(r.hd_bad, 0);
+	CHECK_EQ(r.hd[PMR_SIM_HD_MISP], 0);
+
+	branchy(&p, 50000);
+	CHECK_EQ(run(&p, "alpha21264", NULL, &o, &r), 0);
+	CHECK_EQ(r.head, 0);
+	for (k = 0; k < PMR_SIM_HD_N; k++)
+		CHECK_EQ(r.hd[k], 0);
+}
+
 /* Configuration keys: set, reject, load from a file with line numbers. */
 UNIT_TEST(config)
 {
@@ -2227,7 +2363,7 @@ UNIT_MAIN(UNIT_ENTRY(chain), UNIT_ENTRY(independent), UNIT_ENTRY(fu_limit),
     UNIT_ENTRY(pointer_chase), UNIT_ENTRY(random_branch),
     UNIT_ENTRY(invariants), UNIT_ENTRY(pairs), UNIT_ENTRY(determinism),
     UNIT_ENTRY(pm_unbiased), UNIT_ENTRY(warmup_max), UNIT_ENTRY(presets),
-    UNIT_ENTRY(config), UNIT_ENTRY(real_trace),
+    UNIT_ENTRY(config), UNIT_ENTRY(head_causes), UNIT_ENTRY(real_trace),
     UNIT_ENTRY(useful_bruteforce), UNIT_ENTRY(mem_bandwidth),
         UNIT_ENTRY(opportunity), UNIT_ENTRY(tip),
     UNIT_ENTRY(skid), UNIT_ENTRY(skip_idle), UNIT_ENTRY(timeline),

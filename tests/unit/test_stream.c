@@ -102,8 +102,8 @@ UNIT_TEST(wire_layout)
 		0x89, 'P', 'M', 'R', '\r', '\n', 0x1a, 0x01,
 		/* header length 18 = 16 fixed + "xy" */
 		18, 0, 0, 0,
-		/* minor 5, reserved 0, must 0, ign 0, creator "xy" */
-		5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 'x', 'y',
+		/* minor 6, reserved 0, must 0, ign 0, creator "xy" */
+		6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 'x', 'y',
 		/* EVENT: type 24, size 25, kind 2, pc, value */
 		24, 0, 0, 0, 25, 0, 0, 0, 2,
 		0x10, 0x32, 0x54, 0x76, 0, 0, 0, 0,
