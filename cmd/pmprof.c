@@ -241,16 +241,24 @@ struct psum {
 	size_t run;
 	long ev;
 	double *n;
+	uint64_t *page;		/* the sampled pages, up to npage */
+	size_t npage, maxpage;
+	unsigned shift;
 };
 
 static int
 count_samples(void *arg, size_t run, size_t ev, uint64_t pc, double v)
 {
 	struct psum *ps = arg;
+	size_t k;
 
-	(void)pc;
-	if ((long)ev == ps->ev)
-		ps->n[run] += v;
+	if ((long)ev != ps->ev)
+		return 0;
+	ps->n[run] += v;
+	for (k = 0; k < ps->npage && ps->page[k] != pc >> ps->shift; k++)
+		;
+	if (k == ps->npage && ps->npage <= ps->maxpage)
+		ps->page[ps->npage++] = pc >> ps->shift;
 	return 0;
 }
 
@@ -318,7 +326,21 @@ calc_setup(struct pmr_prof *p, long run, struct pmr_sim_config *cfg,
 	}
 	ps.ev = o->ev_s;
 	ps.n = n;
+	/* the pages of sampled code: if the ITLB holds them all, it misses
+	 * on their first touch alone (DCPI rules a cause out when the data
+	 * say so, §6.3) */
+	ps.maxpage = cfg->itlb;
+	ps.npage = 0;
+	for (ps.shift = 0; cfg->page > 1 && (1u << ps.shift) < cfg->page;)
+		ps.shift++;
+	if ((ps.page = calloc(ps.maxpage + 2, sizeof(*ps.page))) == NULL) {
+		free(n);
+		snprintf(buf, sizeof(buf), "out of memory");
+		return PMR_ENOMEM;
+	}
 	(void)pmr_prof_each(p, count_samples, &ps);
+	o->itlb_fits = ps.npage <= cfg->itlb && cfg->itlb > 0;
+	free(ps.page);
 	for (r = 0; r < nrun; r++)
 		ns += run < 0 || (long)r == run ? n[r] : 0;
 	free(n);

@@ -130,9 +130,17 @@ col() {
 	[[ ${lines[1]} == "run 1"$'\t'* ]] && [[ ${lines[2]} == "2 runs"$'\t'* ]]
 	awk -F '\t' 'NR > 1 { for (i = 2; i <= 6; i++) if ($i < 0 || $i > 100) exit 1
 	    if (!($2 <= $3 && $3 <= $4)) exit 1 }' <<<"$output"
-	# the test program, perfect memory: every sample's instruction within 5%
+	# the test program, perfect memory: every sample's instruction within
+	# 5%, and no dynamic stall in TRUTH to recall
 	run -0 "$PMPROF" calc --score -f tsv _start "$D/ideal.pmr"
-	[[ ${lines[1]} == "1 run"$'\t100.0\t100.0\t100.0\t'* ]]
+	[[ ${lines[1]} == "1 run"$'\t100.0\t100.0\t100.0\t'*$'\t-\t'* ]]
+	# with its misses: TRUTH's causes (pmr 1.6) are those reported
+	run -0 "$PMPROF" calc --score -f tsv _start "$D/real.pmr"
+	awk -F '\t' 'NR == 2 { exit !($7 >= 99 && $9 >= 99) }' <<<"$output"
+	# and on sqlite, merged: the true cause is reported for nearly all of
+	# the dynamic stall
+	run -0 "$PMPROF" calc --whatcg --score -f tsv "$D/sq1.pmr" "$D/sq2.pmr"
+	awk -F '\t' 'NR == 3 { exit !($7 >= 90) }' <<<"$output"
 }
 
 @test "pmprof calc refuses an out-of-order run, and says why" {

@@ -58,7 +58,8 @@ enum pmr_calc_cause {
 extern const char pmr_calc_letter[PMR_CALC_NCAUSE + 1];
 extern const char *const pmr_calc_cause_name[PMR_CALC_NCAUSE];
 
-/* TRUTH's split of head_cycles (pmr 1.6), "truth:hd:NAME" events. */
+/* TRUTH's split of head_cycles (pmr 1.6, enum pmr_sim_hd's order),
+ * "truth:hd:NAME" events. */
 enum pmr_calc_truth {
 	PMR_CALC_T_ISSUE, PMR_CALC_T_STATIC, PMR_CALC_T_ICACHE,
 	PMR_CALC_T_ITLB, PMR_CALC_T_DCACHE, PMR_CALC_T_DTLB, PMR_CALC_T_MISP,
@@ -74,6 +75,8 @@ struct pmr_calc_opts {
 	long ev_s;		/* event of the CYCLES samples */
 	long ev_ret, ev_taken, ev_head;	/* truth events, -1 none */
 	long ev_hd[PMR_CALC_NTRUTH];
+	int itlb_fits;		/* the sampled code's pages fit the ITLB:
+				 * no ITLB stalls but the first */
 };
 
 struct pmr_calc_insn {

@@ -276,7 +276,7 @@ pmr_calc_report_score(FILE *f, const char *label,
 	    "%-12s %7.1f%% %7.1f%% %7.1f%% %8.1f%% %7.1f%% ", label,
 	    pct(sc->w5, sc->w), pct(sc->w10, sc->w), pct(sc->w15, sc->w),
 	    pct(sc->off15_low, sc->off15), pct(sc->ew10, sc->ew));
-	if (sc->thead > 0 && sc->tdyn + sc->tstatic > 0)
+	if (sc->thead > 0 && sc->tdyn > 0)
 		fprintf(f, tsv ? "%.1f\t" : "%7.1f%% ", pct(sc->trecall,
 		    sc->tdyn));
 	else

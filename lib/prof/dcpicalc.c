@@ -707,6 +707,29 @@ find_load(const struct pmr_calc_proc *cp, size_t j, const void *arg)
 	return 0;
 }
 
+/* what count_mem counts: loads (store 0) or stores, up to need */
+struct memcount {
+	int store;
+	unsigned need;
+	unsigned *seen;
+};
+
+static long
+count_mem(const struct pmr_calc_proc *cp, size_t j, const void *arg)
+{
+	const struct memcount *m = arg;
+	const struct pmr_sinsn *si = &cp->in[j].si;
+	unsigned nl = si->nload, ns = (unsigned)(si->nmem - si->nload);
+
+	/* as pmr_sim_optime counts them */
+	if (nl == 0 && (si->cls == PMR_OP_LOAD || si->cls == PMR_OP_LDST))
+		nl = 1;
+	if (ns == 0 && (si->cls == PMR_OP_STORE || si->cls == PMR_OP_LDST))
+		ns = 1;
+	*m->seen += m->store ? ns : nl;
+	return *m->seen >= m->need;
+}
+
 /* a divide of pool *arg */
 static long
 find_div(const struct pmr_calc_proc *cp, size_t j, const void *arg)
@@ -724,7 +747,7 @@ find_div(const struct pmr_calc_proc *cp, size_t j, const void *arg)
  * the flow end elsewhere, or are unknown */
 static int
 new_unit(const struct pmr_calc_proc *cp, const struct cfg *g, size_t i,
-    uint64_t gran)
+    uint64_t gran, int ret_same)
 {
 	const struct pmr_calc_insn *in = &cp->in[i];
 	uint32_t b = in->block, k;
@@ -735,13 +758,13 @@ new_unit(const struct pmr_calc_proc *cp, const struct cfg *g, size_t i,
 	if (i > cp->b[b].first) {
 		const struct pmr_calc_insn *p = &cp->in[i - 1];
 
-		return p->pc / gran != u || p->si.cls == PMR_OP_CALL ||
+		return p->pc / gran != u || ((p->si.cls == PMR_OP_CALL ||
 		    p->si.cls == PMR_OP_CALL_IND || p->si.cls ==
-		    PMR_OP_SYSCALL;
+		    PMR_OP_SYSCALL) && !ret_same);
 	}
 	if (i > 0 && (cp->in[i - 1].si.cls == PMR_OP_CALL ||
 	    cp->in[i - 1].si.cls == PMR_OP_CALL_IND))
-		return 1;
+		return !ret_same || cp->in[i - 1].pc / gran != u;
 	for (k = g->oin[b]; k < g->oin[b + 1]; k++) {
 		uint32_t f = cp->e[g->ein[k]].from;
 		const struct pmr_calc_insn *l;
@@ -758,20 +781,20 @@ new_unit(const struct pmr_calc_proc *cp, const struct cfg *g, size_t i,
 /* Phase 2 for instruction i. */
 static void
 culprits(struct pmr_calc_proc *cp, const struct cfg *g,
-    const struct pmr_sim_config *c, size_t i)
+    const struct pmr_sim_config *c, int itlb_fits, size_t i)
 {
 	struct pmr_calc_insn *in = &cp->in[i];
 	uint32_t b = in->block, k;
-	unsigned causes = 0, j;
+	unsigned causes = 0, j, seen;
 	struct pmr_sim_optime ot;
 	int head = i == cp->b[b].first;
-	int after_call = i > 0 && (cp->in[i - 1].si.cls == PMR_OP_CALL ||
-	    cp->in[i - 1].si.cls == PMR_OP_CALL_IND);
 
 	in->dload = -1;
-	if (new_unit(cp, g, i, c->line ? c->line : 64))
+	/* a callee may evict the line of the call (a small, direct-mapped
+	 * I-cache) but hardly its page's ITLB entry */
+	if (new_unit(cp, g, i, c->line ? c->line : 64, 0))
 		causes |= 1u << PMR_CALC_ICACHE;
-	if (new_unit(cp, g, i, c->page ? c->page : 4096))
+	if (!itlb_fits && new_unit(cp, g, i, c->page ? c->page : 4096, 1))
 		causes |= 1u << PMR_CALC_ITLB;
 	for (j = 0; j < in->si.nsrc && j < PMR_INSN_MAXSRC; j++) {
 		unsigned r = in->si.src[j];
@@ -785,12 +808,25 @@ culprits(struct pmr_calc_proc *cp, const struct cfg *g,
 	}
 	pmr_sim_optime(c, in->si.cls, in->si.nload,
 	    (unsigned)(in->si.nmem - in->si.nload), &ot);
-	if (ot.nload > 0)
-		causes |= 1u << PMR_CALC_DCACHE;	/* no MSHR */
-	if (ot.nstore > 0)
-		causes |= 1u << PMR_CALC_WBUF;
-	if (head || after_call) {
-		int p = after_call || b == 0 || cp->missing;
+	/* a load waits for an MSHR, a store for the write buffer, only
+	 * behind as many recent loads (stores) as there are */
+	if (ot.nload > 0) {
+		struct memcount m = { 0, c->mshr ? c->mshr : 1, &seen };
+
+		seen = 0;
+		if (walk_back(cp, g, i, 2 * BACK_D, count_mem, &m) > 0)
+			causes |= 1u << PMR_CALC_DCACHE;
+	}
+	if (ot.nstore > 0) {
+		struct memcount m = { 1, c->sq ? c->sq : 1, &seen };
+
+		seen = 0;
+		if (walk_back(cp, g, i, 2 * BACK_D, count_mem, &m) > 0)
+			causes |= 1u << PMR_CALC_WBUF;
+	}
+	/* a return is predicted by the return stack: not a return point */
+	if (head) {
+		int p = b == 0 || cp->missing;
 
 		for (k = g->oin[b]; k < g->oin[b + 1] && !p; k++) {
 			uint32_t f = cp->e[g->ein[k]].from;
@@ -1092,7 +1128,7 @@ pmr_calc_proc(struct pmr_prof *p, const struct pmr_calc_opts *o,
 		in->F = bb->known ? bb->F : 0;
 		in->conf = bb->known ? bb->conf : PMR_CALC_NONE;
 		in->dyn = bb->known ? in->S - in->F * in->sc.M : 0;
-		culprits(cp, &g, o->cfg, i);
+		culprits(cp, &g, o->cfg, o->itlb_fits, i);
 	}
 	rc = 0;
 out:

@@ -45,6 +45,10 @@ static const char *const latev[] = { "lat:fm", "lat:md", "lat:dx",
 	"lat:xr", "lat:rr", "lat:n" };
 #define NLAT 5
 #define NTRUTH 5
+/* TRUTH's head-cycle causes, in enum pmr_sim_hd's order (the names of
+ * pmprof calc's pmr_calc_truth_name) */
+static const char *const hdname[PMR_SIM_HD_N] = { "issue", "static",
+	"icache", "itlb", "dcache", "dtlb", "misp", "wbuf", "fu", "other" };
 
 struct pmr_prof {
 	struct ent *ent;
@@ -62,6 +66,7 @@ struct pmr_prof {
 	long ev_bit[NSAMPLER][NBITEV + 1];	/* + 1: abort */
 	long ev_lat[NLAT + 1];
 	long ev_truth[NTRUTH];
+	long ev_hd[PMR_SIM_HD_N];	/* truth:hd:NAME */
 	char counter_ev[16], pebs_ev[16];	/* from META sampler */
 	/* pmr_prof_group's rows */
 	struct pmr_prof_row *rows;
@@ -98,6 +103,8 @@ reset_run_cache(struct pmr_prof *p)
 		p->ev_lat[i] = -1;
 	for (i = 0; i < NTRUTH; i++)
 		p->ev_truth[i] = -1;
+	for (i = 0; i < PMR_SIM_HD_N; i++)
+		p->ev_hd[i] = -1;
 	strcpy(p->counter_ev, "cycles");
 	strcpy(p->pebs_ev, "retired");
 }
@@ -388,6 +395,21 @@ add_truth(struct pmr_prof *p, const struct pmr_sim_truth *t)
 	if (cur_run(p, &r) != 0)
 		return fail(p, PMR_ENOMEM, "out of memory");
 	p->run[r].has_truth = 1;
+	for (k = 0; k < PMR_SIM_HD_N && t->head_cycles > 0; k++) {
+		char name[32];
+
+		if (t->hd[k] == 0)
+			continue;
+		if (p->ev_hd[k] < 0) {
+			snprintf(name, sizeof(name), "truth:hd:%s", hdname[k]);
+			if ((p->ev_hd[k] = event_make(p, name,
+			    PMR_PROF_EV_TRUTH)) < 0)
+				return fail(p, PMR_ENOMEM, "out of memory");
+		}
+		if ((rc = bump(p, r, p->ev_hd[k], t->pc, (double)t->hd[k])) !=
+		    0)
+			return rc;
+	}
 	for (k = 0; k < NTRUTH; k++) {
 		if (v[k] == 0)
 			continue;
