@@ -426,7 +426,7 @@ samples() {
 		printf '%s\n' "$output" | awk -F '\t' '$1 == "proc" && $5 !~ /^\[/ && $5 != "unknown" { print $5 "\t" $6 }' |
 		    head -5 > "$T/named"
 		# a stripped binary without a debug file has names for its
-		# exported functions only: its other pcs make one row; a file
+		# exported functions and those of its unwind table; a file
 		# of another build than the traced one (an updated library)
 		# has none, and a note says why
 		if [ ! -s "$T/named" ]; then
@@ -436,6 +436,14 @@ samples() {
 		fi
 		named=$((named + 1))
 		while IFS=$'\t' read -r p img; do
+			# code no symbol holds: a function of the unwind
+			# table, named image+0xADDR (the link-time start)
+			if [[ $p == "${img##*/}+0x"* ]]; then
+				readelf --debug-dump=frames "$img" 2>/dev/null |
+				    grep -q " FDE .* pc=0*${p##*+0x}\.\." ||
+				    { echo "$t: '$p' starts no FDE of $img"; return 1; }
+				continue
+			fi
 			{ nm -D "$img" 2>/dev/null; nm "$img" 2>/dev/null
 			  b=$(readelf -n "$img" | awk '/Build ID/ { print $3 }')
 			  nm "/usr/lib/debug/.build-id/${b:0:2}/${b:2}.debug" 2>/dev/null

@@ -7,7 +7,11 @@
  * `start`; the PT_LOAD segment holding that offset gives the link-time
  * address there, hence the bias between link-time and run-time addresses.
  * Function and untyped code symbols are kept, sorted by address; a symbol
- * of size 0 (hand-written assembly) runs to the next one.
+ * of size 0 (hand-written assembly) runs to the next one.  Code that no
+ * symbol holds (a stripped file, a library's static functions) gets a
+ * procedure for each function its unwind table knows (.eh_frame_hdr's
+ * table of FDE starts), named image+0xADDR, the link-time address, as
+ * DCPI named code without symbols.
  */
 #include <sys/stat.h>
 
@@ -151,6 +155,133 @@ add_syms(struct pmr_symtab *t, size_t *cap, Elf *e, Elf_Scn *scn,
 			return PMR_ENOMEM;
 		t->n++;
 	}
+	return 0;
+}
+
+/* Reads a pointer of .eh_frame_hdr encoded as enc (DWARF's DW_EH_PE_*:
+ * 2, 4 or 8 bytes, signed or not, absolute, pc- or section-relative);
+ * returns 0, or -1 for an encoding it does not know or the end. */
+static int
+eh_read(const unsigned char *p, size_t n, size_t *off, unsigned enc,
+    uint64_t secaddr, uint64_t *out)
+{
+	uint64_t v = 0, here = secaddr + *off;
+	size_t sz, i;
+
+	switch (enc & 0x0f) {
+	case 0x00: case 0x04: case 0x0c:
+		sz = 8;
+		break;
+	case 0x03: case 0x0b:
+		sz = 4;
+		break;
+	case 0x02: case 0x0a:
+		sz = 2;
+		break;
+	default:
+		return -1;
+	}
+	if (*off + sz > n)
+		return -1;
+	for (i = sz; i-- > 0;)
+		v = v << 8 | p[*off + i];
+	if ((enc & 0x08) && sz < 8 && (v >> (8 * sz - 1)) & 1)
+		v |= ~0ull << (8 * sz);		/* sign */
+	switch (enc & 0x70) {
+	case 0x00:
+		break;
+	case 0x10:
+		v += here;
+		break;
+	case 0x30:
+		v += secaddr;
+		break;
+	default:
+		return -1;
+	}
+	*off += sz;
+	*out = v;
+	return 0;
+}
+
+/* Returns 1 if a symbol of t (sorted) holds pc or starts there. */
+static int
+covered(const struct pmr_symtab *t, uint64_t pc)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t m = (lo + hi) / 2;
+
+		if (t->s[m].lo <= pc)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo > 0 && (t->s[lo - 1].lo == pc || pc < t->s[lo - 1].hi);
+}
+
+/*
+ * Adds a symbol "base+0xADDR" for each start of a function in the
+ * .eh_frame_hdr table of e that no symbol of t (sorted) holds.  Returns
+ * 0 (also when there is no table) or PMR_ENOMEM.
+ */
+static int
+fde_syms(struct pmr_symtab *t, size_t *cap, Elf *e, uint64_t bias,
+    const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	unsigned char *p;
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	GElf_Ehdr eh;
+	size_t shstr, n, off = 4, i, n0 = t->n;
+	uint64_t ehp, count, loc, fde;
+	const char *name;
+	char buf[300];
+
+	if (gelf_getehdr(e, &eh) == NULL || eh.e_ident[EI_DATA] !=
+	    ELFDATA2LSB || elf_getshdrstrndx(e, &shstr) != 0)
+		return 0;
+	while ((scn = elf_nextscn(e, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) != NULL && (name = elf_strptr(e,
+		    shstr, sh.sh_name)) != NULL &&
+		    strcmp(name, ".eh_frame_hdr") == 0)
+			break;
+	if (scn == NULL || sh.sh_type == SHT_NOBITS ||
+	    (d = elf_getdata(scn, NULL)) == NULL || d->d_buf == NULL)
+		return 0;
+	p = d->d_buf;
+	n = d->d_size;
+	if (n < 4 || p[0] != 1 || p[3] == 0xff ||
+	    eh_read(p, n, &off, p[1], sh.sh_addr, &ehp) != 0 ||
+	    eh_read(p, n, &off, p[2], sh.sh_addr, &count) != 0)
+		return 0;
+	for (i = 0; i < count; i++) {
+		if (eh_read(p, n, &off, p[3], sh.sh_addr, &loc) != 0 ||
+		    eh_read(p, n, &off, p[3], sh.sh_addr, &fde) != 0)
+			break;
+		if (loc == 0 || covered(t, loc + bias))
+			continue;
+		if (t->n == *cap) {
+			size_t nc = *cap ? 2 * *cap : 256;
+			struct sym *ns = realloc(t->s, nc * sizeof(*ns));
+
+			if (ns == NULL)
+				return PMR_ENOMEM;
+			t->s = ns;
+			*cap = nc;
+		}
+		snprintf(buf, sizeof(buf), "%s+0x%llx", base,
+		    (unsigned long long)loc);
+		t->s[t->n].lo = loc + bias;
+		t->s[t->n].hi = 0;
+		if ((t->s[t->n].name = strdup(buf)) == NULL)
+			return PMR_ENOMEM;
+		t->n++;
+	}
+	(void)n0;
 	return 0;
 }
 
@@ -301,6 +432,19 @@ pmr_symtab_load(const char *path, const char *root, uint64_t start,
 		}
 	}
 	if (t->n > 1)	/* t->s is NULL when there is no symbol */
+		qsort(t->s, t->n, sizeof(*t->s), cmp_sym);
+	/* the functions the unwind table knows that no symbol names (with
+	 * the symbols' extents as they are: a size-0 symbol holds nothing
+	 * yet, so a function after it gets its own) */
+	for (i = 0; i < t->n; i++)
+		t->s[i].hi = t->s[i].hi ? t->s[i].hi : t->s[i].lo + 1;
+	j = t->n;
+	if ((rc = fde_syms(t, &cap, e, bias, path)) != 0)
+		goto out;
+	for (i = 0; i < j; i++)
+		if (t->s[i].hi == t->s[i].lo + 1)
+			t->s[i].hi = 0;
+	if (t->n > j)
 		qsort(t->s, t->n, sizeof(*t->s), cmp_sym);
 	/* drop aliases (same start), then close symbols of size 0 */
 	for (i = j = 0; i < t->n; i++) {
