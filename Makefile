@@ -9,6 +9,7 @@
 #   make -j2 icost-multisim   icost's graph against multisim, every trace
 #   make -j2 shotgun-eval     shotgun against the graph and multisim
 #   make -j2 sampler-eval     every sampler against the time oracle
+#   make -j2 dcpi-eval        DCPI's stall analysis against the truth
 #   make fuzz       each libFuzzer target for FUZZ_SECONDS [60]
 #   make lint-man   mandoc -Tlint on every man page; fails on any message
 #   make install / uninstall   honour PREFIX, BINDIR, MANDIR, DESTDIR
@@ -87,7 +88,8 @@ DEB_PKGS = gcc make pkg-config libzstd-dev liblzma-dev zlib1g-dev \
 # Header dependencies come from the compiler (-MMD -MP: a .d file beside
 # each object and program).
 .PHONY: all check test lint-man regen clean deps demo \
-	bench fuzz install uninstall icost-multisim shotgun-eval sampler-eval
+	bench fuzz install uninstall icost-multisim shotgun-eval sampler-eval \
+	dcpi-eval
 
 PLUGIN := cmd/$(D)pmtrace-plugin.so
 
@@ -202,6 +204,15 @@ shotgun-eval: all
 	@$(MAKE) --no-print-directory -f examples/shotgun.mk \
 		PMSIM=$(CURDIR)/cmd/$(D)pmsim ICOST=$(CURDIR)/cmd/$(D)icost \
 		SHOTGUN=$(CURDIR)/cmd/$(D)shotgun TOP=$(CURDIR)
+
+# DCPI's stall analysis scored against the truth (pmprof(1), STALL
+# ANALYSIS): pmprof calc on every bundled trace on the in-order alpha21164,
+# into examples/out/dcpicalc/.  MAX, S, SEEDS, TRACES, OUT as in
+# examples/dcpicalc.mk.
+dcpi-eval: all
+	@$(MAKE) --no-print-directory -f examples/dcpicalc.mk \
+		PMSIM=$(CURDIR)/cmd/$(D)pmsim PMPROF=$(CURDIR)/cmd/$(D)pmprof \
+		PMTRACE=$(CURDIR)/cmd/$(D)pmtrace TOP=$(CURDIR)
 
 # Which sampler tells the truth (pmprof(1), SAMPLERS): every sampler at
 # equal sample counts against the time-proportional oracle, on every

@@ -39,7 +39,7 @@
 
 enum {
 	O_SYSROOT = PMR_OPT_PRIVATE, O_ALPHA, O_DETAIL, O_BY, O_DB,
-	O_EPOCH, O_KIND, O_WHATCG, O_TOP_STALLS, O_SCORE
+	O_EPOCH, O_KIND, O_WHATCG, O_TOP_STALLS, O_SCORE, O_HISTOGRAM
 };
 
 enum verb { V_IMAGES, V_PROCS, V_LIST, V_SCORE, V_STATS, V_DIFF,
@@ -60,7 +60,8 @@ static const char synopsis[] =
     "       pmprof db database add [--epoch=name] [file ...]\n"
     "       pmprof db database epochs\n"
     "       pmprof import [--kind=kind] [-o file] [file]\n"
-    "       pmprof calc [--score] [--top-stalls=n] [-f format] "
+    "       pmprof calc [--score | --histogram] [--top-stalls=n] "
+    "[-f format]\n              "
     "procedure|--whatcg\n"
     "              [file ...]\n";
 
@@ -124,6 +125,8 @@ help(void)
 	    "                       this epoch (repeatable) [every epoch]\n"
 	    "  -f, --format=FMT     text, tsv or json [text]\n"
 	    "      --kind=K         import: auto, ibs or spe [auto]\n"
+	    "      --histogram      calc: the frequency errors in 5%% "
+	    "buckets (Figs. 8, 9)\n"
 	    "      --score          calc: the accuracy against TRUTH: "
 	    "frequencies within\n"
 	    "                       5/10/15%%, edges, causes (one run and "
@@ -233,7 +236,7 @@ pick_events(struct pmr_prof *p, const char *list, size_t *n)
 /* What calc shows. */
 struct calcview {
 	const char *proc;	/* NULL: --whatcg */
-	int whatcg, score, tsv;
+	int whatcg, score, tsv, hist;
 	size_t top;
 };
 
@@ -386,6 +389,7 @@ calc_procs(struct pmr_prof *p, const char *proc, long ev, size_t *n,
 	static char buf[512];
 	struct pmr_prof_row *rows;
 	struct cproc *v;
+	const char *note = NULL;
 	size_t nr, i, m = 0, nev = pmr_prof_nevent(p);
 
 	*n = 0;
@@ -405,7 +409,7 @@ calc_procs(struct pmr_prof *p, const char *proc, long ev, size_t *n,
 		return v;
 	}
 	if (pmr_prof_group(p, PMR_PROF_BY_PROC, 0, 0, UINT64_MAX, &rows, &nr,
-	    NULL) != 0 || (v = calloc(nr + 1, sizeof(*v))) == NULL)
+	    &note) != 0 || (v = calloc(nr + 1, sizeof(*v))) == NULL)
 		return NULL;
 	for (i = 0; i < nr; i++)
 		if (rows[i].proc != NULL && rows[i].img >= 0 &&
@@ -422,7 +426,8 @@ calc_procs(struct pmr_prof *p, const char *proc, long ev, size_t *n,
 	if (m == 0) {
 		free(v);
 		snprintf(buf, sizeof(buf), "no CYCLES samples in any "
-		    "procedure of the images' symbols");
+		    "procedure of the images' symbols%s%s", note != NULL ?
+		    "; " : "", note != NULL ? note : "");
 		*msg = buf;
 		return NULL;
 	}
@@ -432,7 +437,8 @@ calc_procs(struct pmr_prof *p, const char *proc, long ev, size_t *n,
 /* Scores the analysis of run (-1: all merged) over the procedures. */
 static int
 calc_score(FILE *f, struct pmr_prof *p, const struct cproc *pr, size_t np,
-    long run, const char *label, int header, int tsv, const char **msg)
+    long run, const char *label, int header, int tsv, int hist,
+    const char **msg)
 {
 	static char buf[512];
 	struct pmr_sim_config cfg;
@@ -461,7 +467,10 @@ calc_score(FILE *f, struct pmr_prof *p, const struct cproc *pr, size_t np,
 		pmr_calc_score_add(&sc, &cp);
 		pmr_calc_proc_free(&cp);
 	}
-	pmr_calc_report_score(f, label, &sc, header, tsv);
+	if (hist)
+		pmr_calc_report_hist(f, label, &sc, header, tsv);
+	else
+		pmr_calc_report_score(f, label, &sc, header, tsv);
 	return 0;
 }
 
@@ -539,11 +548,11 @@ calc(FILE *f, struct pmr_prof *p, const struct calcview *cv,
 	}
 	if (cv->score) {
 		rc = calc_score(f, p, pr, np, 0, nrun > 1 ? "run 1" : "1 run",
-		    1, cv->tsv, msg);
+		    1, cv->tsv, cv->hist, msg);
 		if (rc == 0 && nrun > 1) {
 			snprintf(buf, sizeof(buf), "%zu runs", nrun);
 			rc = calc_score(f, p, pr, np, -1, buf, 0, cv->tsv,
-			    msg);
+			    cv->hist, msg);
 		}
 		free(pr);
 		return rc;
@@ -565,6 +574,28 @@ calc(FILE *f, struct pmr_prof *p, const struct calcview *cv,
 	free(top.v);
 	return 0;
 }
+
+/*
+ * pmprof score, text: on in-order runs with CYCLES samples and TRUTH, the
+ * accuracy of DCPI's stall analysis as well (calc --whatcg --score).
+ */
+static void
+calc_in_score(FILE *f, struct pmr_prof *p)
+{
+	struct calcview cv;
+	struct pmr_sim_config cfg;
+	struct pmr_calc_opts o;
+	const char *msg;
+
+	memset(&cv, 0, sizeof(cv));
+	cv.whatcg = cv.score = 1;
+	if (calc_setup(p, -1, &cfg, &o, &msg) != 0 || o.ev_ret < 0)
+		return;
+	fprintf(f, "\nDCPI's stall analysis (pmprof calc --whatcg --score):\n");
+	if (calc(f, p, &cv, &msg) != 0)
+		fprintf(f, "%s\n", msg);
+}
+
 
 /* Reads epochs (all when n is 0) of the database at path, one run each. */
 static void
@@ -718,6 +749,7 @@ main(int argc, char *argv[])
 		{ "epoch", required_argument, NULL, O_EPOCH },
 		{ "kind", required_argument, NULL, O_KIND },
 		{ "score", no_argument, NULL, O_SCORE },
+		{ "histogram", no_argument, NULL, O_HISTOGRAM },
 		{ "top-stalls", required_argument, NULL, O_TOP_STALLS },
 		{ "whatcg", no_argument, NULL, O_WHATCG },
 		{ "detail", no_argument, NULL, O_DETAIL },
@@ -812,6 +844,9 @@ main(int argc, char *argv[])
 		case O_SCORE:
 			cv.score = 1;
 			break;
+		case O_HISTOGRAM:
+			cv.hist = cv.score = 1;
+			break;
 		case O_TOP_STALLS:
 			cv.top = (size_t)pmr_cli_num("--top-stalls", optarg, 1,
 			    1LL << 40);
@@ -833,8 +868,8 @@ main(int argc, char *argv[])
 		return db_verb(argc, argv, sysroot, nepoch ? epochs[0] : NULL,
 		    nepoch, argc0, argv0);
 	if ((cv.score || cv.top || cv.whatcg) && verb != V_CALC)
-		pmr_cli_misuse("--score, --top-stalls and --whatcg are for "
-		    "calc");
+		pmr_cli_misuse("--score, --histogram, --top-stalls and "
+		    "--whatcg are for calc");
 	if (verb == V_CALC && v.fmt == PMR_TABLE_JSON)
 		pmr_cli_misuse("calc: -f text or tsv");
 	if (verb == V_CALC && !cv.whatcg) {
@@ -893,6 +928,8 @@ main(int argc, char *argv[])
 		break;
 	case V_SCORE:
 		rc = pmr_prof_report_score(out.f, p, &v, &msg);
+		if (rc == 0 && v.fmt == PMR_TABLE_TEXT)
+			calc_in_score(out.f, p);
 		break;
 	case V_STATS:
 		rc = pmr_prof_report_stats(out.f, p, &v, &msg);

@@ -203,6 +203,23 @@ pmr_calc_report_sum(FILE *f, const char *what, const struct pmr_calc_sum *s,
 	    pct(s->tallied, s->samples));
 }
 
+static int
+bucket(double est, double truth)
+{
+	double e;
+	int k;
+
+	if (truth <= 0)
+		return PMR_CALC_NBUCKET - 1;
+	e = 100 * (est / truth - 1);
+	if (e < -45)
+		return 0;
+	if (e >= 45)
+		return PMR_CALC_NBUCKET - 1;
+	k = (int)floor(e / 5) + 10;
+	return k < 0 ? 0 : k >= PMR_CALC_NBUCKET ? PMR_CALC_NBUCKET - 1 : k;
+}
+
 void
 pmr_calc_score_add(struct pmr_calc_score *sc, const struct pmr_calc_proc *cp)
 {
@@ -221,6 +238,7 @@ pmr_calc_score_add(struct pmr_calc_score *sc, const struct pmr_calc_proc *cp)
 			sc->w5 += r <= 0.05 ? in->S : 0;
 			sc->w10 += r <= 0.10 ? in->S : 0;
 			sc->w15 += r <= 0.15 ? in->S : 0;
+			sc->hi_insn[bucket(in->F * cp->P, in->t_ret)] += in->S;
 			if (r > 0.15) {
 				sc->off15 += in->S;
 				if (in->conf <= PMR_CALC_LOW)
@@ -257,6 +275,8 @@ pmr_calc_score_add(struct pmr_calc_score *sc, const struct pmr_calc_proc *cp)
 		sc->ew += e->truth;
 		if (e->known && fabs(e->F * cp->P / e->truth - 1) <= 0.10)
 			sc->ew10 += e->truth;
+		sc->hi_edge[bucket(e->known ? e->F * cp->P : 0, e->truth)] +=
+		    e->truth;
 	}
 }
 
@@ -272,10 +292,15 @@ pmr_calc_report_score(FILE *f, const char *label,
 		fprintf(f, "%-12s %8s %8s %8s %9s %8s %8s %8s %8s %8s\n",
 		    "runs", "<=5%", "<=10%", "<=15%", "low|>15%", "edges10",
 		    "recall", "1cause", "1-2cause", "unexpl");
-	fprintf(f, tsv ? "%s\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t" :
-	    "%-12s %7.1f%% %7.1f%% %7.1f%% %8.1f%% %7.1f%% ", label,
-	    pct(sc->w5, sc->w), pct(sc->w10, sc->w), pct(sc->w15, sc->w),
-	    pct(sc->off15_low, sc->off15), pct(sc->ew10, sc->ew));
+	fprintf(f, tsv ? "%s\t%.1f\t%.1f\t%.1f\t" :
+	    "%-12s %7.1f%% %7.1f%% %7.1f%% ", label, pct(sc->w5, sc->w),
+	    pct(sc->w10, sc->w), pct(sc->w15, sc->w));
+	if (sc->off15 > 0)
+		fprintf(f, tsv ? "%.1f\t" : "%8.1f%% ", pct(sc->off15_low,
+		    sc->off15));
+	else
+		fprintf(f, tsv ? "-\t" : "%9s ", "-");
+	fprintf(f, tsv ? "%.1f\t" : "%7.1f%% ", pct(sc->ew10, sc->ew));
 	if (sc->thead > 0 && sc->tdyn > 0)
 		fprintf(f, tsv ? "%.1f\t" : "%7.1f%% ", pct(sc->trecall,
 		    sc->tdyn));
@@ -370,5 +395,29 @@ pmr_calc_report_top(FILE *f, struct pmr_calc_tops *t, size_t n, int tsv)
 			    x->samples, x->stall, x->st_cy, x->dyn_cy,
 			    x->dyn_cy > 0 ? letters(x->causes, buf) : "-",
 			    cul, x->text);
+	}
+}
+
+void
+pmr_calc_report_hist(FILE *f, const char *label,
+    const struct pmr_calc_score *sc, int header, int tsv)
+{
+	int k;
+
+	if (header)
+		fprintf(f, tsv ? "#runs\tbucket\tinsns\tedges\n" :
+		    "%-12s %8s %8s %8s\n", "runs", "error%", "insns", "edges");
+	for (k = 0; k < PMR_CALC_NBUCKET; k++) {
+		char b[16];
+
+		if (k == 0)
+			snprintf(b, sizeof(b), "<-45");
+		else if (k == PMR_CALC_NBUCKET - 1)
+			snprintf(b, sizeof(b), ">=45");
+		else
+			snprintf(b, sizeof(b), "%d", 5 * (k - 10));
+		fprintf(f, tsv ? "%s\t%s\t%.2f\t%.2f\n" :
+		    "%-12s %8s %7.2f%% %7.2f%%\n", label, b,
+		    pct(sc->hi_insn[k], sc->w), pct(sc->hi_edge[k], sc->ew));
 	}
 }

@@ -17,6 +17,8 @@ void pmr_calc_report_list(FILE *f, const struct pmr_calc_proc *cp,
 void pmr_calc_report_sum(FILE *f, const char *what,
     const struct pmr_calc_sum *s, int tsv);
 
+#define PMR_CALC_NBUCKET 20	/* bucket k: [5 (k - 10), 5 (k - 9))% */
+
 /* Accuracy against TRUTH, summed over procedures. */
 struct pmr_calc_score {
 	double w, w5, w10, w15;	/* samples; of instructions whose F P is
@@ -29,10 +31,16 @@ struct pmr_calc_score {
 	double sdyn, s1, s12;	/* dynamic stall samples; of instructions
 				 * with one cause, one or two */
 	double unexpl, tallied;
+	/* Figs. 8 and 9: the error F P / count - 1 in 5% buckets, [-45%,
+	 * 45%) and a tail each side, weighted by samples and executions */
+	double hi_insn[PMR_CALC_NBUCKET], hi_edge[PMR_CALC_NBUCKET];
 };
 void pmr_calc_score_add(struct pmr_calc_score *sc,
     const struct pmr_calc_proc *cp);
 void pmr_calc_report_score(FILE *f, const char *label,
+    const struct pmr_calc_score *sc, int header, int tsv);
+/* The histograms of sc, a row a bucket (percent of the weight). */
+void pmr_calc_report_hist(FILE *f, const char *label,
     const struct pmr_calc_score *sc, int header, int tsv);
 
 /* The worst stalls of a scope. */

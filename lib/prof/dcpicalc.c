@@ -854,22 +854,90 @@ culprits(struct pmr_calc_proc *cp, const struct cfg *g,
 
 /* Schedules block b after context (the last npre instructions of block u,
  * taken or not), keeping for each instruction the smallest M so far. */
+/* The memory operand of an instruction's text, its segment if any and
+ * brackets ("fs:[rax + 8]", whatever the size: pmsim forwards by the
+ * 8-byte word), or NULL. */
+static const char *
+mem_operand(const char *text, size_t *len)
+{
+	const char *b = strchr(text, '['), *e;
+
+	if (b == NULL || (e = strchr(b, ']')) == NULL)
+		return NULL;
+	if (b - text >= 3 && b[-1] == ':')
+		b -= 3;
+	*len = (size_t)(e + 1 - b);
+	return b;
+}
+
+/*
+ * memdep[k] of the instructions idx[0..n) (procedure indices): for a load,
+ * the latest store before it of the same memory operand, with no register
+ * of the operand written in between (the same address: pmsim forwards
+ * the store's data and the load waits for it); -1 else.
+ */
+static void
+memdeps(const struct pmr_calc_proc *cp, const uint32_t *idx, size_t n,
+    int32_t *memdep)
+{
+	size_t k, j, len, l2, d;
+	char reg[16];
+
+	for (k = 0; k < n; k++) {
+		const struct pmr_calc_insn *in = &cp->in[idx[k]];
+		const char *op;
+
+		memdep[k] = -1;
+		if (in->si.nload == 0 || (op = mem_operand(in->text, &len)) ==
+		    NULL || strstr(op, "rip") != NULL)
+			continue;
+		for (j = k; j-- > 0;) {
+			const struct pmr_calc_insn *p = &cp->in[idx[j]];
+			const char *o2;
+			int clob = 0;
+
+			if (p->si.nmem > p->si.nload && (o2 = mem_operand(
+			    p->text, &l2)) != NULL && l2 == len &&
+			    memcmp(o2, op, len) == 0) {
+				memdep[k] = (int32_t)j;
+				break;
+			}
+			for (d = 0; d < p->si.ndst && d < PMR_INSN_MAXDST; d++)
+				if (p->si.dst[d] < 16 && strstr(op,
+				    pmr_insn_reg_name(PMR_ISA_X86_64,
+				    p->si.dst[d], reg, sizeof(reg))) != NULL)
+					clob = 1;
+			if (clob)
+				break;
+		}
+	}
+}
+
+/* Schedules block b after context (the last npre instructions of block u,
+ * taken or not), keeping for each instruction the smallest M so far. */
 static void
 sched_ctx(struct pmr_calc_proc *cp, const struct pmr_sim_config *c,
     uint32_t b, uint32_t u, int taken, int first, struct pmr_sinsn *blk,
     struct pmr_sched *sc)
 {
 	uint32_t f = cp->b[b].first, n = cp->b[b].n, npre = 0, pf = 0, i, j;
+	uint32_t *idx = (uint32_t *)(sc + cp->ni + NPRE + 1);
+	int32_t *md = (int32_t *)(idx + cp->ni + NPRE + 1);
 
 	if (u != PMR_CALC_NOWHERE) {
 		npre = cp->b[u].n < NPRE ? cp->b[u].n : NPRE;
 		pf = cp->b[u].first + cp->b[u].n - npre;
-		for (i = 0; i < npre; i++)
+		for (i = 0; i < npre; i++) {
 			blk[i] = cp->in[pf + i].si;
+			idx[i] = pf + i;
+		}
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		blk[npre + i] = cp->in[f + i].si;
-	pmr_sim_sched(c, blk, npre + n, npre, taken, sc);
+		idx[npre + i] = f + i;
+	}
+	memdeps(cp, idx, npre + n, md);
+	pmr_sim_sched(c, blk, npre + n, npre, taken, md, sc);
 	for (i = 0; i < n; i++) {
 		struct pmr_sched x = sc[npre + i];
 
@@ -1113,8 +1181,10 @@ pmr_calc_proc(struct pmr_prof *p, const struct pmr_calc_opts *o,
 		goto out;
 	rc = PMR_ENOMEM;
 	/* the static schedule of each block, after each predecessor */
+	/* sc, then the blocks' indices and memdep (sched_ctx) */
 	if ((blk = malloc((ni + NPRE + 1) * sizeof(*blk))) == NULL ||
-	    (sc = malloc((ni + NPRE + 1) * sizeof(*sc))) == NULL)
+	    (sc = malloc((ni + NPRE + 1) * (sizeof(*sc) + 2 *
+	    sizeof(uint32_t)))) == NULL)
 		goto out;
 	for (b = 0; b < cp->nb; b++)
 		schedule(cp, &g, o->cfg, b, blk, sc);

@@ -74,6 +74,22 @@ bs_overflow(struct pmr_sim *s)
 		if (s->pebs_next)
 			s->st.dropped++;	/* nothing retired since */
 		s->pebs_next = 1;
+	} else if (s->c.inorder) {
+		/* in order, every overflow names the head skid cycles on:
+		 * one pending at a time would drop the overflows of the
+		 * skid after each sample, but not those of a wait for a
+		 * head (an I-cache miss), and sample unlike TRUTH's
+		 * head_cycles */
+		if (s->bs_qn == BSQ) {
+			s->st.dropped++;
+			return;
+		}
+		s->bs_q[(s->bs_qh + s->bs_qn++) % BSQ] = s->now +
+		    s->o.bs_skid;
+		if (!s->bs_pending) {
+			s->bs_pending = 1;
+			s->bs_fire_at = s->bs_q[s->bs_qh];
+		}
 	} else if (!s->bs_pending) {
 		s->bs_pending = 1;
 		s->bs_fire_at = s->now + s->o.bs_skid;
@@ -157,7 +173,7 @@ sim_bs_cycle(struct pmr_sim *s, unsigned n)
 	if (s->o.sampler == PMR_SIM_SAMPLER_COUNTER) {
 		if (s->o.bs_event == PMR_SIM_BSEV_CYCLES && --s->bs_left == 0)
 			bs_overflow(s);
-		if (s->bs_pending && s->now >= s->bs_fire_at) {
+		while (s->bs_pending && s->now >= s->bs_fire_at) {
 			if (s->c.inorder) {
 				/* the head of the issue queue; with none,
 				 * the next instruction to come (DCPI) */
@@ -167,9 +183,15 @@ sim_bs_cycle(struct pmr_sim *s, unsigned n)
 					return;
 				pc = s->ents[i & s->wmask].pc;
 				cls = s->ents[i & s->wmask].cls;
-			} else
+				s->bs_qh = (s->bs_qh + 1) % BSQ;
+				if (--s->bs_qn > 0)
+					s->bs_fire_at = s->bs_q[s->bs_qh];
+				else
+					s->bs_pending = 0;
+			} else {
 				bs_head(s, &pc, &cls);
-			s->bs_pending = 0;
+				s->bs_pending = 0;
+			}
 			bs_emit_pc(s, PMR_SIM_SAMPLER_COUNTER, pc, cls, 0);
 		}
 	}

@@ -71,7 +71,8 @@ pmr_sim_optime(const struct pmr_sim_config *c, unsigned cls,
 
 void
 pmr_sim_sched(const struct pmr_sim_config *c, const struct pmr_sinsn *si,
-    size_t n, size_t npre, int taken, struct pmr_sched *out)
+    size_t n, size_t npre, int taken, const int32_t *memdep,
+    struct pmr_sched *out)
 {
 	/* per register: ready cycle + 1 (0: ready from the start) and the
 	 * writer; registers are cleared as they are written, so only the
@@ -117,6 +118,15 @@ pmr_sim_sched(const struct pmr_sim_config *c, const struct pmr_sinsn *si,
 			if (rt[r] - 1 >= dep) {
 				dep = rt[r] - 1;
 				dw = wr[r];
+			}
+		}
+		if (memdep != NULL && memdep[k] >= 0 && (size_t)memdep[k] < k) {
+			/* a forwarded load: the store's result, a cycle on */
+			uint32_t m = out[memdep[k]].t + 1;
+
+			if (m >= dep) {
+				dep = m;
+				dw = memdep[k];
 			}
 		}
 		/* the earliest cycle order and width allow */

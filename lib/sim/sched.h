@@ -78,10 +78,13 @@ struct pmr_sched {
  * (what DCPI's analysis left out, §6.1.3's ldq example); with taken, the
  * block starts in a cycle after the context's last (a taken transfer
  * ends a fetch group).  With no context the block starts in a new cycle.
- * Fills out[0..n); the block's M_i are out[npre..n).
+ * memdep, if not NULL, gives for each load the index of the earlier store
+ * of its address (-1 none): the load waits for the store's result and
+ * takes its data, as pmsim forwards it.  Fills out[0..n); the block's M_i
+ * are out[npre..n).
  */
 void pmr_sim_sched(const struct pmr_sim_config *c,
     const struct pmr_sinsn *si, size_t n, size_t npre, int taken,
-    struct pmr_sched *out);
+    const int32_t *memdep, struct pmr_sched *out);
 
 #endif /* PMR_SIM_SCHED_H */

@@ -86,7 +86,7 @@ UNIT_TEST(sched_alpha)
 	b1[0] = op(PMR_OP_LOAD, 0, 2, -1);
 	b1[1] = op(PMR_OP_INT, 3, 0, -1);
 	b1[2] = op(PMR_OP_INT, 1, 6, -1);
-	pmr_sim_sched(&c, b1, 3, 0, 0, o);
+	pmr_sim_sched(&c, b1, 3, 0, 0, NULL, o);
 	CHECK_EQ(o[0].t, 0);
 	CHECK_EQ(o[0].M, 1);
 	CHECK_EQ(o[0].stall, 0);
@@ -103,7 +103,7 @@ UNIT_TEST(sched_alpha)
 	 * first waits a cycle for a unit (the one before took the last) */
 	for (k = 0; k < 5; k++)
 		b2[k] = op(PMR_OP_INT, (int)k, 10, -1);
-	pmr_sim_sched(&c, b2, 5, 0, 0, o);
+	pmr_sim_sched(&c, b2, 5, 0, 0, NULL, o);
 	for (k = 0; k < 5; k++) {
 		CHECK_EQ(o[k].t, k / 2);
 		CHECK_EQ(o[k].M, k % 2 ? 0u : 1u);
@@ -116,7 +116,7 @@ UNIT_TEST(sched_alpha)
 	b3[0] = op(PMR_OP_IDIV, 0, 1, 2);
 	b3[1] = op(PMR_OP_IMUL, 3, 4, 5);
 	b3[2] = op(PMR_OP_INT, 6, 3, -1);
-	pmr_sim_sched(&c, b3, 3, 0, 0, o);
+	pmr_sim_sched(&c, b3, 3, 0, 0, NULL, o);
 	CHECK_EQ(o[1].t, 60);
 	CHECK_EQ(o[1].why, PMR_SCHED_FU);
 	CHECK_EQ(o[1].culprit, 0);
@@ -131,19 +131,37 @@ UNIT_TEST(sched_alpha)
 	b2[0] = op(PMR_OP_LOAD, 0, 2, -1);
 	b2[1] = op(PMR_OP_INT, 3, 0, -1);
 	b2[2] = op(PMR_OP_INT, 1, 6, -1);
-	pmr_sim_sched(&c, b2, 3, 1, 0, o);
+	pmr_sim_sched(&c, b2, 3, 1, 0, NULL, o);
 	CHECK_EQ(o[1].M, 2);
 	CHECK_EQ(o[1].why, PMR_SCHED_DEP);
 	CHECK_EQ(o[1].culprit, 0);
 	CHECK_EQ(o[2].M, 0);
 	b2[1] = op(PMR_OP_INT, 3, 7, -1);
-	pmr_sim_sched(&c, b2, 3, 1, 0, o);
+	pmr_sim_sched(&c, b2, 3, 1, 0, NULL, o);
 	CHECK_EQ(o[1].M, 0);
-	pmr_sim_sched(&c, b2, 3, 1, 1, o);
+	pmr_sim_sched(&c, b2, 3, 1, 1, NULL, o);
 	CHECK_EQ(o[1].M, 1);
 	CHECK_EQ(o[1].stall, 0);
+	/* a load of the address a store before it wrote waits for the
+	 * store (forwarded): the store issues at 0, the load at 1, its
+	 * consumer l1d_lat later */
+	{
+		struct pmr_sinsn b4[3];
+		const int32_t md[3] = { -1, 0, -1 };
+
+		b4[0] = op(PMR_OP_STORE, -1, 1, 2);
+		b4[1] = op(PMR_OP_LOAD, 3, 4, -1);
+		b4[2] = op(PMR_OP_INT, 5, 3, -1);
+		pmr_sim_sched(&c, b4, 3, 0, 0, NULL, o);
+		CHECK_EQ(o[1].M, 0);
+		pmr_sim_sched(&c, b4, 3, 0, 0, md, o);
+		CHECK_EQ(o[1].M, 1);
+		CHECK_EQ(o[1].why, PMR_SCHED_DEP);
+		CHECK_EQ(o[1].culprit, 0);
+		CHECK_EQ(o[2].M, c.l1d_lat);
+	}
 	/* the table is left clear: the same block again gives the same */
-	pmr_sim_sched(&c, b1, 3, 0, 0, o);
+	pmr_sim_sched(&c, b1, 3, 0, 0, NULL, o);
 	CHECK_EQ(o[1].t, 2);
 	CHECK_EQ(o[2].src_from[0], -1);
 }
