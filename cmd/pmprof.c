@@ -365,6 +365,23 @@ calc_setup(struct pmr_prof *p, long run, struct pmr_sim_config *cfg,
 	return 0;
 }
 
+/* Groups every pc of p by instruction once, for all the procedures'
+ * analyses (each would group the whole profile again). */
+static int
+all_insns(struct pmr_prof *p, struct pmr_calc_opts *o)
+{
+	struct pmr_prof_row *rows;
+	size_t n;
+	int rc;
+
+	if ((rc = pmr_prof_group(p, PMR_PROF_BY_INSN, 1, 0, UINT64_MAX,
+	    &rows, &n, NULL)) != 0)
+		return rc;
+	o->rows = rows;
+	o->nrows = n;
+	return 0;
+}
+
 struct cproc {
 	const char *name;
 	size_t img;
@@ -454,6 +471,10 @@ calc_score(FILE *f, struct pmr_prof *p, const struct cproc *pr, size_t np,
 		*msg = "--score: no TRUTH in the input (pmsim --truth)";
 		return PMR_EINVAL;
 	}
+	if (np > 1 && (rc = all_insns(p, &o)) != 0) {
+		*msg = "out of memory";
+		return rc;
+	}
 	memset(&sc, 0, sizeof(sc));
 	for (i = 0; i < np; i++) {
 		if ((rc = pmr_calc_proc(p, &o, pr[i].name, pr[i].img,
@@ -493,6 +514,11 @@ calc(FILE *f, struct pmr_prof *p, const struct calcview *cv,
 		return rc;
 	if ((pr = calc_procs(p, cv->proc, o.ev_s, &np, msg)) == NULL)
 		return *msg != NULL ? PMR_EINVAL : PMR_ENOMEM;
+	if (np > 1 && (rc = all_insns(p, &o)) != 0) {
+		free(pr);
+		*msg = "out of memory";
+		return rc;
+	}
 	memset(&sum, 0, sizeof(sum));
 	memset(&top, 0, sizeof(top));
 	if (cv->whatcg && !cv->score && !cv->tsv && !cv->top)

@@ -21,9 +21,12 @@ enum pmr_calc_conf { PMR_CALC_NONE, PMR_CALC_LOW, PMR_CALC_MEDIUM,
 
 struct pmr_calc_freq {
 	double f;		/* samples per execution-period: F = S / M */
+	double f0;		/* the paper's cluster mean, before it is
+				 * re-centred (0 if no cluster) */
 	size_t used;		/* issue points in the cluster */
 	size_t points;		/* issue points (M_i > 0) */
 	enum pmr_calc_conf conf;
+	int sparse;		/* from few samples: sum S / sum M */
 };
 
 /*
@@ -37,10 +40,14 @@ struct pmr_calc_freq {
  * smallest ratio's samples S (three standard deviations of a Poisson count;
  * the paper's "e.g. 1.5x" is looser than its own worked example, whose
  * cluster this width reproduces).  With few samples (under 8 per issue
- * point) F is sum S / sum M over the class, low confidence; else the
+ * point) F is sum S / sum M over the class, low confidence (sparse);
+ * else the
  * cluster is used when it holds at least a third of the issue points and
  * two of them (high confidence with half of them and a width of at most
- * 0.2, else medium); else F is the smallest ratio, low confidence.  Returns 0, or -1 if
+ * 0.2, else medium), its mean then re-centred: the points within three
+ * Poisson deviations of it give F = sum S / sum M, until it settles (the
+ * cluster from the smallest ratio, which noise puts low, is low by half
+ * a deviation); else F is the smallest ratio, low confidence.  Returns 0, or -1 if
  * there is no issue point (F comes from propagation then; *out has conf
  * NONE).
  */
@@ -77,6 +84,11 @@ struct pmr_calc_opts {
 	long ev_hd[PMR_CALC_NTRUTH];
 	int itlb_fits;		/* the sampled code's pages fit the ITLB:
 				 * no ITLB stalls but the first */
+	/* the profile's instruction rows (pmr_prof_group BY_INSN, per run,
+	 * every pc), if the caller has them: NULL, pmr_calc_proc groups
+	 * the procedure's own (which ends the life of the caller's rows) */
+	const struct pmr_prof_row *rows;
+	size_t nrows;
 };
 
 struct pmr_calc_insn {
@@ -112,6 +124,8 @@ struct pmr_calc_block {
 	double F;
 	enum pmr_calc_conf conf;
 	int known, propagated;
+	int sparse;		/* F of low confidence, used if the flow
+				 * gives none */
 };
 
 struct pmr_calc_proc {

@@ -639,7 +639,12 @@ estimate(struct pmr_calc_proc *cp)
 		for (i = 0; i < k; i++) {
 			cp->b[ord[i]].F = fr.f;
 			cp->b[ord[i]].conf = fr.conf;
-			cp->b[ord[i]].known = 1;
+			/* a low-confidence estimate (few samples, which
+			 * count every stall in, or one issue point, which
+			 * may stall every time: the paper's gcc): the flow
+			 * from better ones first, this only if none comes */
+			cp->b[ord[i]].known = fr.conf > PMR_CALC_LOW;
+			cp->b[ord[i]].sparse = fr.conf <= PMR_CALC_LOW;
 		}
 	}
 	free(S);
@@ -1141,8 +1146,23 @@ pmr_calc_proc(struct pmr_prof *p, const struct pmr_calc_opts *o,
 		if (code[i].len == 0)
 			memset(&cp->in[i].si, 0, sizeof(cp->in[i].si));
 	}
-	if ((rc = pmr_prof_group(p, PMR_PROF_BY_INSN, 1, lo, hi, &rows, &nr,
-	    NULL)) != 0)
+	if (o->rows != NULL) {
+		/* the first row at lo or after */
+		size_t a = 0, z = o->nrows;
+
+		while (a < z) {
+			size_t m = (a + z) / 2;
+
+			if (o->rows[m].lo < lo)
+				a = m + 1;
+			else
+				z = m;
+		}
+		rows = (struct pmr_prof_row *)o->rows + a;
+		for (nr = 0; a + nr < o->nrows && rows[nr].lo < hi; nr++)
+			;
+	} else if ((rc = pmr_prof_group(p, PMR_PROF_BY_INSN, 1, lo, hi,
+	    &rows, &nr, NULL)) != 0)
 		goto out;
 	for (j = 0, i = 0; j < nr; j++) {
 		size_t r;
@@ -1190,6 +1210,14 @@ pmr_calc_proc(struct pmr_prof *p, const struct pmr_calc_opts *o,
 		schedule(cp, &g, o->cfg, b, blk, sc);
 	if (estimate(cp) != 0)
 		goto out;
+	propagate(cp, &g);
+	/* the classes the flow left unknown: their own sparse estimates,
+	 * then the flow again from them */
+	for (b = 0; b < cp->nb; b++)
+		if (!cp->b[b].known && cp->b[b].sparse) {
+			cp->b[b].known = 1;
+			cp->b[b].conf = PMR_CALC_LOW;
+		}
 	propagate(cp, &g);
 	for (i = 0; i < ni; i++) {
 		struct pmr_calc_insn *in = &cp->in[i];
