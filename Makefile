@@ -10,6 +10,7 @@
 #   make -j2 shotgun-eval     shotgun against the graph and multisim
 #   make -j2 sampler-eval     every sampler against the time oracle
 #   make -j2 dcpi-eval        DCPI's stall analysis against the truth
+#   make -j2 reproduce        every part, and examples/out/RESULTS.md
 #   make fuzz       each libFuzzer target for FUZZ_SECONDS [60]
 #   make lint-man   mandoc -Tlint on every man page; fails on any message
 #   make install / uninstall   honour PREFIX, BINDIR, MANDIR, DESTDIR
@@ -89,7 +90,7 @@ DEB_PKGS = gcc make pkg-config libzstd-dev liblzma-dev zlib1g-dev \
 # each object and program).
 .PHONY: all check test lint-man regen clean deps demo \
 	bench fuzz install uninstall icost-multisim shotgun-eval sampler-eval \
-	dcpi-eval
+	dcpi-eval reproduce
 
 PLUGIN := cmd/$(D)pmtrace-plugin.so
 
@@ -204,6 +205,13 @@ shotgun-eval: all
 	@$(MAKE) --no-print-directory -f examples/shotgun.mk \
 		PMSIM=$(CURDIR)/cmd/$(D)pmsim ICOST=$(CURDIR)/cmd/$(D)icost \
 		SHOTGUN=$(CURDIR)/cmd/$(D)shotgun TOP=$(CURDIR)
+
+# Every paper's headline results beside the papers' numbers, into
+# examples/out/ and examples/out/RESULTS.md (examples/reproduce.mk):
+# make -j2 reproduce; RUN='srun -N1 -n1' sends the simulations to Slurm.
+reproduce: all
+	@$(MAKE) --no-print-directory -f examples/reproduce.mk \
+		TOP=$(CURDIR) BIN=$(CURDIR)/cmd RUN='$(RUN)'
 
 # DCPI's stall analysis scored against the truth (pmprof(1), STALL
 # ANALYSIS): pmprof calc on every bundled trace on the in-order alpha21164,

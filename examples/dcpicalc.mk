@@ -29,6 +29,7 @@
 
 TOP ?= $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))/..
 PMSIM ?= pmsim
+RUN ?=
 PMPROF ?= pmprof
 PMTRACE ?= pmtrace
 GNUPLOT ?= gnuplot
@@ -39,7 +40,7 @@ SEEDS ?= 1 2 3 4
 MAX ?= 2000000
 S ?= 16
 
-SIM = $(PMSIM) -q -m alpha21164 --max $(MAX) --truth \
+SIM = $(RUN) $(PMSIM) -q -m alpha21164 --max $(MAX) --truth \
 	--sampler=counter,event=cycles,S=$(S)
 trace = $(TOP)/traces/$(1).pmr.zst
 all: $(OUT)/table.tsv $(OUT)/fig2.txt $(OUT)/fig4.txt

@@ -29,6 +29,7 @@
 
 TOP ?= $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))/..
 PMSIM ?= pmsim
+RUN ?=
 ICOST ?= icost
 GNUPLOT ?= gnuplot
 OUT ?= examples/out/icost-multisim
@@ -46,7 +47,7 @@ SUBSETS := $(subst $(comma),+,$(shell $(ICOST) --subsets -c $(CATS) \
 ifeq ($(SUBSETS),)
 $(error $(ICOST) --subsets printed nothing: is icost on PATH (or ICOST=)?)
 endif
-SIM = $(PMSIM) -q -m $(MACHINE) --warmup $(WARMUP) --max $(MAX)
+SIM = $(RUN) $(PMSIM) -q -m $(MACHINE) --warmup $(WARMUP) --max $(MAX)
 trace = $(TOP)/traces/$(1).pmr.zst
 
 all: $(OUT)/summary.tsv

@@ -35,6 +35,7 @@
 
 TOP ?= $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))/..
 PMSIM ?= pmsim
+RUN ?=
 SHOTGUN ?= shotgun
 ICOST ?= icost
 GNUPLOT ?= gnuplot
@@ -51,7 +52,7 @@ WARM ?= 1280
 SWEEP ?= 25 50 100 200 400 800 1600
 THRESH ?= 5
 
-SIM = $(PMSIM) -q -m $(MACHINE) --warmup $(WARMUP) --max $(MAX)
+SIM = $(RUN) $(PMSIM) -q -m $(MACHINE) --warmup $(WARMUP) --max $(MAX)
 trace = $(TOP)/traces/$(1).pmr.zst
 
 all: $(OUT)/summary.tsv $(OUT)/fragments.tsv
@@ -65,7 +66,7 @@ $(OUT):
 # multisim of the same instructions, by its own makefile
 $(OUT)/%.ms.cost: | $(OUT)
 	$(MAKE) --no-print-directory -f $(TOP)/examples/icost-multisim.mk \
-	    PMSIM=$(PMSIM) ICOST=$(ICOST) OUT=$(OUT) MAX=$(MAX) \
+	    PMSIM=$(PMSIM) ICOST=$(ICOST) OUT=$(OUT) MAX=$(MAX) RUN='$(RUN)' \
 	    WARMUP=$(WARMUP) MACHINE=$(MACHINE) TRACES=$* $@
 
 define runs

@@ -1,0 +1,85 @@
+# examples/reproduce.mk: every paper's headline results from the bundled
+# traces and programs, beside the papers' numbers, in one make run:
+#
+#   make -j2 reproduce                       # from the top; or
+#   make -f examples/reproduce.mk -j2 TOP=$PWD BIN=$PWD/cmd
+#   make -j2 reproduce RUN='srun -N1 -n1'    # simulations through Slurm
+#
+# Each part is a target with real file dependencies (an interrupted run
+# resumes where it stopped; -j runs parts, and their simulations, in
+# parallel).  Outputs go under $(OUT) (examples/out/, which git ignores),
+# one folder a part, and $(OUT)/RESULTS.md puts each measured number beside
+# the paper's (examples/results.sh writes it).
+#
+#   profileme/   pairs-convergence.sh (Fig. 3), pairs-bottleneck.sh (the
+#                Fig. 7 shape), pairs-paths.sh (section 5.3's paths),
+#                pairs-bootstrap.sh (interval coverage, beyond the paper)
+#   multihash/   mhash-cu-reset.sh (Figs. 7, 10, 11), mhash-tables.sh
+#                (Fig. 12), mhash-timeseries.sh (Fig. 13), mhash-baselines.sh
+#                and mhash-traces.sh (the error table, and software
+#                heavy hitters at equal bytes)
+#   samplers/    samplers.mk: the TIP paper's sampler comparison
+#   dcpicalc/    dcpicalc.mk: DCPI's stall analysis (Figs. 2, 4, 8, 9)
+#   icost-multisim/  icost-multisim.mk: Fields et al.'s graph against
+#                multisim (Tables 4 and 7)
+#   shotgun/     shotgun.mk: shotgun profiling against the graph and
+#                multisim, and the error as fragments grow
+#
+# RUN is a launcher prefix for the simulations of the make-based parts
+# (srun, or "parallel --sshlogin ... --"); the shell-script parts run here.
+# MAX, TRACES as in each part's makefile.
+
+TOP ?= $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))/..
+BIN ?= $(TOP)/cmd
+OUT ?= examples/out
+RUN ?=
+SUBMAKE = $(MAKE) --no-print-directory TOP=$(TOP) RUN='$(RUN)' \
+	PMSIM=$(BIN)/pmsim PMPROF=$(BIN)/pmprof PMVIEW=$(BIN)/pmview \
+	PMTRACE=$(BIN)/pmtrace ICOST=$(BIN)/icost SHOTGUN=$(BIN)/shotgun
+
+PROFILEME = pairs-convergence pairs-bottleneck pairs-paths pairs-bootstrap
+MULTIHASH = mhash-cu-reset mhash-tables mhash-timeseries mhash-baselines \
+	mhash-traces
+
+all: $(OUT)/RESULTS.md
+.PHONY: all profileme multihash samplers dcpicalc icost-multisim shotgun \
+	clean
+.DELETE_ON_ERROR:
+
+profileme: $(foreach s,$(PROFILEME),$(OUT)/profileme/$(s).log)
+multihash: $(foreach s,$(MULTIHASH),$(OUT)/multihash/$(s).log)
+samplers: $(OUT)/samplers/table.tsv
+dcpicalc: $(OUT)/dcpicalc/table.tsv
+icost-multisim: $(OUT)/icost-multisim/summary.tsv
+shotgun: $(OUT)/shotgun/summary.tsv
+
+# a script's printed output is its log; its files go beside it
+$(OUT)/profileme/%.log: $(TOP)/examples/%.sh
+	mkdir -p $(@D)
+	PATH="$(BIN):$$PATH" OUT=$(@D) sh $< > $@.tmp 2>&1 || \
+	    { cat $@.tmp; exit 1; }
+	mv $@.tmp $@
+$(OUT)/multihash/%.log: $(TOP)/examples/%.sh
+	mkdir -p $(@D)
+	PATH="$(BIN):$$PATH" OUT=$(@D) sh $< > $@.tmp 2>&1 || \
+	    { cat $@.tmp; exit 1; }
+	mv $@.tmp $@
+
+$(OUT)/samplers/table.tsv:
+	$(SUBMAKE) -f $(TOP)/examples/samplers.mk OUT=$(@D)
+$(OUT)/dcpicalc/table.tsv:
+	$(SUBMAKE) -f $(TOP)/examples/dcpicalc.mk OUT=$(@D)
+$(OUT)/icost-multisim/summary.tsv:
+	$(SUBMAKE) -f $(TOP)/examples/icost-multisim.mk OUT=$(@D)
+$(OUT)/shotgun/summary.tsv:
+	$(SUBMAKE) -f $(TOP)/examples/shotgun.mk OUT=$(@D)
+
+$(OUT)/RESULTS.md: profileme multihash samplers dcpicalc icost-multisim \
+    shotgun $(TOP)/examples/results.sh
+	bash $(TOP)/examples/results.sh $(OUT) > $@.tmp
+	mv $@.tmp $@
+	@echo "results: $@"
+
+clean:
+	rm -rf $(foreach d,profileme multihash samplers dcpicalc \
+	    icost-multisim shotgun,$(OUT)/$(d)) $(OUT)/RESULTS.md
