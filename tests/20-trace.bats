@@ -9,11 +9,7 @@ load test_helper
 # beside pmtrace), and the known loop of tests/data/trace/loop.S.
 setup_file() {
 	local d=$BATS_FILE_TMPDIR
-	if [ ! -e "${PMTRACE%/*}/pmtrace-plugin.so" ] && [ -z "${PMTRACE_PLUGIN:-}" ]; then
-		cc -O2 -std=gnu11 -fPIC -shared -DPMR_QEMU_PLUGIN -I"$TOP/lib" \
-			-o "$d/pmtrace-plugin.so" "$TOP/lib/trace/qemu_plugin.c"
-		export PMTRACE_PLUGIN=$d/pmtrace-plugin.so
-	fi
+	need_plugin "$d"
 	cc -nostdlib -static -no-pie -DN=100 -x assembler-with-cpp \
 		-o "$d/loop100" "$TOP/tests/data/trace/loop.S"
 	cc -nostdlib -static -no-pie -DN=100000 -x assembler-with-cpp \

@@ -320,11 +320,7 @@ gnodes() {
 }
 
 @test "icost -e proc=: a procedure's instructions, found in the IMAGE symbols (--sysroot)" {
-	if [ ! -e "${PMTRACE%/*}/pmtrace-plugin.so" ] && [ -z "${PMTRACE_PLUGIN:-}" ]; then
-		cc -O2 -std=gnu11 -fPIC -shared -DPMR_QEMU_PLUGIN -I"$TOP/lib" \
-		    -o "$T/pmtrace-plugin.so" "$TOP/lib/trace/qemu_plugin.c"
-		export PMTRACE_PLUGIN=$T/pmtrace-plugin.so
-	fi
+	need_plugin "$T"
 	cc -nostdlib -static -no-pie -o "$T/procs" "$DATA/icost/procs.S"
 	"$PMTRACE" -q -o "$T/p.trace" -- "$T/procs"
 	"$PMSIM" -q -m fields03 --graph -o "$T/g.pmr" "$T/p.trace"

@@ -191,11 +191,7 @@ summary() {
 }
 
 @test "shotgun without -p: the program from the binaries the IMAGE records name, decoded; the same fragments" {
-	if [ ! -e "${PMTRACE%/*}/pmtrace-plugin.so" ] && [ -z "${PMTRACE_PLUGIN:-}" ]; then
-		cc -O2 -std=gnu11 -fPIC -shared -DPMR_QEMU_PLUGIN -I"$TOP/lib" \
-		    -o "$T/pmtrace-plugin.so" "$TOP/lib/trace/qemu_plugin.c"
-		export PMTRACE_PLUGIN=$T/pmtrace-plugin.so
-	fi
+	need_plugin "$T"
 	cc -nostdlib -static -no-pie -DN=20000 -o "$T/procs" "$DATA/icost/procs.S"
 	"$PMTRACE" -q -o "$T/p.trace" -- "$T/procs"
 	"$PMSIM" -q -m fields03 --shotgun=sig=500,len=2000,det=10 -o "$T/s.pmr" "$T/p.trace"

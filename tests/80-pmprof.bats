@@ -14,11 +14,7 @@ setup() {
 # Builds tests/data/prof/work.S as $T/work and traces it into $T/w1.trace
 # (slow once a round) and $T/w3.trace (slow three times a round).
 work() {
-	if [ ! -e "${PMTRACE%/*}/pmtrace-plugin.so" ] && [ -z "${PMTRACE_PLUGIN:-}" ]; then
-		cc -O2 -std=gnu11 -fPIC -shared -DPMR_QEMU_PLUGIN -I"$TOP/lib" \
-		    -o "$T/pmtrace-plugin.so" "$TOP/lib/trace/qemu_plugin.c"
-		export PMTRACE_PLUGIN=$T/pmtrace-plugin.so
-	fi
+	need_plugin "$T"
 	cc -nostdlib -static -no-pie -Wl,--build-id -o "$T/work" \
 	    "$DATA/prof/work.S"
 	"$PMTRACE" -q -o "$T/w1.trace" -- "$T/work"

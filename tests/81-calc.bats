@@ -9,11 +9,7 @@ load test_helper
 
 setup_file() {
 	local d=$BATS_FILE_TMPDIR
-	if [ ! -e "${PMTRACE%/*}/pmtrace-plugin.so" ] && [ -z "${PMTRACE_PLUGIN:-}" ]; then
-		cc -O2 -std=gnu11 -fPIC -shared -DPMR_QEMU_PLUGIN -I"$TOP/lib" \
-		    -o "$d/pmtrace-plugin.so" "$TOP/lib/trace/qemu_plugin.c"
-		export PMTRACE_PLUGIN=$d/pmtrace-plugin.so
-	fi
+	need_plugin "$d"
 	cc -nostdlib -static -no-pie -o "$d/calc" "$DATA/prof/calc.S"
 	"$PMTRACE" -q -o "$d/calc.trace" -- "$d/calc"
 	# perfect caches and predictor; then the real thing

@@ -55,3 +55,13 @@ assert_one_line_stderr() {
 		return 1
 	fi
 }
+
+# need_plugin DIR: builds pmtrace's qemu plugin into DIR (and exports
+# PMTRACE_PLUGIN) unless the build put one beside pmtrace or one is set.
+need_plugin() {
+	if [ ! -e "${PMTRACE%/*}/pmtrace-plugin.so" ] && [ -z "${PMTRACE_PLUGIN:-}" ]; then
+		cc -O2 -std=gnu11 -fPIC -shared -DPMR_QEMU_PLUGIN -I"$TOP/lib" \
+		    -o "$1/pmtrace-plugin.so" "$TOP/lib/trace/qemu_plugin.c"
+		export PMTRACE_PLUGIN=$1/pmtrace-plugin.so
+	fi
+}

@@ -204,21 +204,31 @@ eh_read(const unsigned char *p, size_t n, size_t *off, unsigned enc,
 	return 0;
 }
 
+/* Returns the number of symbols of t (sorted) that start at or below pc:
+ * the last of them is the one that may hold pc. */
+static size_t
+upto(const struct pmr_symtab *t, uint64_t pc)
+{
+	size_t a = 0, b = t->n;
+
+	while (a < b) {
+		size_t m = (a + b) / 2;
+
+		if (t->s[m].lo <= pc)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+
 /* Returns 1 if a symbol of t (sorted) holds pc or starts there. */
 static int
 covered(const struct pmr_symtab *t, uint64_t pc)
 {
-	size_t lo = 0, hi = t->n;
+	size_t a = upto(t, pc);
 
-	while (lo < hi) {
-		size_t m = (lo + hi) / 2;
-
-		if (t->s[m].lo <= pc)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo > 0 && (t->s[lo - 1].lo == pc || pc < t->s[lo - 1].hi);
+	return a > 0 && (t->s[a - 1].lo == pc || pc < t->s[a - 1].hi);
 }
 
 /*
@@ -516,17 +526,8 @@ const char *
 pmr_symtab_span(const struct pmr_symtab *t, uint64_t pc, uint64_t *lo,
     uint64_t *hi)
 {
-	size_t a = 0, b = t->n;
+	size_t a = upto(t, pc);
 
-	/* the last symbol starting at or below pc */
-	while (a < b) {
-		size_t m = (a + b) / 2;
-
-		if (t->s[m].lo <= pc)
-			a = m + 1;
-		else
-			b = m;
-	}
 	if (a == 0 || pc >= t->s[a - 1].hi)
 		return NULL;
 	*lo = t->s[a - 1].lo;
