@@ -4,6 +4,8 @@
 #   make check      install missing Debian packages (make deps), build, run
 #                   every test layer (unit, bats, man EXAMPLES, examples/)
 #   make check SAN=1   the same under AddressSanitizer + UBSan
+#   make check-cluster   the experiments' pmsim runs through srun on a
+#                   private single-node Slurm equal local runs byte for byte
 #   make demo       the main job on a bundled trace
 #   make bench      benchmarks, printing figures
 #   make -j2 icost-multisim   icost's graph against multisim, every trace
@@ -84,13 +86,13 @@ BENCH_BINS := $(addprefix tests/bench/$(D),$(basename $(notdir $(BENCH_SRCS))))
 DEB_PKGS = gcc make pkg-config libzstd-dev liblzma-dev zlib1g-dev \
 	libelf-dev libcapstone-dev libzip-dev libsqlite3-dev zstd xz-utils gzip \
 	bats mandoc qemu-user gnuplot-nox clang valgrind jq sqlite3 python3 \
-	bsdextrautils protobuf-compiler libc6-dbg
+	bsdextrautils protobuf-compiler libc6-dbg slurm-wlm munge
 
 # Header dependencies come from the compiler (-MMD -MP: a .d file beside
 # each object and program).
 .PHONY: all check test lint-man regen clean deps demo \
 	bench fuzz install uninstall icost-multisim shotgun-eval sampler-eval \
-	dcpi-eval reproduce
+	dcpi-eval reproduce check-cluster
 
 PLUGIN := cmd/$(D)pmtrace-plugin.so
 
@@ -178,6 +180,16 @@ test: all
 	fi; \
 	rm -f tests/.prove.log; exit $$status
 SHELL = /bin/bash
+
+# check-cluster: the RUN prefix of the experiment makefiles through a real
+# Slurm.  tests/cluster/slurm starts a private single-node cluster (munged,
+# slurmctld, slurmd, as root, in a temporary directory) and stops it after;
+# tests/cluster/check runs examples/samplers.mk with RUN='srun -N1 -n1' and
+# a stream merge through srun, and both must equal local runs byte for byte.
+# A cluster that does not start is a failure.
+check-cluster: deps
+	$(MAKE) all
+	@PM_SAN=$(SAN) PM_TOP=$(CURDIR) tests/cluster/slurm run tests/cluster/check
 
 lint-man: deps
 	@tests/lint-man $(MANPAGES)

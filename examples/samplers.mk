@@ -8,6 +8,11 @@
 #   make -f examples/samplers.mk -j2                  # 2 M instructions a trace
 #   make -f examples/samplers.mk -j2 MAX=500000 N=20000 TRACES="gzip xz"
 #   make sampler-eval                                 # the same, from the top
+#   make -f examples/samplers.mk -j200 RUN='srun -N1 -n1'
+#
+# RUN, empty by default, is put before each pmsim run: a launcher such as
+# srun makes each run a job of its own (the outputs are the same bytes;
+# make check-cluster checks it); pmview, pmprof and the tables stay local.
 #
 # Writes into $(OUT):
 #   TRACE.base.pmr    a run without samples: its cycles, mapped and
@@ -40,6 +45,7 @@ MAX ?= 2000000
 MACHINE ?= alpha21264
 N ?= 100000
 SEED ?= 1
+RUN ?=
 
 SIM = $(PMSIM) -q -m $(MACHINE) --max $(MAX) --seed $(SEED)
 trace = $(TOP)/traces/$(1).pmr.zst
@@ -53,10 +59,10 @@ $(OUT):
 
 define runs
 $(OUT)/$(1).base.pmr: $(call trace,$(1)) | $(OUT)
-	$$(SIM) -o $$@ $$<
+	$$(RUN) $$(SIM) -o $$@ $$<
 $(foreach s,$(SAMPLERS),$(OUT)/$(1).$(s).tsv): $(OUT)/$(1).%.tsv: \
     $(OUT)/$(1).base.pmr
-	$$(SIM) --truth $$$$(PMVIEW=$$(PMVIEW) bash $(TOP)/examples/samplers-spec.bash \
+	$$(RUN) $$(SIM) --truth $$$$(PMVIEW=$$(PMVIEW) bash $(TOP)/examples/samplers-spec.bash \
 	    $$* $$< $(N)) $(call trace,$(1)) | \
 	    $$(PMPROF) score -f tsv > $$@
 endef
