@@ -20,8 +20,8 @@
 #   table.tsv        a row per trace and the mean, beside the paper's
 #   fig2.txt         the listing of a loop whose loads miss (Fig. 2's
 #                    shape: bubbles, culprits, best-case and actual CPI)
-#   fig4.txt         the summary of sqlite's procedure with most samples
-#                    (Fig. 4)
+#   fig4.txt         the summary of the procedure of $(FIG4) [sqlite] with
+#                    most samples (Fig. 4)
 #   fig8.png         the histograms of the merged runs (gnuplot)
 #
 # A trace whose images cannot be read here (another build of a library
@@ -39,6 +39,7 @@ TRACES ?= cc1 grep gzip python sort sqlite xz
 SEEDS ?= 1 2 3 4
 MAX ?= 2000000
 S ?= 16
+FIG4 ?= sqlite
 
 SIM = $(RUN) $(PMSIM) -q -m alpha21164 --max $(MAX) --truth \
 	--sampler=counter,event=cycles,S=$(S)
@@ -63,7 +64,7 @@ $(OUT)/$(1).hist.tsv: $(foreach s,$(SEEDS),$(OUT)/$(1).$(s).pmr)
 	$$(PMPROF) calc --whatcg --histogram -f tsv $$^ > $$@ 2>/dev/null || \
 	    : > $$@
 endef
-$(foreach t,$(TRACES),$(eval $(call runs,$(t))))
+$(foreach t,$(sort $(TRACES) $(FIG4)),$(eval $(call runs,$(t))))
 
 $(OUT)/table.tsv: $(foreach t,$(TRACES),$(OUT)/$(t).score.tsv \
     $(OUT)/$(t).hist.tsv)
@@ -108,8 +109,8 @@ $(OUT)/fig2.txt: $(OUT)/calc.pmr
 	$(PMPROF) calc _start $< > $@
 	cat $@
 
-# Fig. 4's shape: the procedure of sqlite with the most samples
-$(OUT)/fig4.txt: $(OUT)/sqlite.1.pmr
+# Fig. 4's shape: the procedure of $(FIG4) with the most samples
+$(OUT)/fig4.txt: $(OUT)/$(FIG4).$(firstword $(SEEDS)).pmr
 	p=$$($(PMPROF) procs -f tsv $< | awk -F '\t' '$$1 == "proc" && \
 	    $$5 !~ /^\[/ && $$5 != "unknown" { print $$5; exit }') && \
 	  $(PMPROF) calc "$$p" $< | sed -n '/^summary of/,$$p' > $@

@@ -71,7 +71,13 @@ the paper's point is that in-progress latency alone ranks instructions different
 from the issue slots wasted while they are in flight (paired sampling). Ours:
 
 EOF
-lines "$OUT/profileme/pairs-bottleneck.log" '[Ss]pearman|rank|corr'
+lines "$OUT/profileme/pairs-bottleneck.log" 'rho|latency|indep|chain|muldiv|all'
+cat <<EOF
+Across the three loops (\`all\`) the ranks disagree (a negative ρ): the instruction
+with the highest latency is not the one that wastes most issue slots, the paper's
+point; within one loop they agree.
+
+EOF
 cat <<EOF
 **§5.3, path reconstruction** (\`pairs-paths.sh\`): the paper reports that history
 bits plus the pair constraint find the one true path for most samples; success rates
