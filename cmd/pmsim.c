@@ -24,7 +24,7 @@
 enum {
 	O_PRINT_CONFIG = PMR_OPT_PRIVATE, O_PROFILEME, O_TRUTH, O_EVENTS,
 	O_WARMUP, O_MAX, O_INTERVAL, O_IDEAL, O_SAMPLER, O_GRAPH, O_DELTA,
-	O_WINDOW, O_SHOTGUN
+	O_WINDOW, O_SHOTGUN, O_SKIP, O_WARM_CACHES
 };
 
 static const struct option long_opts[] = {
@@ -42,8 +42,10 @@ static const struct option long_opts[] = {
 	{ "profileme", required_argument, NULL, O_PROFILEME },
 	{ "set", required_argument, NULL, 'O' },
 	{ "shotgun", optional_argument, NULL, O_SHOTGUN },
+	{ "skip", required_argument, NULL, O_SKIP },
 	{ "trace-format", required_argument, NULL, 'F' },	/* old name */
 	{ "truth", no_argument, NULL, O_TRUTH },
+	{ "warm-caches", required_argument, NULL, O_WARM_CACHES },
 	{ "warmup", required_argument, NULL, O_WARMUP },
 	{ "window", required_argument, NULL, O_WINDOW },
 	PMR_COMMON_LONGOPTS,
@@ -58,8 +60,8 @@ static const char synopsis[] =
     "             [--print-config] [--profileme=spec] [--seed=n] "
     "[--truth]\n"
     "             [--delta=n] [--sampler=spec] [--shotgun[=spec]] "
-    "[--warmup=n]\n"
-    "             [--window=n] [trace]\n";
+    "[--skip=n]\n"
+    "             [--warm-caches=n] [--warmup=n] [--window=n] [trace]\n";
 
 static void
 help(void)
@@ -103,10 +105,16 @@ help(void)
 	    "                       sig=M ,len=L ,prefix=P ,det=N ,ctx=C "
 	    "[off; sig=1000000,\n"
 	    "                       len=1000,prefix=10,det=1000,ctx=10]\n"
+	    "      --skip=N         leave the first N instructions of the "
+	    "trace untimed [0]\n"
 	    "      --trace-format=F the same as --from\n"
 	    "      --truth          TRUTH records: exact per-pc aggregates "
 	    "[off]\n"
-	    "      --warmup=N       instructions before measuring [0]\n"
+	    "      --warm-caches=N  of the skipped instructions, the last N "
+	    "warm caches,\n"
+	    "                       TLBs and predictors [1000000]\n"
+	    "      --warmup=N       instructions simulated before measuring "
+	    "[0]\n"
 	    "      --window=N       windowed IPC (STATS): N-cycle windows "
 	    "[30]\n\n%s",
 	    pmr_common_help);
@@ -370,6 +378,12 @@ write_meta(struct pmr_writer *w, const struct pmr_sim_config *c,
 		if ((rc = pmr_write_meta(w, "shotgun", buf)) != 0)
 			return rc;
 	}
+	if (o->skip > 0) {	/* a window: where, how warm, its seed */
+		snprintf(buf, sizeof(buf), "skip=%" PRIu64 " warm-caches=%"
+		    PRIu64 " seed=%" PRIu64, o->skip, o->warm, o->seed);
+		if ((rc = pmr_write_meta(w, "skip", buf)) != 0)
+			return rc;
+	}
 	return 0;
 }
 
@@ -456,6 +470,14 @@ main(int argc, char *argv[])
 			o.ideal = strcmp(optarg, "none") == 0 ? 0 :
 			    pmr_cli_mask("--ideal", optarg,
 			    pmr_sim_ideal_byname);
+			break;
+		case O_SKIP:
+			o.skip = (uint64_t)pmr_cli_num("--skip", optarg, 0,
+			    INT64_MAX);
+			break;
+		case O_WARM_CACHES:
+			o.warm = (uint64_t)pmr_cli_num("--warm-caches", optarg,
+			    0, INT64_MAX);
 			break;
 		case O_WARMUP:
 			o.warmup = (uint64_t)pmr_cli_num("--warmup", optarg, 0,
@@ -548,7 +570,7 @@ main(int argc, char *argv[])
 	/* --max bounds the instructions read, less the window's lead */
 	pmr_progress_start(&progress, "pmsim", " instructions",
 	    pmr_trace_counter(t),
-	    o.max > 0 ? o.warmup + o.max : 0, com.quiet);
+	    o.max > 0 ? o.skip + o.warmup + o.max : 0, com.quiet);
 	rc = pmr_sim_run(sim, trace_src, t);
 	pmr_progress_end(&progress);
 	if (rc != PMR_OK) {
@@ -562,6 +584,16 @@ main(int argc, char *argv[])
 		status = 1;
 	}
 	st = pmr_sim_stats(sim);
+	/* a window past the end is a mistake in its driver, not an empty
+	 * result to be merged unnoticed */
+	if (status == 0 && o.skip > 0 && st->warmup + st->retired == 0) {
+		warnx("'%s' ends after %" PRIu64 " instructions: nothing "
+		    "left after --skip=%" PRIu64, pmr_display(path),
+		    pmr_sim_skipped(sim), o.skip);
+		pmr_writer_abort(w);
+		w = NULL;
+		status = 1;
+	}
 	if (status == 0 && com.verbose)
 		fprintf(stderr, "pmsim: %" PRIu64 " instructions, %" PRIu64
 		    " cycles, IPC %.4f, %" PRIu64 " mispredicts of %" PRIu64

@@ -28,6 +28,8 @@ col() {
 	[[ $output == *"--profileme=SPEC"* ]]
 	[[ $output == *"--set=KEY=VALUE"* ]]
 	[[ $output == *"--graph"* ]]
+	[[ $output == *"--skip=N"* ]]
+	[[ $output == *"--warm-caches=N"* ]]
 	[ -z "$stderr" ]
 }
 
@@ -182,6 +184,116 @@ col() {
 	[ "$(col STATS retired "$T/o.pmr")" = 20000 ]
 	w=$(col STATS warmup "$T/o.pmr")
 	[ "$w" -ge 5000 ] && [ "$w" -lt 5010 ]
+}
+
+# Prints "pc retired" for every pc that retired anything, summing the
+# TRUTH records of the streams in file $1, sorted.
+retired_by_pc() {
+	"$PMVIEW" -f tsv -t TRUTH "$1" | awk -F '\t' '
+	    /^#/ { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	    $h["retired"] > 0 { n[$h["pc"]] += $h["retired"] }
+	    END { for (p in n) print p, n[p] }' | sort
+}
+
+# Prints the instructions, cycles and IPC of the final STATS records of
+# the streams in file $1, summed.
+final_ipc() {
+	"$PMVIEW" -f tsv -t STATS "$1" | awk -F '\t' '
+	    /^#/ { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	    $h["final"] == 1 { r += $h["retired"]; c += $h["cycles"] }
+	    END { printf "%d %d %.6f\n", r, c, r / c }'
+}
+
+@test "pmsim --skip: windows that tile a run retire, pc by pc, what it retires" {
+	local tr=$TOP/traces/sqlite.pmr.zst wu i
+	for wu in 0 2000; do
+		"$PMSIM" --truth --warmup=$wu --max=200000 -o "$T/whole.pmr" "$tr"
+		for i in 0 1 2 3; do
+			"$PMSIM" --truth --warmup=$wu --skip=$((i * 50000)) \
+			    --max=50000 -o "$T/w$i.pmr" "$tr"
+		done
+		cat "$T"/w[0-3].pmr > "$T/windows.pmr"
+		retired_by_pc "$T/whole.pmr" > "$T/whole.pc"
+		retired_by_pc "$T/windows.pmr" > "$T/windows.pc"
+		[ "$(wc -l < "$T/whole.pc")" -gt 1000 ]
+		diff -u "$T/whole.pc" "$T/windows.pc"
+		[ "$(col STATS retired "$T/windows.pmr" | awk '{ s += $1 } END { print s }')" = 200000 ]
+	done
+}
+
+@test "pmsim --skip: four windows' IPC is within 1% of the whole run's" {
+	local tr=$TOP/traces/sqlite.pmr.zst i
+	"$PMSIM" -o "$T/whole.pmr" "$tr"
+	for i in 0 1 2 3; do
+		"$PMSIM" --skip=$((i * 500000)) --max=500000 -o "$T/w$i.pmr" "$tr"
+	done
+	cat "$T"/w[0-3].pmr > "$T/windows.pmr"
+	read -r n c whole < <(final_ipc "$T/whole.pmr")
+	read -r wn wc windows < <(final_ipc "$T/windows.pmr")
+	echo "whole $n $c $whole, windows $wn $wc $windows"
+	[ "$n" = 2000000 ] && [ "$wn" = 2000000 ]
+	awk -v a="$whole" -v b="$windows" 'BEGIN { d = (b - a) / a;
+	    exit !(d < 0.01 && d > -0.01) }'
+}
+
+@test "pmsim --skip past the trace's end exits 1 with one line and no output" {
+	run -1 --separate-stderr "$PMSIM" --skip=40000 -o "$T/o.pmr" "$TRACE"
+	assert_one_line_stderr
+	[ "$stderr" = "pmsim: '$TRACE' ends after 30000 instructions: nothing left after --skip=40000" ]
+	[ ! -e "$T/o.pmr" ]
+	run -1 --separate-stderr "$PMSIM" --skip=30000 -o "$T/o.pmr" "$TRACE"
+	assert_one_line_stderr
+	[ "$stderr" = "pmsim: '$TRACE' ends after 30000 instructions: nothing left after --skip=30000" ]
+	[ ! -e "$T/o.pmr" ]
+	"$PMSIM" --skip=29999 -o "$T/o.pmr" "$TRACE"
+	[ "$(col STATS retired "$T/o.pmr")" = 1 ]
+}
+
+@test "pmsim --skip and --warm-caches with a bad value exit 2" {
+	local a
+	for a in --skip=-1 --skip=1x --warm-caches=-5 --warm-caches=; do
+		run -2 --separate-stderr "$PMSIM" "$a" "$TRACE"
+		[[ ${stderr_lines[0]} == "pmsim: ${a%%=*}: value '${a#*=}' is "* ]]
+		[ "${stderr_lines[-1]}" = "Try 'pmsim --help'." ]
+		[ -z "$output" ]
+	done
+}
+
+@test "pmsim --skip gives the same bytes twice" {
+	local i
+	for i in 1 2; do	# PROV included: the same command line
+		"$PMSIM" --skip=12000 --warm-caches=5000 --warmup=1000 \
+		    --max=10000 --profileme=paired,S=100 --truth --seed=3 \
+		    "$TRACE" > "$T/$i.pmr"
+	done
+	[ -s "$T/1.pmr" ]
+	cmp "$T/1.pmr" "$T/2.pmr"
+}
+
+@test "pmsim --skip states the window in META skip, with a seed of its own" {
+	"$PMSIM" --skip=10000 --warm-caches=4000 --max=5000 --seed=3 \
+	    --profileme=single,S=50 -o "$T/a.pmr" "$TRACE"
+	"$PMSIM" --skip=15000 --max=5000 --seed=3 --profileme=single,S=50 \
+	    -o "$T/b.pmr" "$TRACE"
+	run -0 col META value "$T/a.pmr"
+	[[ $output == *"skip=10000 warm-caches=4000 seed="* ]]
+	sa=$(sed -n 's/^skip=.* seed=//p' <<< "$output")
+	# the warm-up is capped at the skip
+	run -0 col META value "$T/b.pmr"
+	[[ $output == *"skip=15000 warm-caches=15000 seed="* ]]
+	sb=$(sed -n 's/^skip=.* seed=//p' <<< "$output")
+	[ "$sa" != 3 ] && [ "$sb" != 3 ] && [ "$sa" != "$sb" ]
+	# different windows, different samples
+	[ "$(col SAMPLE pc "$T/a.pmr" | md5sum)" != \
+	    "$(col SAMPLE pc "$T/b.pmr" | md5sum)" ]
+}
+
+@test "pmsim --skip=0 changes nothing" {
+	"$PMSIM" --no-pg --profileme=single,S=50 --seed=3 --max=5000 \
+	    -o "$T/a.pmr" "$TRACE"
+	"$PMSIM" --no-pg --profileme=single,S=50 --seed=3 --max=5000 \
+	    --skip=0 --warm-caches=7 -o "$T/b.pmr" "$TRACE"
+	cmp "$T/a.pmr" "$T/b.pmr"
 }
 
 @test "pmsim --interval writes a STATS record every N instructions" {

@@ -1,7 +1,8 @@
 /*
  * fetch.c: fetch: the front end, from the trace and down wrong paths;
  * I-cache/ITLB timing (mem.c), branch prediction (bpred.c), the RAS,
- * the DIB and direct-branch resolution at decode.
+ * the DIB and direct-branch resolution at decode; the functional warm-up
+ * of one instruction (--skip).
  */
 #include "sim/sim_internal.h"
 
@@ -523,6 +524,66 @@ fetch_body(struct pmr_sim *s)
 				    s->fbshift;
 		}
 	}
+}
+
+/*
+ * The functional warm-up of --skip: takes correct-path instruction d as
+ * its fetch, issue and retirement would, with no timing: its line through
+ * the ITLB, L1-I and lower levels (once per line, as fetch does), the
+ * DIB, its loads and store through the DTLB, L1-D and lower levels
+ * (mem.c), and a transfer through predict(), which trains the predictor
+ * and BTB and pushes or pops the return stack; the global history ends
+ * as a resolution would leave it, with the outcome.  The per-pc table
+ * learns the instruction (the wrong path follows the pcs seen), as at a
+ * fetch.  Window slot 0 is the scratch entry: called only before the
+ * first fetch, and the caller clears the slot after the last call.
+ * Returns 0, or PMR_ENOMEM.
+ */
+int
+sim_warm_insn(struct pmr_sim *s, const struct pmr_dinsn *d)
+{
+	struct ent *e = &s->ents[0];
+	const struct sdec *sd = d->si->id < s->nidx ? &s->idx[d->si->id] :
+	    NULL;
+	uint64_t line = (d->pc >> s->lshift) + 1;
+	unsigned i;
+
+	if (line != s->cur_line) {
+		s->cur_line = line;
+		sim_warm_ifetch(s, d->pc);
+	}
+	if (s->fready != NULL)
+		(void)pmr_sim_cache_access(&s->dib, d->pc, 1);
+	e->flags = 0;
+	e->events = 0;
+	e->pc = d->pc;
+	s->warm[0].si = d->si;
+	if (sd != NULL && (sd->x != 0) & sd->set) {
+		e->pcx = sd->x - 1;
+		ent_fill(e, sd);
+	} else {
+		if ((e->pcx = sim_si_index(s, d->si)) == NONE32)
+			return PMR_ENOMEM;
+		ent_setup(s, e, d->si);
+	}
+	if (d->nmem == 0 && e->nload == 0)
+		e->addr = 0;
+	else
+		ent_mem(s, e, d);
+	for (i = 0; i < e->nload && i < MAXL; i++)
+		sim_warm_load(s, ent_laddr(s, e, i));
+	if (e->nstore > 0)
+		sim_warm_store(s, e->addr);
+	if (e->flags & E_BRANCH) {
+		int t = (d->flags & PMR_DI_TAKEN) != 0 ||
+		    e->cls != PMR_OP_BR_COND, bubble, ptaken;
+		uint64_t h0 = s->ghist;
+
+		(void)predict(s, e, 1, t, d->next_pc, &bubble, &ptaken);
+		if (e->cls == PMR_OP_BR_COND)	/* as ghist_fix */
+			s->ghist = (h0 << 1) | (uint64_t)t;
+	}
+	return 0;
 }
 
 void

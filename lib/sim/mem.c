@@ -1,6 +1,7 @@
 /*
  * mem.c: the memory system seen by the core: D-cache, DTLB and page walks,
- * L2, DRAM, MSHRs; the I-side fetch access (caches in cache.c).
+ * L2, DRAM, MSHRs; the I-side fetch access (caches in cache.c); the same
+ * accesses untimed, for the functional warm-up of --skip.
  */
 #include "sim/sim_internal.h"
 
@@ -81,30 +82,59 @@ sim_page_touch(struct pmr_sim *s, uint64_t addr)
 }
 
 /*
- * Latency of a line read from memory, requested now.  With dram_banks,
- * an open-page row model: the bank of the line (its low line-number
- * bits, XOR-folded with the row number, as ChampSim maps addresses)
- * keeps its last row open, and a closed row or a row conflict adds
- * dram_closed or dram_conflict to mem_lat.  With mem_bus, one bus
- * carries the lines one after the other, in request order: a line
- * arrives no earlier than mem_bus cycles after the previous one.  Bank
- * busy times, refresh and write traffic are not modelled.
+ * sim_page_touch() for the functional warm-up: adds addr's page (and
+ * its new regions) to the first-touch set as touched long ago, with no
+ * walk under way.
+ */
+void
+sim_page_mark(struct pmr_sim *s, uint64_t addr)
+{
+	unsigned k;
+	int fresh;
+
+	if (touch_key(s, (addr >> s->pshift) + 1, &fresh) == NULL || !fresh)
+		return;
+	for (k = 1; k <= 3; k++)	/* as sim_page_touch() */
+		(void)touch_key(s, ((uint64_t)k << 61) |
+		    (addr >> (12 + 9 * k)), &fresh);
+}
+
+/*
+ * With dram_banks, an open-page row model: the bank of the line of addr
+ * (its low line-number bits, XOR-folded with the row number, as ChampSim
+ * maps addresses) keeps its last row open, and a closed row or a row
+ * conflict adds dram_closed or dram_conflict.  Returns those extra
+ * cycles and opens addr's row.
+ */
+static unsigned
+dram_row(struct pmr_sim *s, uint64_t addr)
+{
+	uint64_t row = addr >> s->rshift;
+	uint32_t b = (uint32_t)(((addr >> s->lshift) ^ row) &
+	    (s->c.dram_banks - 1));
+	unsigned lat = 0;
+
+	if (s->dram_open[b] != row + 1)
+		lat = s->dram_open[b] == 0 ? s->c.dram_closed :
+		    s->c.dram_conflict;
+	s->dram_open[b] = row + 1;
+	return lat;
+}
+
+/*
+ * Latency of a line read from memory, requested now: mem_lat, plus the
+ * row model's (dram_row).  With mem_bus, one bus carries the lines one
+ * after the other, in request order: a line arrives no earlier than
+ * mem_bus cycles after the previous one.  Bank busy times, refresh and
+ * write traffic are not modelled.
  */
 static unsigned
 dram(struct pmr_sim *s, uint64_t addr)
 {
 	uint64_t lat = s->c.mem_lat, done;
 
-	if (s->c.dram_banks != 0) {
-		uint64_t row = addr >> s->rshift;
-		uint32_t b = (uint32_t)(((addr >> s->lshift) ^ row) &
-		    (s->c.dram_banks - 1));
-
-		if (s->dram_open[b] != row + 1)
-			lat += s->dram_open[b] == 0 ? s->c.dram_closed :
-			    s->c.dram_conflict;
-		s->dram_open[b] = row + 1;
-	}
+	if (s->c.dram_banks != 0)
+		lat += dram_row(s, addr);
 	if (s->c.mem_bus == 0)
 		return (unsigned)lat;
 	done = s->now + lat;
@@ -270,4 +300,67 @@ sim_ifetch(struct pmr_sim *s, uint64_t pc, uint32_t *ev)
 			w2->wp = 0;
 	}
 	return lat;
+}
+
+/*
+ * The functional warm-up (--skip; sim_warm_insn): the state an access
+ * leaves in the caches, TLBs, first-touch set and DRAM rows, through the
+ * functions the timed accesses use, with no time passing: no MSHR, bus,
+ * page walk under way, wrong-path prefetch (GNODE dd_wp) or statistics.
+ */
+
+/* A line that missed the L1: lower_levels() without its latency. */
+static void
+warm_lower(struct pmr_sim *s, uint64_t addr)
+{
+	int hit;
+
+	(void)pmr_sim_cache_way(&s->l2, addr, 1, &hit);
+	if (hit || (s->c.l3_size != 0 &&
+	    pmr_sim_cache_access(&s->l3, addr, 1)))
+		return;
+	if (s->c.dram_banks != 0)
+		(void)dram_row(s, addr);
+}
+
+/* A fetch of pc's line: sim_ifetch() without its timing. */
+void
+sim_warm_ifetch(struct pmr_sim *s, uint64_t pc)
+{
+	int hit;
+
+	if (s->o.ideal & PMR_SIM_IDEAL_IMISS)
+		return;
+	(void)pmr_sim_cache_access(&s->itlb, pc, 1);
+	if (s->c.fault_lat != 0)
+		sim_page_mark(s, pc);
+	(void)pmr_sim_cache_way(&s->l1i, pc, 1, &hit);
+	if (!hit)
+		warm_lower(s, pc);
+}
+
+/* A load of addr: sim_load_access() without its timing. */
+void
+sim_warm_load(struct pmr_sim *s, uint64_t addr)
+{
+	int hit;
+
+	if (s->o.ideal & PMR_SIM_IDEAL_DMISS)
+		return;
+	(void)pmr_sim_cache_access(&s->dtlb, addr, 1);
+	if (s->c.fault_lat != 0)
+		sim_page_mark(s, addr);
+	(void)pmr_sim_cache_way(&s->l1d, addr, 1, &hit);
+	if (!hit)
+		warm_lower(s, addr);
+}
+
+/* A store to addr: its DTLB look-up at issue and its write-allocate of
+ * the L1-D line at retirement (issue.c, retire.c). */
+void
+sim_warm_store(struct pmr_sim *s, uint64_t addr)
+{
+	if (!(s->o.ideal & PMR_SIM_IDEAL_DMISS))
+		(void)pmr_sim_cache_access(&s->dtlb, addr, 1);
+	(void)pmr_sim_cache_access(&s->l1d, addr, 1);
 }

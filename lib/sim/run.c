@@ -1,6 +1,7 @@
 /*
  * run.c: the run loop: pmr_sim_new and pmr_sim_free, the public entry
- * points, the cycle loop and the skip to the next event.
+ * points, the untimed instructions of --skip, the cycle loop and the skip
+ * to the next event.
  */
 #include "sim/sim_internal.h"
 
@@ -12,7 +13,26 @@ pmr_sim_opts_init(struct pmr_sim_opts *o)
 	o->pm_w = 0;
 	o->delta = 15;
 	o->win_len = 30;
+	o->warm = PMR_SIM_WARM_DEFAULT;
 	pmr_sim_shotgun_defaults(o);
+}
+
+uint64_t
+pmr_sim_window_seed(uint64_t seed, uint64_t skip)
+{
+	uint64_t z = seed ^ skip * 0x9e3779b97f4a7c15ull;
+
+	if (skip == 0)
+		return seed;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;	/* splitmix64 */
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+uint64_t
+pmr_sim_skipped(const struct pmr_sim *s)
+{
+	return s->nskipped;
 }
 
 const struct pmr_sim_stats *
@@ -136,6 +156,10 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	}
 	s->c = *c;
 	s->o = *o;
+	/* each window of a trace samples with a seed of its own */
+	s->o.seed = pmr_sim_window_seed(o->seed, o->skip);
+	if (s->o.warm > s->o.skip)
+		s->o.warm = s->o.skip;
 	pmr_sim_config_idealize(&s->c, o->ideal);
 	if (pmr_sim_config_check(&s->c, msg, sizeof(msg)) != PMR_OK) {
 		free(s);
@@ -426,6 +450,47 @@ busy(const struct pmr_sim *s)
 	    s->mo_pending;
 }
 
+/*
+ * --skip: reads the first skip instructions from the source, untimed.
+ * The last warm of them go through the functional warm-up
+ * (sim_warm_insn); before those, with fault_lat, only their pages go
+ * into the first-touch set, since a page faults once in a program's life
+ * however long ago.  Returns PMR_OK or an error code.
+ */
+static int
+skip_insns(struct pmr_sim *s)
+{
+	uint64_t n, cold = s->o.skip - s->o.warm;
+	struct pmr_dinsn d;
+	unsigned i;
+	int r = 0;
+
+	for (n = 0; n < s->o.skip; n++) {
+		if ((r = s->src(s->srcarg, &d)) <= 0 || d.si == NULL)
+			break;
+		if (n >= cold) {
+			if (sim_warm_insn(s, &d) != 0)
+				return sim_fail(s, PMR_ENOMEM,
+				    "out of memory");
+		} else if (s->c.fault_lat != 0) {
+			sim_page_mark(s, d.pc);
+			for (i = 0; i < d.nload && i < PMR_INSN_MAXMEM; i++)
+				sim_page_mark(s, d.addr[i]);
+		}
+	}
+	s->nskipped = n;
+	if (r < 0)
+		return sim_fail(s, r, "%s", "trace read error");
+	if (n < s->o.skip)
+		s->src_done = 1;
+	/* the scratch entry back as new, the first fetch's line looked up */
+	memset(&s->ents[0], 0, sizeof(s->ents[0]));
+	memset(&s->warm[0], 0, sizeof(s->warm[0]));
+	memset(&s->cold[0], 0, sizeof(s->cold[0]));
+	s->cur_line = 0;
+	return PMR_OK;
+}
+
 int
 pmr_sim_run(struct pmr_sim *s, int (*src)(void *, struct pmr_dinsn *),
     void *arg)
@@ -434,6 +499,8 @@ pmr_sim_run(struct pmr_sim *s, int (*src)(void *, struct pmr_dinsn *),
 
 	s->src = src;
 	s->srcarg = arg;
+	if (s->o.skip > 0 && skip_insns(s) != PMR_OK)
+		return s->err;
 	if (s->o.warmup == 0)
 		sim_measure_start(s);
 	for (;;) {

@@ -208,6 +208,15 @@ struct pmr_sim_opts {
 	unsigned pm_irq;	/* interrupt latency before re-arm, cycles */
 	int truth;		/* emit TRUTH */
 	unsigned events;	/* bit 0 value, bit 1 edge */
+	/*
+	 * skip: trace instructions read before the warm-up and not timed;
+	 * the last warm of them (capped at skip by pmr_sim_new) train the
+	 * caches, TLBs, predictor, BTB and return stack functionally
+	 * (sim_warm_insn); the run's seed is pmr_sim_window_seed(seed,
+	 * skip)
+	 */
+	uint64_t skip;
+	uint64_t warm;		/* [PMR_SIM_WARM_DEFAULT] */
 	uint64_t warmup;	/* instructions retired before measuring */
 	uint64_t max;		/* stop after this many measured; 0 all */
 	uint64_t interval;	/* STATS every this many retired; 0 none */
@@ -226,6 +235,9 @@ struct pmr_sim_opts {
 	uint64_t sg_det;	/* mean DET interval N, committed insns */
 	unsigned sg_ctx;	/* DET: signature context +-ctx */
 };
+
+/* The functional warm-up of a skip, in instructions, by default. */
+#define PMR_SIM_WARM_DEFAULT 1000000u
 
 /* Limits of the shotgun parameters (pmr_sim_new checks them). */
 #define PMR_SIM_SG_MAXLEN 100000u	/* SIG len */
@@ -361,6 +373,18 @@ void pmr_sim_set_hook(struct pmr_sim *s,
  */
 int pmr_sim_run(struct pmr_sim *s,
     int (*src)(void *arg, struct pmr_dinsn *di), void *arg) PMR_RESULT_USED;
+/*
+ * Returns the instructions the run skipped (opts skip), fewer when the
+ * source ended first.
+ */
+uint64_t pmr_sim_skipped(const struct pmr_sim *s);
+/*
+ * Returns the seed of a run that skips skip instructions of its trace:
+ * seed itself when skip is 0, else the splitmix64 finalizer of seed XOR
+ * skip * 0x9e3779b97f4a7c15, so that the windows of one trace, one seed,
+ * draw independent samples.
+ */
+uint64_t pmr_sim_window_seed(uint64_t seed, uint64_t skip);
 /* Returns the statistics so far (valid after pmr_sim_run). */
 const struct pmr_sim_stats *pmr_sim_stats(const struct pmr_sim *s);
 /* Returns the effective configuration (idealizations applied). */

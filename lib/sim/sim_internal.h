@@ -365,6 +365,7 @@ struct pmr_sim {
 	 * queue entries by retire */
 	uint64_t rel_iq[2], rel_regs[2], rel_lq, rel_sq;
 	uint64_t skipped;	/* idle cycles jumped over */
+	uint64_t nskipped;	/* trace instructions skipped (opts skip) */
 
 	/* pending memory-order trap, and the instructions to fetch again */
 	int mo_pending;
@@ -512,6 +513,7 @@ void sim_ent_derive(struct pmr_sim *s, struct ent *e,
     const struct pmr_sinsn *si, struct sdec *d);
 uint64_t sim_fe_map_at(const struct pmr_sim *s, uint64_t c);
 void sim_fetch(struct pmr_sim *s);
+int sim_warm_insn(struct pmr_sim *s, const struct pmr_dinsn *d);
 
 /* rename.c */
 void sim_stall(struct pmr_sim *s, int why);
@@ -530,6 +532,10 @@ void sim_issue(struct pmr_sim *s);
 unsigned sim_page_touch(struct pmr_sim *s, uint64_t addr);
 int sim_load_access(struct pmr_sim *s, uint64_t addr, uint32_t *ev, int must);
 unsigned sim_ifetch(struct pmr_sim *s, uint64_t pc, uint32_t *ev);
+void sim_page_mark(struct pmr_sim *s, uint64_t addr);
+void sim_warm_ifetch(struct pmr_sim *s, uint64_t pc);
+void sim_warm_load(struct pmr_sim *s, uint64_t addr);
+void sim_warm_store(struct pmr_sim *s, uint64_t addr);
 
 /* retire.c */
 void sim_measure_start(struct pmr_sim *s);
