@@ -18,6 +18,10 @@
 #                (Fig. 12), mhash-timeseries.sh (Fig. 13), mhash-baselines.sh
 #                and mhash-traces.sh (the error table, and software
 #                heavy hitters at equal bytes)
+#   multihash-long/  mhash-traces.sh at 10K/1% and 1M/0.1% on traces of
+#                $(LONG) instructions [200 M] of $(LONG_TRACES), made here
+#                on demand into long/ (traces/Makefile): >= 20 intervals of
+#                1M events each
 #   samplers/    samplers.mk: the TIP paper's sampler comparison
 #   dcpicalc/    dcpicalc.mk: DCPI's stall analysis (Figs. 2, 4, 8, 9)
 #   icost-multisim/  icost-multisim.mk: Fields et al.'s graph against
@@ -38,16 +42,19 @@ SUBMAKE = $(MAKE) --no-print-directory TOP=$(TOP) RUN='$(RUN)' \
 	PMTRACE=$(BIN)/pmtrace ICOST=$(BIN)/icost SHOTGUN=$(BIN)/shotgun
 
 PROFILEME = pairs-convergence pairs-bottleneck pairs-paths pairs-bootstrap
+LONG ?= 200000000
+LONG_TRACES ?= gzip sqlite xz
 MULTIHASH = mhash-cu-reset mhash-tables mhash-timeseries mhash-baselines \
 	mhash-traces
 
 all: $(OUT)/RESULTS.md
-.PHONY: all profileme multihash samplers dcpicalc icost-multisim shotgun \
-	clean
+.PHONY: all profileme multihash multihash-long samplers dcpicalc \
+	icost-multisim shotgun clean
 .DELETE_ON_ERROR:
 
 profileme: $(foreach s,$(PROFILEME),$(OUT)/profileme/$(s).log)
 multihash: $(foreach s,$(MULTIHASH),$(OUT)/multihash/$(s).log)
+multihash-long: $(OUT)/multihash-long/mhash-traces.tsv
 samplers: $(OUT)/samplers/table.tsv
 dcpicalc: $(OUT)/dcpicalc/table.tsv
 icost-multisim: $(OUT)/icost-multisim/summary.tsv
@@ -65,6 +72,18 @@ $(OUT)/multihash/%.log: $(TOP)/examples/%.sh
 	    { cat $@.tmp; exit 1; }
 	mv $@.tmp $@
 
+# long traces of the bundled programs, pmtrace on demand
+$(OUT)/long/%.pmr.zst:
+	mkdir -p $(@D)
+	$(RUN) $(MAKE) --no-print-directory -C $(@D) \
+	    -f $(abspath $(TOP))/traces/Makefile \
+	    PMTRACE=$(abspath $(BIN))/pmtrace MAX=$(LONG) MAX_$*=$(LONG) \
+	    $*.pmr.zst
+$(OUT)/multihash-long/mhash-traces.tsv: \
+    $(foreach t,$(LONG_TRACES),$(OUT)/long/$(t).pmr.zst)
+	mkdir -p $(@D)
+	PATH="$(BIN):$$PATH" OUT=$(@D) TRACES="$^" \
+	    sh $(TOP)/examples/mhash-traces.sh > $(@D)/mhash-traces.log
 $(OUT)/samplers/table.tsv:
 	$(SUBMAKE) -f $(TOP)/examples/samplers.mk OUT=$(@D)
 $(OUT)/dcpicalc/table.tsv:
@@ -74,12 +93,13 @@ $(OUT)/icost-multisim/summary.tsv:
 $(OUT)/shotgun/summary.tsv:
 	$(SUBMAKE) -f $(TOP)/examples/shotgun.mk OUT=$(@D)
 
-$(OUT)/RESULTS.md: profileme multihash samplers dcpicalc icost-multisim \
-    shotgun $(TOP)/examples/results.sh
+$(OUT)/RESULTS.md: profileme multihash multihash-long samplers dcpicalc \
+    icost-multisim shotgun $(TOP)/examples/results.sh
 	bash $(TOP)/examples/results.sh $(OUT) > $@.tmp
 	mv $@.tmp $@
 	@echo "results: $@"
 
 clean:
-	rm -rf $(foreach d,profileme multihash samplers dcpicalc \
+	rm -rf $(foreach d,profileme multihash multihash-long long samplers \
+	    dcpicalc \
 	    icost-multisim shotgun,$(OUT)/$(d)) $(OUT)/RESULTS.md

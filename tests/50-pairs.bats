@@ -1142,3 +1142,20 @@ CTX1='/0x2000	0x/s/^SAMPLE	0	10	0	4	\([0-9]*\)	0	/SAMPLE	0	10	0	4	\1	1	/'
 	diff "$t/want" "$t/json"
 	diff "$t/want" "$t/text"
 }
+
+@test "pairs on pmsim windows cat-merged (--skip): per-pc execs and retires inside their 95% intervals as often as claimed" {
+	# gzip's first 2 M instructions as 4 windows of 500 K, each warmed on
+	# what it skips; the concatenation reads as one run
+	local i m=500000
+	for i in 0 1 2 3; do
+		"$PMSIM" -q --no-pg --skip=$((i * m)) --max=$m \
+		    --profileme=paired,S=64,rearm=select --truth \
+		    -o "$T/w$i.pmr" "$TOP/traces/gzip.pmr.zst"
+	done
+	cat "$T/w0.pmr" "$T/w1.pmr" "$T/w2.pmr" "$T/w3.pmr" > "$T/all.pmr"
+	run -0 --separate-stderr "$PAIRS" -t "$T/all.pmr"
+	# ~300 pcs each: 90% is four binomial deviations below 95%
+	awk '/^# truth (execs|retires):/ { n++; match($0, /covers exact [0-9.]+%/)
+		c = substr($0, RSTART + 13, RLENGTH - 14) + 0; print $3, c
+		if (c < 90) bad = 1 } END { exit bad || n != 2 }' <<<"$stderr$output"
+}
