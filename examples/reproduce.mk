@@ -22,6 +22,9 @@
 #                $(LONG) instructions [200 M] of $(LONG_TRACES), made here
 #                on demand into long/ (traces/Makefile): >= 20 intervals of
 #                1M events each
+#   profileme-long/  Fig. 3's convergence on the long gzip trace, run as
+#                $(WINDOWS) pmsim windows (--skip) cat-merged into pairs:
+#                100 times the samples a pc of the bundled trace gets
 #   samplers/    samplers.mk: the TIP paper's sampler comparison
 #   dcpicalc/    dcpicalc.mk: DCPI's stall analysis (Figs. 2, 4, 8, 9)
 #   icost-multisim/  icost-multisim.mk: Fields et al.'s graph against
@@ -44,17 +47,20 @@ SUBMAKE = $(MAKE) --no-print-directory TOP=$(TOP) RUN='$(RUN)' \
 PROFILEME = pairs-convergence pairs-bottleneck pairs-paths pairs-bootstrap
 LONG ?= 200000000
 LONG_TRACES ?= gzip sqlite xz
+WINDOWS ?= 8
+WIN = $(shell seq 0 $$(($(WINDOWS) - 1)))
 MULTIHASH = mhash-cu-reset mhash-tables mhash-timeseries mhash-baselines \
 	mhash-traces
 
 all: $(OUT)/RESULTS.md
-.PHONY: all profileme multihash multihash-long samplers dcpicalc \
-	icost-multisim shotgun clean
+.PHONY: all profileme profileme-long multihash multihash-long samplers \
+	dcpicalc icost-multisim shotgun clean
 .DELETE_ON_ERROR:
 
 profileme: $(foreach s,$(PROFILEME),$(OUT)/profileme/$(s).log)
 multihash: $(foreach s,$(MULTIHASH),$(OUT)/multihash/$(s).log)
 multihash-long: $(OUT)/multihash-long/mhash-traces.tsv
+profileme-long: $(OUT)/profileme-long/summary.txt
 samplers: $(OUT)/samplers/table.tsv
 dcpicalc: $(OUT)/dcpicalc/table.tsv
 icost-multisim: $(OUT)/icost-multisim/summary.tsv
@@ -84,6 +90,19 @@ $(OUT)/multihash-long/mhash-traces.tsv: \
 	mkdir -p $(@D)
 	PATH="$(BIN):$$PATH" OUT=$(@D) TRACES="$^" \
 	    sh $(TOP)/examples/mhash-traces.sh > $(@D)/mhash-traces.log
+# window i of the long gzip trace: LONG / WINDOWS instructions after
+# i of them, its caches and predictors warmed on what it skips
+$(OUT)/profileme-long/w%.pmr: $(OUT)/long/gzip.pmr.zst
+	mkdir -p $(@D)
+	$(RUN) $(BIN)/pmsim -q --no-pg --skip=$$(($* * ($(LONG) / $(WINDOWS)))) \
+	    --max=$$(($(LONG) / $(WINDOWS))) \
+	    --profileme=single,S=100,rearm=select --truth -o $@ $<
+$(OUT)/profileme-long/summary.txt: \
+    $(foreach i,$(WIN),$(OUT)/profileme-long/w$(i).pmr)
+	cat $^ | $(BIN)/pairs -t -q -f tsv -m retires,dcache_miss | \
+	    awk '/^#truth / { print "gzip, $(LONG) instructions: " \
+	        substr($$0, 2) }' > $@.tmp
+	mv $@.tmp $@
 $(OUT)/samplers/table.tsv:
 	$(SUBMAKE) -f $(TOP)/examples/samplers.mk OUT=$(@D)
 $(OUT)/dcpicalc/table.tsv:
@@ -93,13 +112,14 @@ $(OUT)/icost-multisim/summary.tsv:
 $(OUT)/shotgun/summary.tsv:
 	$(SUBMAKE) -f $(TOP)/examples/shotgun.mk OUT=$(@D)
 
-$(OUT)/RESULTS.md: profileme multihash multihash-long samplers dcpicalc \
-    icost-multisim shotgun $(TOP)/examples/results.sh
+$(OUT)/RESULTS.md: profileme profileme-long multihash multihash-long \
+    samplers dcpicalc icost-multisim shotgun $(TOP)/examples/results.sh
 	bash $(TOP)/examples/results.sh $(OUT) > $@.tmp
 	mv $@.tmp $@
 	@echo "results: $@"
 
 clean:
-	rm -rf $(foreach d,profileme multihash multihash-long long samplers \
+	rm -rf $(foreach d,profileme profileme-long multihash multihash-long \
+	    long samplers \
 	    dcpicalc \
 	    icost-multisim shotgun,$(OUT)/$(d)) $(OUT)/RESULTS.md

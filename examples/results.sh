@@ -66,6 +66,13 @@ lines "$OUT/profileme/pairs-convergence.summary" '.'
 cat <<EOF
 Plot: \`$OUT/profileme/pairs-convergence.png\`.
 
+The same on a long run (the 200 M-instruction gzip trace as pmsim windows,
+\`--skip\`, cat-merged into one pairs run), where each pc has far more samples:
+
+EOF
+lines "$OUT/profileme-long/summary.txt" '.'
+cat <<EOF
+
 **§5.2 / Fig. 7 shape, latency against wasted issue slots** (\`pairs-bottleneck.sh\`):
 the paper's point is that in-progress latency alone ranks instructions differently
 from the issue slots wasted while they are in flight (paired sampling). Ours:
@@ -214,7 +221,6 @@ misses of code that runs once (README, shotgun).
 ## Missing
 
 - Multi-Hash's Fig. 14.
-- The ProfileMe and Fields experiments on the long traces: pmsim's windows
-  (\`--skip\`, \`examples/sim-windows.sh\`) make them possible, but no part runs
-  them yet.
+- The Fields experiments (icost against multisim, shotgun) on the long traces,
+  and ProfileMe's other experiments there: only Fig. 3 runs on a long trace yet.
 EOF
