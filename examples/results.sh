@@ -1,10 +1,10 @@
 #!/bin/bash
-# examples/results.sh OUT: writes RESULTS.md (on standard output) from the
+# examples/results.sh [OUT]: writes RESULTS.md (on standard output) from the
 # outputs examples/reproduce.mk left under OUT: each part's tables, the
 # paper's numbers beside them, and where and why they differ.  A part whose
 # outputs are missing is listed as missing, never filled in.
 set -euo pipefail
-OUT=${1:?usage: results.sh OUT}
+OUT=${1:-examples/out}
 
 # tsv FILE [ROWS]: a TSV file as a Markdown table ('#' of a header dropped)
 tsv() {
