@@ -114,6 +114,29 @@ pmr_sym_build_id(const char *path, unsigned char *out, unsigned cap)
 	return n;
 }
 
+/* Appends a symbol [lo, hi) (hi 0: to the next) called name (copied) to
+ * t, of *cap entries; returns 0 or PMR_ENOMEM. */
+static int
+push(struct pmr_symtab *t, size_t *cap, uint64_t lo, uint64_t hi,
+    const char *name)
+{
+	if (t->n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 256;
+		struct sym *ns = realloc(t->s, nc * sizeof(*ns));
+
+		if (ns == NULL)
+			return PMR_ENOMEM;
+		t->s = ns;
+		*cap = nc;
+	}
+	t->s[t->n].lo = lo;
+	t->s[t->n].hi = hi;
+	if ((t->s[t->n].name = strdup(name)) == NULL)
+		return PMR_ENOMEM;
+	t->n++;
+	return 0;
+}
+
 /* Appends the code symbols of section scn; returns 0 or PMR_ENOMEM. */
 static int
 add_syms(struct pmr_symtab *t, size_t *cap, Elf *e, Elf_Scn *scn,
@@ -140,20 +163,9 @@ add_syms(struct pmr_symtab *t, size_t *cap, Elf *e, Elf_Scn *scn,
 		name = elf_strptr(e, sh->sh_link, s.st_name);
 		if (name == NULL || name[0] == '\0' || name[0] == '$')
 			continue;
-		if (t->n == *cap) {
-			size_t nc = *cap ? 2 * *cap : 256;
-			struct sym *ns = realloc(t->s, nc * sizeof(*ns));
-
-			if (ns == NULL)
-				return PMR_ENOMEM;
-			t->s = ns;
-			*cap = nc;
-		}
-		t->s[t->n].lo = s.st_value + bias;
-		t->s[t->n].hi = s.st_size ? s.st_value + bias + s.st_size : 0;
-		if ((t->s[t->n].name = strdup(name)) == NULL)
+		if (push(t, cap, s.st_value + bias, s.st_size ? s.st_value +
+		    bias + s.st_size : 0, name) != 0)
 			return PMR_ENOMEM;
-		t->n++;
 	}
 	return 0;
 }
@@ -246,7 +258,7 @@ fde_syms(struct pmr_symtab *t, size_t *cap, Elf *e, uint64_t bias,
 	Elf_Data *d;
 	GElf_Shdr sh;
 	GElf_Ehdr eh;
-	size_t shstr, n, off = 4, i, n0 = t->n;
+	size_t shstr, n, off = 4, i;
 	uint64_t ehp, count, loc, fde;
 	const char *name;
 	char buf[300];
@@ -274,24 +286,11 @@ fde_syms(struct pmr_symtab *t, size_t *cap, Elf *e, uint64_t bias,
 			break;
 		if (loc == 0 || covered(t, loc + bias))
 			continue;
-		if (t->n == *cap) {
-			size_t nc = *cap ? 2 * *cap : 256;
-			struct sym *ns = realloc(t->s, nc * sizeof(*ns));
-
-			if (ns == NULL)
-				return PMR_ENOMEM;
-			t->s = ns;
-			*cap = nc;
-		}
 		snprintf(buf, sizeof(buf), "%s+0x%llx", base,
 		    (unsigned long long)loc);
-		t->s[t->n].lo = loc + bias;
-		t->s[t->n].hi = 0;
-		if ((t->s[t->n].name = strdup(buf)) == NULL)
+		if (push(t, cap, loc + bias, 0, buf) != 0)
 			return PMR_ENOMEM;
-		t->n++;
 	}
-	(void)n0;
 	return 0;
 }
 
