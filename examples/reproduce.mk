@@ -15,10 +15,11 @@
 #                Fig. 7 shape), pairs-paths.sh (section 5.3's paths),
 #                pairs-bootstrap.sh (interval coverage, beyond the paper)
 #   multihash/   mhash-cu-reset.sh (Figs. 7, 10, 11), mhash-tables.sh
-#                (Fig. 12), mhash-timeseries.sh (Fig. 13), mhash-baselines.sh
-#                and mhash-traces.sh (the error table, and software
-#                heavy hitters at equal bytes)
-#   multihash-long/  mhash-traces.sh at 10K/1% and 1M/0.1% on traces of
+#                (Fig. 12), mhash-timeseries.sh (Fig. 13), mhash-fig14.sh
+#                (Fig. 14), mhash-baselines.sh and mhash-traces.sh (the
+#                error table, and software heavy hitters at equal bytes)
+#   multihash-long/  mhash-traces.sh (the error table) and mhash-fig14.sh
+#                (Fig. 14, edges) at 10K/1% and 1M/0.1% on traces of
 #                $(LONG) instructions [200 M] of $(LONG_TRACES), made here
 #                on demand into long/ (traces/Makefile): >= 20 intervals of
 #                1M events each
@@ -50,7 +51,7 @@ LONG_TRACES ?= gzip sqlite xz
 WINDOWS ?= 8
 WIN = $(shell seq 0 $$(($(WINDOWS) - 1)))
 MULTIHASH = mhash-cu-reset mhash-tables mhash-timeseries mhash-baselines \
-	mhash-traces
+	mhash-traces mhash-fig14
 
 all: $(OUT)/RESULTS.md
 .PHONY: all profileme profileme-long multihash multihash-long samplers \
@@ -59,7 +60,8 @@ all: $(OUT)/RESULTS.md
 
 profileme: $(foreach s,$(PROFILEME),$(OUT)/profileme/$(s).log)
 multihash: $(foreach s,$(MULTIHASH),$(OUT)/multihash/$(s).log)
-multihash-long: $(OUT)/multihash-long/mhash-traces.tsv
+multihash-long: $(OUT)/multihash-long/mhash-traces.tsv \
+    $(OUT)/multihash-long/mhash-fig14.tsv
 profileme-long: $(OUT)/profileme-long/summary.txt
 samplers: $(OUT)/samplers/table.tsv
 dcpicalc: $(OUT)/dcpicalc/table.tsv
@@ -103,6 +105,11 @@ $(OUT)/profileme-long/summary.txt: \
 	    awk '/^#truth / { print "gzip, $(LONG) instructions: " \
 	        substr($$0, 2) }' > $@.tmp
 	mv $@.tmp $@
+$(OUT)/multihash-long/mhash-fig14.tsv: \
+    $(foreach t,$(LONG_TRACES),$(OUT)/long/$(t).pmr.zst)
+	mkdir -p $(@D)
+	PATH="$(BIN):$$PATH" OUT=$(@D) TRACES="$^" \
+	    sh $(TOP)/examples/mhash-fig14.sh > $(@D)/mhash-fig14.log
 $(OUT)/samplers/table.tsv:
 	$(SUBMAKE) -f $(TOP)/examples/samplers.mk OUT=$(@D)
 $(OUT)/dcpicalc/table.tsv:
