@@ -31,6 +31,16 @@ tsv() {
 	echo
 }
 
+# means: lines "key<TAB>E<TAB>intervals" to the mean E and intervals of
+# each key, in the order met
+means() {
+	awk -F '\t' '{ if (!($1 in n)) o[++m] = $1
+		s[$1] += $2; n[$1]++; iv[$1] += $3 }
+	    END { for (i = 1; i <= m; i++) { k = o[i]
+		printf "%-24s %8.3f  (%d traces, %.0f intervals each on average)\n",
+		    k, s[k] / n[k], n[k], iv[k] / n[k] } }'
+}
+
 # lines FILE PATTERN: the lines of a log that match, as a code block
 lines() {
 	if [ ! -s "$1" ]; then
@@ -139,13 +149,8 @@ if [ -s "$OUT/multihash-long/mhash-traces.tsv" ]; then
 	echo
 	echo '```'
 	awk -F '\t' 'NR > 1 && $4 ~ /^(mh|bsh|ss)-/ {
-		k = $2 " " $3 " " substr($4, 1, index($4, "-") - 1)
-		if (!(k in n)) o[++m] = k
-		s[k] += $6; n[k]++; iv[k] += $9 }
-	    END { for (i = 1; i <= m; i++) { k = o[i]
-		printf "%-20s %7.3f  (%d traces, %.0f intervals each on average)\n",
-		    k, s[k] / n[k], n[k], iv[k] / n[k] } }' \
-	    "$OUT/multihash-long/mhash-traces.tsv"
+		print $2 " " $3 " " substr($4, 1, index($4, "-") - 1) "\t" $6 \
+		    "\t" $9 }' "$OUT/multihash-long/mhash-traces.tsv" | means
 	echo '```'
 	echo
 fi
@@ -166,12 +171,8 @@ included). Mean E_net (%) over the traces, by setting and configuration:
 EOF
 if [ -s "$OUT/multihash-long/mhash-fig14.tsv" ]; then
 	echo '```'
-	awk -F '\t' 'NR > 1 { k = $2 " " $3; if (!(k in n)) o[++m] = k
-		s[k] += $5; n[k]++; iv[k] += $6 }
-	    END { for (i = 1; i <= m; i++) { k = o[i]
-		printf "%-24s %8.3f  (%d traces, %.0f intervals each on average)\n",
-		    k, s[k] / n[k], n[k], iv[k] / n[k] } }' \
-	    "$OUT/multihash-long/mhash-fig14.tsv"
+	awk -F '\t' 'NR > 1 { print $2 " " $3 "\t" $5 "\t" $6 }' \
+	    "$OUT/multihash-long/mhash-fig14.tsv" | means
 	echo '```'
 	echo
 else
