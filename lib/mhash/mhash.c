@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "mhash/mhash.h"
+#include "util/mix.h"
 
 /* --- an open-addressing map from tuples to 64-bit values ----------------- */
 
@@ -187,11 +188,7 @@ map_del(struct mh_map *m, struct mh_slot *s)
 static inline uint64_t
 splitmix64(uint64_t *x)
 {
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return pmr_splitmix64(x);
 }
 
 /* --- the model ----------------------------------------------------------- */

@@ -14,15 +14,12 @@
 
 #include "mhash/mhash.h"
 #include "util/cli.h"
+#include "util/mix.h"
 
 static inline uint64_t
 sm64(uint64_t *x)
 {
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return pmr_splitmix64(x);
 }
 
 void

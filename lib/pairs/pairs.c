@@ -28,6 +28,7 @@
 #include "pairs/pairs.h"
 #include "sim/sim.h"
 #include "trace/trace.h"
+#include "util/mix.h"
 
 /*
  * The accumulator vector of one pc.  Sample counts are over SAMPLE
@@ -799,11 +800,7 @@ add_member(struct pmr_pairs *p, const struct pmr_sim_sample *x, int64_t fx,
 static uint64_t
 splitmix(uint64_t *x)
 {
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return pmr_splitmix64(x);
 }
 
 /*

@@ -29,6 +29,7 @@
 
 #include "prof/calc.h"
 #include "sym/sym.h"
+#include "util/mix.h"
 
 const char pmr_calc_letter[PMR_CALC_NCAUSE + 1] = "iIdDpwf";
 const char *const pmr_calc_cause_name[PMR_CALC_NCAUSE] = { "I-cache",
@@ -395,15 +396,6 @@ above(const uint32_t *pre, const uint32_t *post, uint32_t a, uint32_t b)
 	    pre[a] <= pre[b] && post[b] <= post[a];
 }
 
-static uint64_t
-mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
 static uint32_t
 find(uint32_t *par, uint32_t x)
 {
@@ -455,7 +447,7 @@ classes(struct cfg *g)
 		    g->dpre[t] == PMR_CALC_NOWHERE)
 			continue;
 		if (h == t) {	/* a one-block loop */
-			g->sig[h] ^= mix(h + 1);
+			g->sig[h] ^= pmr_mix64(h + 1);
 			continue;
 		}
 		if (!above(g->dpre, g->dpost, h, t))
@@ -463,10 +455,10 @@ classes(struct cfg *g)
 		/* h dominates t: the body reaches t without h */
 		memset(in, 0, nb);
 		in[h] = 1;
-		g->sig[h] ^= mix(h + 1);
+		g->sig[h] ^= pmr_mix64(h + 1);
 		if (!in[t]) {
 			in[t] = 1;
-			g->sig[t] ^= mix(h + 1);
+			g->sig[t] ^= pmr_mix64(h + 1);
 			st[sp++] = t;
 		}
 		while (sp > 0) {
@@ -478,7 +470,7 @@ classes(struct cfg *g)
 				    g->dpre[u] == PMR_CALC_NOWHERE)
 					continue;
 				in[u] = 1;
-				g->sig[u] ^= mix(h + 1);
+				g->sig[u] ^= pmr_mix64(h + 1);
 				st[sp++] = u;
 			}
 		}

@@ -29,6 +29,7 @@
 
 #include "prof/pprof.h"
 #include "prof/pprof_internal.h"
+#include "util/mix.h"
 
 #define PPROF_CHUNK 65536	/* buffered top-level bytes before deflate */
 
@@ -133,9 +134,7 @@ hash_str(const char *s)
 static uint64_t
 hash_u64(uint64_t z)
 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;	/* splitmix64 finalizer */
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return pmr_mix64(z);
 }
 
 /* Returns the power of two at least 2 * n (at least 16), or 0 on overflow. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "shotgun/shotgun.h"
+#include "util/mix.h"
 
 #define NREG 1024u	/* register numbers, as pmsim renames them */
 #define MAXD 6		/* destinations renamed per instruction (pmsim) */
@@ -117,11 +118,7 @@ fail(struct pmr_shotgun *g, int rc, const char *fmt, ...)
 static uint64_t
 rnd(struct pmr_shotgun *g)
 {
-	uint64_t z = (g->rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return pmr_splitmix64(&g->rng);
 }
 
 /* A uniform integer below n (n > 0). */

@@ -5,6 +5,7 @@
  * stream (xoshiro256**) that the samplers draw from.
  */
 #include "sim/sim_internal.h"
+#include "util/mix.h"
 /* Returns n zeroed bytes on a cache-line boundary, or NULL. */
 void *
 sim_zalloc64(size_t n)
@@ -57,13 +58,8 @@ sim_seed_rng(struct pmr_sim *s, uint64_t seed)
 {
 	int i;
 
-	for (i = 0; i < 4; i++) {	/* splitmix64 */
-		uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
-
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-		s->rng[i] = z ^ (z >> 31);
-	}
+	for (i = 0; i < 4; i++)
+		s->rng[i] = pmr_splitmix64(&seed);
 }
 
 /* Returns a uniform double in (0, 1). */

@@ -4,6 +4,7 @@
  * to the next event.
  */
 #include "sim/sim_internal.h"
+#include "util/mix.h"
 
 void
 pmr_sim_opts_init(struct pmr_sim_opts *o)
@@ -20,13 +21,8 @@ pmr_sim_opts_init(struct pmr_sim_opts *o)
 uint64_t
 pmr_sim_window_seed(uint64_t seed, uint64_t skip)
 {
-	uint64_t z = seed ^ skip * 0x9e3779b97f4a7c15ull;
-
-	if (skip == 0)
-		return seed;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;	/* splitmix64 */
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return skip == 0 ? seed : pmr_mix64(seed ^ skip *
+	    0x9e3779b97f4a7c15ull);
 }
 
 uint64_t
