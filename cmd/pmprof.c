@@ -451,6 +451,17 @@ calc_procs(struct pmr_prof *p, const char *proc, long ev, size_t *n,
 	return v;
 }
 
+/* Says that n procedures were left out, their code unreadable (text: a
+ * note line; TSV: a comment). */
+static void
+skipped_note(FILE *f, int tsv, size_t n)
+{
+	if (n > 0)
+		fprintf(f, "%s%zu procedure%s without code left out (the "
+		    "images' files cannot be read)\n", tsv ? "#note\t" :
+		    "note: ", n, n == 1 ? "" : "s");
+}
+
 /* Scores the analysis of run (-1: all merged) over the procedures. */
 static int
 calc_score(FILE *f, struct pmr_prof *p, const struct cproc *pr, size_t np,
@@ -462,7 +473,7 @@ calc_score(FILE *f, struct pmr_prof *p, const struct cproc *pr, size_t np,
 	struct pmr_calc_opts o;
 	struct pmr_calc_score sc;
 	struct pmr_calc_proc cp;
-	size_t i;
+	size_t i, skipped = 0;
 	int rc;
 
 	if ((rc = calc_setup(p, run, &cfg, &o, msg)) != 0)
@@ -479,11 +490,13 @@ calc_score(FILE *f, struct pmr_prof *p, const struct cproc *pr, size_t np,
 	for (i = 0; i < np; i++) {
 		if ((rc = pmr_calc_proc(p, &o, pr[i].name, pr[i].img,
 		    pr[i].lo, pr[i].hi, &cp, buf, sizeof(buf))) != 0) {
-			if (rc == PMR_ENOMEM) {
+			/* no code: as DCPI, not tallied, and said; none
+			 * at all is no score */
+			if (rc == PMR_ENOMEM || ++skipped == np) {
 				*msg = buf;
 				return rc;
 			}
-			continue;	/* no code: as DCPI, not tallied */
+			continue;
 		}
 		pmr_calc_score_add(&sc, &cp);
 		pmr_calc_proc_free(&cp);
@@ -492,6 +505,7 @@ calc_score(FILE *f, struct pmr_prof *p, const struct cproc *pr, size_t np,
 		pmr_calc_report_hist(f, label, &sc, header, tsv);
 	else
 		pmr_calc_report_score(f, label, &sc, header, tsv);
+	skipped_note(f, tsv, skipped);
 	return 0;
 }
 
@@ -514,7 +528,7 @@ calc(FILE *f, struct pmr_prof *p, const struct calcview *cv,
 		return rc;
 	if ((pr = calc_procs(p, cv->proc, o.ev_s, &np, msg)) == NULL)
 		return *msg != NULL ? PMR_EINVAL : PMR_ENOMEM;
-	if (np > 1 && (rc = all_insns(p, &o)) != 0) {
+	if (np > 1 && !cv->score && (rc = all_insns(p, &o)) != 0) {
 		free(pr);
 		*msg = "out of memory";
 		return rc;
@@ -593,9 +607,7 @@ calc(FILE *f, struct pmr_prof *p, const struct calcview *cv,
 		    NULL ? cv->proc : "");
 		pmr_calc_report_sum(f, buf, &sum, cv->tsv);
 	}
-	if (skipped > 0 && !cv->tsv)
-		fprintf(f, "(%zu procedures without code left out)\n",
-		    skipped);
+	skipped_note(f, cv->tsv, skipped);
 	free(pr);
 	free(top.v);
 	return 0;
