@@ -1126,3 +1126,17 @@ hd_sums() {
 	done
 	[ "$(wc -l < "$T/man")" -gt 40 ]
 }
+
+@test "pmsim inorder = 1: the counter delivers every overflow, even with a skid longer than the interval" {
+	# S=1: an overflow every cycle; skid 200: 201 pending at a time
+	"$PMSIM" -q -m alpha21164 --max=100000 \
+	    --sampler=counter,event=cycles,S=1,skid=200 -o "$T/k.pmr" "$TRACE"
+	run -0 bash -c "'$PMVIEW' -t STATS -f tsv '$T/k.pmr' | awk -F '\t' '
+	    NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+	    \$1 == \"STATS\" { print \$c[\"samples\"], \$c[\"dropped\"], \$c[\"cycles\"] }'"
+	read -r n d c <<< "${lines[-1]}"
+	echo "samples $n dropped $d cycles $c"
+	# the overflows of the last skid cycles (and the first, before
+	# measuring) are not delivered
+	[ "$d" -eq 0 ] && [ "$n" -ge $((c - 203)) ] && [ "$n" -le "$c" ]
+}

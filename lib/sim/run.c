@@ -78,6 +78,7 @@ pmr_sim_free(struct pmr_sim *s)
 	if (s == NULL)
 		return;
 	free(s->ents);
+	free(s->bs_q);
 	free(s->warm);
 	free(s->fready);
 	pmr_sim_cache_fini(&s->dib);
@@ -248,6 +249,11 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	if (s->mshr_line == NULL || s->mshr_fill == NULL ||
 	    s->mshr_pos == NULL || s->pcs_hash == NULL || s->conc == NULL)
 		goto bad;
+	if (s->c.inorder && s->o.sampler == PMR_SIM_SAMPLER_COUNTER) {
+		s->bs_qcap = s->o.bs_skid + 2;
+		if ((s->bs_q = calloc(s->bs_qcap, sizeof(*s->bs_q))) == NULL)
+			goto bad;
+	}
 	if (s->o.graph || s->o.shotgun) {
 		/* fetch distances up to 32 windows: commit distances past
 		 * 20 windows (icost's idealized window) do not matter */

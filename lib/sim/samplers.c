@@ -80,11 +80,11 @@ bs_overflow(struct pmr_sim *s)
 		 * skid after each sample, but not those of a wait for a
 		 * head (an I-cache miss), and sample unlike TRUTH's
 		 * head_cycles */
-		if (s->bs_qn == BSQ) {
+		if (s->bs_qn == s->bs_qcap) {	/* cannot be: skid + 2 */
 			s->st.dropped++;
 			return;
 		}
-		s->bs_q[(s->bs_qh + s->bs_qn++) % BSQ] = s->now +
+		s->bs_q[(s->bs_qh + s->bs_qn++) % s->bs_qcap] = s->now +
 		    s->o.bs_skid;
 		if (!s->bs_pending) {
 			s->bs_pending = 1;
@@ -173,25 +173,34 @@ sim_bs_cycle(struct pmr_sim *s, unsigned n)
 	if (s->o.sampler == PMR_SIM_SAMPLER_COUNTER) {
 		if (s->o.bs_event == PMR_SIM_BSEV_CYCLES && --s->bs_left == 0)
 			bs_overflow(s);
-		while (s->bs_pending && s->now >= s->bs_fire_at) {
+		if (s->bs_pending && s->now >= s->bs_fire_at) {
 			if (s->c.inorder) {
 				/* the head of the issue queue; with none,
-				 * the next instruction to come (DCPI) */
-				uint64_t i = sim_io_head(s);
+				 * the next instruction to come (DCPI): the
+				 * due overflows wait for it together */
+				uint64_t i;
 
-				if (i >= s->tail)
+				while (s->bs_qn > 0 && s->bs_q[s->bs_qh] <=
+				    s->now) {
+					s->bs_qh = (s->bs_qh + 1) % s->bs_qcap;
+					s->bs_qn--;
+					s->bs_due++;
+				}
+				if ((i = sim_io_head(s)) >= s->tail)
 					return;
 				pc = s->ents[i & s->wmask].pc;
 				cls = s->ents[i & s->wmask].cls;
-				s->bs_qh = (s->bs_qh + 1) % BSQ;
-				if (--s->bs_qn > 0)
+				for (; s->bs_due > 0; s->bs_due--)
+					bs_emit_pc(s, PMR_SIM_SAMPLER_COUNTER,
+					    pc, cls, 0);
+				if (s->bs_qn > 0)
 					s->bs_fire_at = s->bs_q[s->bs_qh];
 				else
 					s->bs_pending = 0;
-			} else {
-				bs_head(s, &pc, &cls);
-				s->bs_pending = 0;
+				return;
 			}
+			bs_head(s, &pc, &cls);
+			s->bs_pending = 0;
 			bs_emit_pc(s, PMR_SIM_SAMPLER_COUNTER, pc, cls, 0);
 		}
 	}

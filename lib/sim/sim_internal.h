@@ -83,8 +83,6 @@
 #define DIB_SHIFT 4u
 #define DIB_MISS 3u
 
-#define BSQ 64			/* counter overflows pending, in order */
-
 /* the unit pools, sched.h's */
 enum pool { P_ALU = PMR_SIM_POOL_ALU, P_IMUL = PMR_SIM_POOL_IMUL,
 	P_FADD = PMR_SIM_POOL_FADD, P_FMUL = PMR_SIM_POOL_FMUL,
@@ -468,9 +466,11 @@ struct pmr_sim {
 	uint64_t bs_fire_at;	/* counter: delivery cycle */
 	int bs_pending;		/* counter: overflowed, not delivered */
 	/* counter, in order: the delivery cycles of the overflows not yet
-	 * delivered, bs_qn from bs_qh (bs_fire_at the first) */
-	uint64_t bs_q[BSQ];
-	unsigned bs_qh, bs_qn;
+	 * due, bs_qn from bs_qh in a ring of skid + 2 (an overflow a cycle
+	 * at most; bs_fire_at the first), and the due ones that wait for
+	 * a head */
+	uint64_t *bs_q, bs_due;
+	unsigned bs_qcap, bs_qh, bs_qn;
 	int bs_cycles;		/* the interval is counted in cycles */
 	int pebs_next;		/* pebs: sample the next retiring one */
 
