@@ -323,36 +323,36 @@ warm_lower(struct pmr_sim *s, uint64_t addr)
 		(void)dram_row(s, addr);
 }
 
+/* An access to addr through tlb and the L1 l1, unless ideal (a
+ * PMR_SIM_IDEAL_* bit) makes them perfect, and below on a miss. */
+static void
+warm_access(struct pmr_sim *s, unsigned ideal, struct pmr_sim_cache *tlb,
+    struct pmr_sim_cache *l1, uint64_t addr)
+{
+	int hit;
+
+	if (s->o.ideal & ideal)
+		return;
+	(void)pmr_sim_cache_access(tlb, addr, 1);
+	if (s->c.fault_lat != 0)
+		sim_page_mark(s, addr);
+	(void)pmr_sim_cache_way(l1, addr, 1, &hit);
+	if (!hit)
+		warm_lower(s, addr);
+}
+
 /* A fetch of pc's line: sim_ifetch() without its timing. */
 void
 sim_warm_ifetch(struct pmr_sim *s, uint64_t pc)
 {
-	int hit;
-
-	if (s->o.ideal & PMR_SIM_IDEAL_IMISS)
-		return;
-	(void)pmr_sim_cache_access(&s->itlb, pc, 1);
-	if (s->c.fault_lat != 0)
-		sim_page_mark(s, pc);
-	(void)pmr_sim_cache_way(&s->l1i, pc, 1, &hit);
-	if (!hit)
-		warm_lower(s, pc);
+	warm_access(s, PMR_SIM_IDEAL_IMISS, &s->itlb, &s->l1i, pc);
 }
 
 /* A load of addr: sim_load_access() without its timing. */
 void
 sim_warm_load(struct pmr_sim *s, uint64_t addr)
 {
-	int hit;
-
-	if (s->o.ideal & PMR_SIM_IDEAL_DMISS)
-		return;
-	(void)pmr_sim_cache_access(&s->dtlb, addr, 1);
-	if (s->c.fault_lat != 0)
-		sim_page_mark(s, addr);
-	(void)pmr_sim_cache_way(&s->l1d, addr, 1, &hit);
-	if (!hit)
-		warm_lower(s, addr);
+	warm_access(s, PMR_SIM_IDEAL_DMISS, &s->dtlb, &s->l1d, addr);
 }
 
 /* A store to addr: its DTLB look-up at issue and its write-allocate of
