@@ -90,11 +90,12 @@ struct pmr_icost_graph {
 	int decoupled;		/* no wrong-path fetch: lines arrive behind
 				 * fetch, map waits for them (champsim) */
 	lt *pa;			/* [L] A: the last line's arrival */
-	/* the MSHR edge: a load that misses the L1-D (not merged) issues
-	 * after the one mshr misses back has its line; a ring of their P */
-	unsigned nmshr;
+	/* the MSHRs: a load that misses the L1-D (not merged) holds one
+	 * from issue (E) to its line (P); the last nhist misses' E and P */
+	unsigned nmshr, nhist;
 	uint64_t mi;		/* misses so far in the fragment */
-	lt *mring;		/* [nmshr][L] */
+	lt *mring;		/* [nhist][2][L]: E, P */
+	lt *mfree;		/* [L] when the miss may issue, for MSHRs */
 	struct pmr_icost_gopts o;
 	struct pmr_icost_diag dg;
 	int64_t off;		/* observed - graph cycle, from node 0 */
@@ -186,6 +187,7 @@ pmr_icost_graph_free(struct pmr_icost_graph *g)
 	free(g->t);
 	free(g->v[0]);
 	free(g->mring);
+	free(g->mfree);
 	free(g);
 }
 
@@ -245,9 +247,10 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 	g->pq = calloc(5 * (size_t)L, sizeof(lt));
 	g->t = calloc(2 * (size_t)L, sizeof(int64_t));
 	g->v[0] = calloc(8 * (size_t)L, sizeof(lt));
-	g->mring = malloc((size_t)(g->nmshr ? g->nmshr : 1) * L *
-	    sizeof(lt));
-	if (g->mring == NULL || g->ring == NULL || g->neg == NULL ||
+	g->nhist = 2 * (g->nmshr ? g->nmshr : 1);
+	g->mring = malloc((size_t)g->nhist * 2 * L * sizeof(lt));
+	g->mfree = malloc((size_t)L * sizeof(lt));
+	if (g->mring == NULL || g->mfree == NULL || g->ring == NULL || g->neg == NULL ||
 	    g->ib[0] == NULL || g->catv == NULL || g->eff == NULL ||
 	    g->pq == NULL || g->t == NULL || g->v[0] == NULL) {
 		pmr_icost_graph_free(g);
@@ -330,6 +333,8 @@ pmr_icost_graph_restart(struct pmr_icost_graph *g)
 	g->fb = g->i;
 	g->prev_misp = 0;
 	g->mi = 0;
+	for (k = 0; k < g->nhist * 2 * g->L; k++)
+		g->mring[k] = NEG;	/* every MSHR free */
 	for (k = 0; k < g->L; k++) {
 		g->pq[k] = g->pa[k] = NEG;
 		g->pbb[k] = 0;
@@ -361,7 +366,7 @@ rebase(struct pmr_icost_graph *g)
 		for (k = 0; k < g->L; k++)
 			x[k] = x[k] > NEG / 2 ? x[k] - b[k] : x[k];
 	}
-	for (r = 0; r < (g->nmshr ? g->nmshr : 1); r++) {
+	for (r = 0; r < g->nhist * 2; r++) {
 		lt *x = g->mring + r * g->L;
 
 		for (k = 0; k < g->L; k++)
@@ -387,6 +392,85 @@ at(const struct pmr_icost_graph *g, uint64_t d, unsigned x)
 	if (d == 0 || d > g->i - g->fb)
 		return g->neg;
 	return g->ring + ((g->i - d) & g->rmask) * NX * g->L + x * g->L;
+}
+
+/*
+ * The MSHRs, as in the machine: a primary miss issues when fewer than
+ * nmshr misses hold one (from their issue, E, to their line, P); while all
+ * are held it waits for the first line, then counts again.  Its lane's
+ * issue time e is checked
+ * against the last nhist = 2 nmshr misses in program order: a lane that
+ * issues them in another order (a far window) counts those in flight at
+ * e, not those older in the program.  (A ring of nmshr in program order,
+ * the k-th miss after the (k - nmshr)-th's line, made misses wait for
+ * older ones on long dependence chains: 20% of gzip's time with win and
+ * bmisp ideal, on a machine that never ran out of MSHRs.)  The base lane
+ * never waits here: the machine held at most nmshr at its E.
+ */
+__attribute__((noinline, target_clones("avx512f", "avx2", "default")))
+static void
+mshr_first(struct pmr_icost_graph *g, const lt *restrict R, lt re,
+    const lt *restrict Ir)
+{
+	const unsigned L = g->L;
+	lt *restrict t = g->mfree, *restrict c = g->v[7], *restrict m =
+	    g->v[4];
+	lt nm = (lt)g->nmshr;
+	unsigned j, k, it;
+
+	if (L % 8 != 0)
+		__builtin_unreachable();
+	for (k = 0; k < L; k++)
+		t[k] = R[k] + (re & ~Ir[k]);
+	if (g->mi < g->nmshr)	/* fewer misses than MSHRs so far */
+		return;
+	/* at t, count the misses holding one; if all do, wait for the
+	 * first of them to get its line, and count again then */
+	for (it = 0; it < g->nhist; it++) {
+		lt wait = 0;
+
+		for (k = 0; k < L; k++)
+			c[k] = 0, m[k] = -NEG;
+		for (j = 0; j < g->nhist; j++) {
+			const lt *restrict mE = g->mring + (size_t)j * 2 * L;
+			const lt *restrict mP = mE + L;
+
+			for (k = 0; k < L; k++) {
+				lt in = -(lt)(mE[k] <= t[k]) &
+				    -(lt)(t[k] < mP[k]);
+				lt lo = mP[k] < m[k] ? mP[k] : m[k];
+
+				c[k] -= in;
+				m[k] = (lo & in) | (m[k] & ~in);
+			}
+		}
+		for (k = 0; k < L; k++) {
+			lt w = -(lt)(c[k] >= nm);
+
+			t[k] = (m[k] & w) | (t[k] & ~w);
+			wait |= w;
+		}
+		if (wait == 0)
+			break;
+	}
+}
+
+/* The miss holds its MSHR from E to P, but where dmiss made it a hit. */
+__attribute__((always_inline)) static inline void
+mshr_take(struct pmr_icost_graph *g, const lt *restrict E,
+    const lt *restrict P, const lt *restrict I_dm)
+{
+	const unsigned L = g->L;
+	lt *restrict m = g->mring + (size_t)(g->mi % g->nhist) * 2 * L;
+	unsigned k;
+
+	if (L % 8 != 0)
+		__builtin_unreachable();
+	for (k = 0; k < L; k++) {
+		m[k] = (E[k] & ~I_dm[k]) | (NEG & I_dm[k]);
+		m[L + k] = (P[k] & ~I_dm[k]) | (NEG & I_dm[k]);
+	}
+	g->mi++;
 }
 
 /* Which unit latency class: 0 fixed, 1 one-cycle (shalu), 2 long (lgalu). */
@@ -427,9 +511,13 @@ node_bits(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 }
 
 static void
-diag(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
-    const int64_t t[6])
+diag(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n, lt f, lt d,
+    lt rr, lt e, lt p, lt c)
 {
+	/* lane 0's times, absolute (passed one by one: a vector load of
+	 * an array of them waited on store forwarding every node) */
+	const int64_t b = g->base[0];
+	const int64_t t[6] = { f + b, d + b, rr + b, e + b, p + b, c + b };
 	int64_t obs[5], r;
 	unsigned x;
 
@@ -580,11 +668,10 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	/* a contention of 2^24 cycles or more is no machine's */
 	lt re = n->re < (1u << 24) ? (lt)n->re : (lt)(1u << 24);
 	lt miss = n->ep_miss, tlb = n->ep_tlb;
-	int64_t t6[6];
+	lt r0;
 	int grp = fu_group(n->cls), misp;
-	/* a primary miss: it held an MSHR from issue to its line */
-	lt *M = miss != 0 && n->pp == 0 && g->nmshr != 0 ?
-	    g->mring + (g->mi % g->nmshr) * L : NULL;
+	/* a primary miss: it holds an MSHR from issue to its line */
+	int prim = miss != 0 && n->pp == 0 && g->nmshr != 0;
 	unsigned k, j;
 
 	if (L % 8 != 0)		/* lanes are padded: no remainder loops */
@@ -718,10 +805,12 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 			R[k] = x;
 		}
 	}
-	t6[2] = R[0];	/* relative until the end */
+	r0 = R[0];
+	if (prim)
+		mshr_first(g, R, re, fu_group(n->cls) == 2 && g->o.re_lgalu ?
+		    g->eff + B_LGALU * L : g->eff + B_BW * L);
 	if (g->gain_bits != 0)
-		gain_node(g, n, grp, R[0], M != NULL && g->mi >= g->nmshr ?
-		    M[0] : NEG);
+		gain_node(g, n, grp, R[0], prim ? g->mfree[0] : NEG);
 	/* the redirect edge to the next node: resolved at execute; with a
 	 * decoupled front end (ChampSim's), a JMP_MISP with BTB_MISS is the
 	 * miss decode resolves: the bubble on the next node's DD */
@@ -736,12 +825,11 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 		const lt *If = grp == 1 ? I_sh : grp == 2 ? I_lg : g->v[0];
 		const lt *Ir = grp == 2 && g->o.re_lgalu ? I_lg : I_bw;
 		/* dmiss lanes have no misses, so no MSHR edge: M | -1 = -1 */
-		const lt *Mv = M != NULL && g->mi >= g->nmshr ? M :
-		    g->neg;
+		const lt *Mv = prim ? g->mfree : g->neg;
 		const lt *PL = g->neg, *PP = g->neg, *C1 = at(g, 1, XC);
 		const lt *Ra = at(g, g->rw[0], XC), *Rb = at(g, g->rw[1],
 		    XC);
-		lt *restrict Mw = M != NULL ? M : g->v[6];
+		lt *restrict Mw = g->v[6];
 		lt *restrict Qd = misp ? g->pq : Q;
 		lt all = mem + miss + tlb, hm = miss != 0 ? -1 : 0;
 		lt em = g->load_early && mem > 0 ? -1 : 0;
@@ -794,8 +882,8 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 			 * pmsim's scheduler) */
 			Pr[k] = p > e + 1 ? p : e + 1;
 		}
-		if (M != NULL)
-			g->mi++;
+		if (prim)
+			mshr_take(g, E, Mw, I_dm);
 	}
 	g->prev_misp = misp;
 	if (g->filtered)
@@ -805,10 +893,7 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 			g->pbm[k] = I_bm[k];
 	if (g->o.warm != 0 && g->i - g->fb == g->o.warm - 1)
 		memcpy(g->cw, C, L * sizeof(lt));
-	t6[0] = F[0], t6[1] = D[0], t6[3] = E[0], t6[4] = P[0], t6[5] = C[0];
-	for (j = 0; j < 6; j++)		/* lane 0's times, absolute */
-		t6[j] += g->base[0];
-	diag(g, n, t6);
+	diag(g, n, F[0], D[0], r0, E[0], P[0], C[0]);
 	g->i++;
 	if ((g->i & 4095) == 0 && rebase_due(g))
 		rebase(g);
