@@ -6,6 +6,8 @@
 #   make -f examples/icost-multisim.mk -j2                 # 2 M instructions a trace
 #   make -f examples/icost-multisim.mk -j2 MAX=200000 TRACES="gzip sort"
 #   make -f examples/icost-multisim.mk -j2 WARMUP=500000  # measure after it
+#   make -f examples/icost-multisim.mk -j2 TRACEDIR=long TRACES=gzip \
+#       SKIP=50000000 WINDOWS=2 STRIDE=50000000       # windows of a long trace
 #   make icost-multisim                                    # the same, from the top
 #
 # Writes into $(OUT):
@@ -21,6 +23,12 @@
 #   icost-multisim.png the graph's costs and icosts against multisim's,
 #                      every row of every trace (if gnuplot is installed;
 #                      GNUPLOT= skips it)
+#
+# Long traces run as windows: WINDOWS pmsim runs of MAX instructions each,
+# the i-th after SKIP + i * STRIDE of them (pmsim --skip, which warms the
+# caches and predictors on what it skips), cat-merged into each subset's
+# stream and into the graph's; icost sums them (SKIP = 0 and WINDOWS = 1,
+# the default, is one plain run).  TRACEDIR holds TRACE.pmr.zst.
 #
 # The subsets are the ones icost evaluates (icost --subsets: the eight
 # categories, their 28 pairs and all eight, 38 runs a trace); CATS and
@@ -40,6 +48,10 @@ MACHINE ?= fields03
 CATS ?= dl1,win,bw,bmisp,dmiss,shalu,lgalu,imiss
 ORDER ?= 2
 THRESH ?= 5
+TRACEDIR ?= $(TOP)/traces
+SKIP ?= 0
+WINDOWS ?= 1
+STRIDE ?= $(MAX)
 
 comma := ,
 SUBSETS := $(subst $(comma),+,$(shell $(ICOST) --subsets -c $(CATS) \
@@ -48,7 +60,15 @@ ifeq ($(SUBSETS),)
 $(error $(ICOST) --subsets printed nothing: is icost on PATH (or ICOST=)?)
 endif
 SIM = $(RUN) $(PMSIM) -q -m $(MACHINE) --warmup $(WARMUP) --max $(MAX)
-trace = $(TOP)/traces/$(1).pmr.zst
+trace = $(TRACEDIR)/$(1).pmr.zst
+# each window's run of $(SIM) ARGS on the trace $<, one stream after another
+windows = for i in $$(seq 0 $$(($(WINDOWS) - 1))); do \
+	  s=$$(($(SKIP) + i * $(STRIDE))); \
+	  $(SIM) $$([ $$s -eq 0 ] || echo --skip=$$s) $(1) -o - $< || exit 1; \
+	done
+# a pmsim that fails in a pipe fails the recipe
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
 
 all: $(OUT)/summary.tsv
 .PHONY: all clean
@@ -57,13 +77,13 @@ all: $(OUT)/summary.tsv
 # One pmsim run per trace and subset.
 define runs
 $(OUT)/$(1)/%.pmr: $(call trace,$(1)) | $(OUT)/$(1)
-	$$(SIM) --ideal=$$(subst +,$$(comma),$$*) -o $$@ $$<
+	$$(call windows,--ideal=$$(subst +,$$(comma),$$*)) > $$@
 $(OUT)/$(1):
 	mkdir -p $$@
 $(OUT)/$(1).ms.cost: $(addprefix $(OUT)/$(1)/,$(addsuffix .pmr,$(SUBSETS)))
 	$$(ICOST) -q --multisim -c $(CATS) --order $(ORDER) -f pmr -o $$@ $$^
 $(OUT)/$(1).g.cost: $(call trace,$(1)) | $(OUT)/$(1)
-	$$(SIM) --graph $$< | $$(ICOST) -q -c $(CATS) --order $(ORDER) \
+	$$(call windows,--graph) | $$(ICOST) -q -c $(CATS) --order $(ORDER) \
 	    -m $(MACHINE) -f pmr -o $$@
 endef
 $(foreach t,$(TRACES),$(eval $(call runs,$(t))))

@@ -30,6 +30,11 @@
 #   dcpicalc/    dcpicalc.mk: DCPI's stall analysis (Figs. 2, 4, 8, 9)
 #   icost-multisim/  icost-multisim.mk: Fields et al.'s graph against
 #                multisim (Tables 4 and 7)
+#   icost-long/  the same on the long traces of $(LONG_TRACES): two
+#                windows of $(LONG_MAX) instructions each, a quarter and
+#                three quarters into the run (pmsim --skip, caches and
+#                predictors warmed on what it skips), past the start-up
+#                that fills the bundled traces
 #   shotgun/     shotgun.mk: shotgun profiling against the graph and
 #                multisim, and the error as fragments grow
 #
@@ -49,13 +54,14 @@ PROFILEME = pairs-convergence pairs-bottleneck pairs-paths pairs-bootstrap
 LONG ?= 200000000
 LONG_TRACES ?= gzip sqlite xz
 WINDOWS ?= 8
+LONG_MAX ?= 2000000
 WIN = $(shell seq 0 $$(($(WINDOWS) - 1)))
 MULTIHASH = mhash-cu-reset mhash-tables mhash-timeseries mhash-baselines \
 	mhash-traces mhash-fig14
 
 all: $(OUT)/RESULTS.md
 .PHONY: all profileme profileme-long multihash multihash-long samplers \
-	dcpicalc icost-multisim shotgun clean
+	dcpicalc icost-multisim icost-long shotgun clean
 .DELETE_ON_ERROR:
 
 profileme: $(foreach s,$(PROFILEME),$(OUT)/profileme/$(s).log)
@@ -66,6 +72,7 @@ profileme-long: $(OUT)/profileme-long/summary.txt
 samplers: $(OUT)/samplers/table.tsv
 dcpicalc: $(OUT)/dcpicalc/table.tsv
 icost-multisim: $(OUT)/icost-multisim/summary.tsv
+icost-long: $(OUT)/icost-long/summary.tsv
 shotgun: $(OUT)/shotgun/summary.tsv
 
 # a script's printed output is its log; its files go beside it
@@ -116,11 +123,17 @@ $(OUT)/dcpicalc/table.tsv:
 	$(SUBMAKE) -f $(TOP)/examples/dcpicalc.mk OUT=$(@D)
 $(OUT)/icost-multisim/summary.tsv:
 	$(SUBMAKE) -f $(TOP)/examples/icost-multisim.mk OUT=$(@D)
+$(OUT)/icost-long/summary.tsv: \
+    $(foreach t,$(LONG_TRACES),$(OUT)/long/$(t).pmr.zst)
+	$(SUBMAKE) -f $(TOP)/examples/icost-multisim.mk OUT=$(@D) \
+	    TRACEDIR=$(OUT)/long TRACES="$(LONG_TRACES)" MAX=$(LONG_MAX) \
+	    WINDOWS=2 SKIP=$$(($(LONG) / 4)) STRIDE=$$(($(LONG) / 2))
 $(OUT)/shotgun/summary.tsv:
 	$(SUBMAKE) -f $(TOP)/examples/shotgun.mk OUT=$(@D)
 
 $(OUT)/RESULTS.md: profileme profileme-long multihash multihash-long \
-    samplers dcpicalc icost-multisim shotgun $(TOP)/examples/results.sh
+    samplers dcpicalc icost-multisim icost-long shotgun \
+    $(TOP)/examples/results.sh
 	bash $(TOP)/examples/results.sh $(OUT) > $@.tmp
 	mv $@.tmp $@
 	@echo "results: $@"
@@ -129,4 +142,4 @@ clean:
 	rm -rf $(foreach d,profileme profileme-long multihash multihash-long \
 	    long samplers \
 	    dcpicalc \
-	    icost-multisim shotgun,$(OUT)/$(d)) $(OUT)/RESULTS.md
+	    icost-multisim icost-long shotgun,$(OUT)/$(d)) $(OUT)/RESULTS.md

@@ -15,7 +15,8 @@ setup() {
 	for f in profileme/pairs-convergence.summary profileme/pairs-paths.tsv \
 	    multihash/mhash-tables.tsv multihash/mhash-traces.tsv \
 	    samplers/table.tsv dcpicalc/table.tsv dcpicalc/fig2.txt \
-	    icost-multisim/summary.tsv shotgun/summary.tsv; do
+	    icost-multisim/summary.tsv icost-long/summary.tsv \
+	    shotgun/summary.tsv; do
 		[[ $output == *"*(missing: $T/$f)*"* ]] || { echo "$f not missing"; return 1; }
 	done
 	! grep -q '^|---' <<<"$output"
@@ -40,4 +41,53 @@ setup() {
 	run -0 make -n -f "$TOP/examples/reproduce.mk" TOP="$TOP" BIN=/bin \
 	    RUN=XRUN OUT="$T/o" samplers
 	[[ $output == *"RUN='XRUN'"* ]]
+	# to every window of a long trace, too
+	run -0 make -n -f "$TOP/examples/icost-multisim.mk" TOP="$TOP" \
+	    RUN=XRUN PMSIM=/bin/PMSIM ICOST="$BIN/icost" OUT="$T/w" \
+	    TRACES=gzip WINDOWS=2 SKIP=1000 STRIDE=5000 MAX=100
+	grep -q 'XRUN /bin/PMSIM.*-o - ' <<<"$output"
+}
+
+# The cycles of a pmsim run's final STATS record.
+cycles() {
+	"$PMVIEW" -t STATS -f tsv "$1" | awk -F '\t' 'NR == 1 {
+	    for (i = 1; i <= NF; i++) if ($i == "cycles") c = i }
+	    NR == 2 { print $c }'
+}
+
+@test "icost-multisim.mk: windows of a trace, cat-merged; icost sums them exactly" {
+	# two windows of gzip, 20 K instructions each, 60 K apart, and only
+	# the categories win and bmisp (4 runs a window)
+	run -0 make -s -f "$TOP/examples/icost-multisim.mk" TOP="$TOP" \
+	    PMSIM="$PMSIM" ICOST="$ICOST" OUT="$T/w" TRACES=gzip \
+	    CATS=win,bmisp MAX=20000 WINDOWS=2 SKIP=10000 STRIDE=60000 \
+	    GNUPLOT=
+	# each subset's stream holds the two windows
+	run -0 "$PMVIEW" -t META -f tsv "$T/w/gzip/bmisp+win.pmr"
+	[ "$(grep -c $'^META\tskip\tskip=10000 ' <<<"$output")" -eq 1 ]
+	[ "$(grep -c $'^META\tskip\tskip=70000 ' <<<"$output")" -eq 1 ]
+	# the base time is the sum of the two base runs' cycles, and a cost
+	# the sum of the windows' savings
+	for w in 10000 70000; do
+		for s in none win; do
+			"$PMSIM" -q --no-pg -m fields03 --warmup 0 --skip=$w \
+			    --max 20000 --ideal=$s -o "$T/$s.$w.pmr" \
+			    "$TOP/traces/gzip.pmr.zst"
+		done
+	done
+	t=$(( $(cycles "$T/none.10000.pmr") + $(cycles "$T/none.70000.pmr") ))
+	win=$(( t - $(cycles "$T/win.10000.pmr") - $(cycles "$T/win.70000.pmr") ))
+	echo "t $t win $win"
+	run -0 "$ICOST" -f tsv "$T/w/gzip.ms.cost"
+	printf '%s\n' "$output"
+	grep -q "^win"$'\t'"[0-9.]*"$'\t'"$win"$'\t' <<<"$output"
+	grep -q "^Total"$'\t'"100.0000"$'\t'"$t"$'\t' <<<"$output"
+	[ -s "$T/w/summary.tsv" ]
+	# a window without every subset, or a subset twice in one window
+	run -1 "$ICOST" --multisim -c win "$T/none.10000.pmr" \
+	    "$T/none.70000.pmr" "$T/win.10000.pmr"
+	[[ $output == *"the window at --skip=70000 has other subsets"* ]]
+	run -1 "$ICOST" --multisim -c win "$T/none.10000.pmr" \
+	    "$T/none.10000.pmr" "$T/win.10000.pmr"
+	[[ $output == *"two runs idealize the same subset"* ]]
 }

@@ -788,22 +788,36 @@ pmr_icost_top_run(struct pmr_icost_input *ip, char **files, int nfiles,
 	return 0;
 }
 
-/* A run of read_multisim: the machine before idealizing, the path it
- * retired. */
-struct mrun {
-	uint64_t cycles[1u << PMR_ICOST_MAXALL], insns, runs;
+/*
+ * A window of read_multisim: the runs of one stretch of the trace (pmsim
+ * --skip; one window when there is none), each subset's cycles, and the
+ * path every run of it must have retired.
+ */
+struct mwin {
+	uint64_t skip, insns, hash;
+	uint64_t cycles[1u << PMR_ICOST_MAXALL];
 	uint8_t seen[1u << PMR_ICOST_MAXALL];
-	uint32_t mask;
-	int have_stats, ideal_run;
-	uint64_t dig1, hash1, cdig, bdig;
 };
 
-/* The end of a run (at the next stream, or the input's end). */
+/* The run being read (a stream), and what the runs so far share. */
+struct mrun {
+	uint32_t mask;
+	int have_stats, ideal_run;
+	uint64_t skip, cycles, insns, hash, cdig, bdig;
+	uint64_t dig1, runs;
+	struct mwin *w;
+	size_t nw, cap;
+};
+
+/* The end of a run (at the next stream, or the input's end): its cycles
+ * go to its window's subset. */
 static int
 multisim_end(struct pmr_icost_input *ip, const struct in *in,
     struct mrun *s)
 {
+	struct mwin *w;
 	uint64_t dig;
+	size_t k;
 
 	if (s->runs == 0 && !s->have_stats)
 		return 0;
@@ -818,14 +832,41 @@ multisim_end(struct pmr_icost_input *ip, const struct in *in,
 		    s->dig1);
 	if (s->dig1 == 0)
 		s->dig1 = dig;
-	if (s->seen[s->mask])
+	for (k = 0; k < s->nw && s->w[k].skip != s->skip; k++)
+		;
+	if (k == s->nw) {
+		if (s->nw == s->cap) {
+			size_t cap = s->cap ? 2 * s->cap : 4;
+			struct mwin *nw = realloc(s->w, cap * sizeof(*nw));
+
+			if (nw == NULL)
+				return fail(ip, PMR_ENOMEM, "out of memory");
+			s->w = nw, s->cap = cap;
+		}
+		w = &s->w[s->nw++];
+		memset(w, 0, sizeof(*w));
+		w->skip = s->skip, w->insns = s->insns, w->hash = s->hash;
+	}
+	w = &s->w[k];
+	if (s->insns != w->insns)
+		return fail(ip, PMR_ECORRUPT, "%s: the runs simulated "
+		    "different numbers of instructions (%" PRIu64 " and %"
+		    PRIu64 ")", in->name, w->insns, s->insns);
+	if (s->hash != 0 && w->hash != 0 && s->hash != w->hash)
+		return fail(ip, PMR_ECORRUPT, "%s: the runs retired different "
+		    "instructions (another trace, --warmup or --max): pc hash "
+		    "%016" PRIx64 ", first %016" PRIx64, in->name, s->hash,
+		    w->hash);
+	if (w->seen[s->mask])
 		return fail(ip, PMR_ECORRUPT, "%s: two runs idealize the same "
-		    "subset", in->name);
-	s->seen[s->mask] = 1;
+		    "subset%s", in->name, s->nw > 1 || s->skip != 0 ?
+		    " in the same window" : "");
+	w->seen[s->mask] = 1;
+	w->cycles[s->mask] = s->cycles;
 	return 0;
 }
 
-/* A META record of a run: its digests, what it idealizes. */
+/* A META record of a run: its digests, what it idealizes, its window. */
 static int
 multisim_meta(struct pmr_icost_input *ip, const struct in *in,
     struct mrun *s, const struct pmr_rec *rec)
@@ -844,6 +885,15 @@ multisim_meta(struct pmr_icost_input *ip, const struct in *in,
 		    (const char *)m2.value.p);
 		d = strtoull(hx, NULL, 16);
 		*(meta_is(&m2, "config-digest") ? &s->cdig : &s->bdig) = d;
+	} else if (meta_is(&m2, "skip")) {
+		char v[96];
+
+		/* "skip=N warm-caches=W seed=S": the window is N */
+		snprintf(v, sizeof(v), "%.*s", (int)m2.value.n,
+		    (const char *)m2.value.p);
+		if (sscanf(v, "skip=%" SCNu64, &s->skip) != 1)
+			return fail(ip, PMR_ECORRUPT, "%s: META skip '%s' "
+			    "names no window", in->name, v);
 	} else if (meta_is(&m2, "ideal")) {
 		char *str, *p, *sp;
 		unsigned k;
@@ -884,25 +934,21 @@ multisim_stats(struct pmr_icost_input *ip, const struct in *in,
 		return rc;
 	if (!st.final)
 		return 0;
-	if (s->insns != 0 && st.retired != s->insns)
-		return fail(ip, PMR_ECORRUPT, "%s: the runs simulated "
-		    "different numbers of instructions (%" PRIu64 " and %"
-		    PRIu64 ")", in->name, s->insns, st.retired);
+	s->cycles = st.cycles;
 	s->insns = st.retired;
-	if (st.pc_hash != 0 && s->hash1 != 0 && st.pc_hash != s->hash1)
-		return fail(ip, PMR_ECORRUPT, "%s: the runs retired different "
-		    "instructions (another trace, --warmup or --max): pc hash "
-		    "%016" PRIx64 ", first %016" PRIx64, in->name, st.pc_hash,
-		    s->hash1);
-	if (s->hash1 == 0)
-		s->hash1 = st.pc_hash;
-	s->cycles[s->mask] = st.cycles;
+	s->hash = st.pc_hash;
 	if (s->mask == 0)
 		td_add(ip, &st);
 	s->have_stats = 1;
 	return 0;
 }
 
+/*
+ * Runs of several windows (pmsim --skip, cat-merged) combine as shards
+ * do, by sums: each subset's cycles over the windows against the base
+ * runs' (Fields et al. measure one stretch; a long trace is measured as
+ * many).  Every window must have the same subsets.
+ */
 int
 pmr_icost_read_multisim(struct pmr_icost_input *ip, char **files,
     int nfiles, struct pmr_icost_bd *bd)
@@ -911,6 +957,8 @@ pmr_icost_read_multisim(struct pmr_icost_input *ip, char **files,
 	struct pmr_rec rec;
 	struct in in;
 	uint32_t m;
+	uint64_t insns = 0;
+	size_t k;
 	int ns, more, rc = 0;
 
 	if (ip->ncat > PMR_ICOST_MAXALL)
@@ -939,6 +987,7 @@ pmr_icost_read_multisim(struct pmr_icost_input *ip, char **files,
 			s->have_stats = 0;
 			s->ideal_run = 0;
 			s->cdig = s->bdig = 0;
+			s->skip = s->cycles = s->insns = s->hash = 0;
 		}
 		if (rec.type == PMR_REC_META)
 			rc = multisim_meta(ip, &in, s, &rec);
@@ -951,19 +1000,37 @@ pmr_icost_read_multisim(struct pmr_icost_input *ip, char **files,
 		rc = fail(ip, PMR_ECORRUPT, "no pmsim runs in the input");
 		goto out;
 	}
-	if (!s->seen[0]) {
-		rc = fail(ip, PMR_ECORRUPT, "no base run (pmsim without "
-		    "--ideal) among the %" PRIu64 " runs", s->runs);
-		goto out;
+	for (k = 0; k < s->nw; k++) {
+		if (!s->w[k].seen[0]) {
+			rc = s->nw == 1 ? fail(ip, PMR_ECORRUPT, "no base run "
+			    "(pmsim without --ideal) among the %" PRIu64
+			    " runs", s->runs) : fail(ip, PMR_ECORRUPT, "no "
+			    "base run (pmsim without --ideal) of the window "
+			    "at --skip=%" PRIu64, s->w[k].skip);
+			goto out;
+		}
+		if (memcmp(s->w[k].seen, s->w[0].seen,
+		    sizeof(s->w[0].seen)) != 0) {
+			rc = fail(ip, PMR_ECORRUPT, "the window at --skip=%"
+			    PRIu64 " has other subsets than the one at "
+			    "--skip=%" PRIu64 ": every window needs a run of "
+			    "each", s->w[k].skip, s->w[0].skip);
+			goto out;
+		}
 	}
-	for (m = 0; m < 1u << ip->ncat; m++)
-		if (s->seen[m])
-			pmr_icost_bd_add(bd, m, s->cycles[0], s->cycles[m]);
-	bd->insns = s->insns;
+	for (k = 0; k < s->nw; k++) {
+		for (m = 0; m < 1u << ip->ncat; m++)
+			if (s->w[k].seen[m])
+				pmr_icost_bd_add(bd, m, s->w[k].cycles[0],
+				    s->w[k].cycles[m]);
+		insns += s->w[k].insns;
+	}
+	bd->insns = insns;
 	bd->frags = s->runs;
 	bd->digest = s->dig1;
 out:
 	in_close(&in);
+	free(s->w);
 	free(s);
 	return rc;
 }
