@@ -264,7 +264,7 @@ main(int argc, char *argv[])
 	const char *sysroot = NULL;
 	struct bin bin = { NULL, 0, 0, NULL };
 	int ch, rc, err, coverage = 0, tsv = 0, have_cfg = 0, ctx_set = 0;
-	uint64_t maxseq = 0, n;
+	uint64_t maxseq = 0, n, skip = 0;
 	char eb[512], line[1024];
 	size_t i;
 
@@ -362,6 +362,16 @@ main(int argc, char *argv[])
 					    rc == PMR_ENOMEM ? pmr_strerror(rc) :
 					    eb);
 				have_cfg = 1;
+			} else if (meta_is(&m, "skip")) {
+				/* a window of the trace (pmsim --skip): its
+				 * instruction 0 is the trace's skip-th */
+				char v[96];
+
+				snprintf(v, sizeof(v), "%.*s", (int)m.value.n,
+				    (const char *)m.value.p);
+				if (sscanf(v, "skip=%" SCNu64, &skip) != 1)
+					die("%s: META skip '%s' names no "
+					    "window", name, v);
 			} else if (meta_is(&m, "shotgun") && !ctx_set) {
 				/* the DETs' context is the default window */
 				const char *p = memmem(m.value.p, m.value.n,
@@ -450,6 +460,13 @@ main(int argc, char *argv[])
 			die("%s", pmr_shotgun_errmsg(g));
 		n = 0;
 		while ((rc = pmr_trace_next(t, &di)) == 1) {
+			/* before a window: its program, not its path */
+			if (di.seq < skip) {
+				if (pmr_shotgun_add_static(g, &di) != 0)
+					die("%s", pmr_shotgun_errmsg(g));
+				continue;
+			}
+			di.seq -= skip;
 			if (di.seq >= maxseq)
 				break;
 			if (pmr_shotgun_add_dyn(g, &di) != 0)
@@ -463,7 +480,7 @@ main(int argc, char *argv[])
 		if (n < maxseq)
 			die("%s: %" PRIu64 " instructions, but the samples reach "
 			    "instruction %" PRIu64 ": not the trace the run read",
-			    pmr_display(program), n, maxseq);
+			    pmr_display(program), n + skip, maxseq + skip);
 	}
 
 	if (coverage) {

@@ -35,6 +35,9 @@
 #                three quarters into the run (pmsim --skip, caches and
 #                predictors warmed on what it skips), past the start-up
 #                that fills the bundled traces
+#   shotgun-long/  shotgun.mk on the same windows: each window's samples
+#                assembled on their own, the breakdowns merged, against
+#                icost-long's graph and multisim
 #   shotgun/     shotgun.mk: shotgun profiling against the graph and
 #                multisim, and the error as fragments grow
 #
@@ -61,7 +64,7 @@ MULTIHASH = mhash-cu-reset mhash-tables mhash-timeseries mhash-baselines \
 
 all: $(OUT)/RESULTS.md
 .PHONY: all profileme profileme-long multihash multihash-long samplers \
-	dcpicalc icost-multisim icost-long shotgun clean
+	dcpicalc icost-multisim icost-long shotgun shotgun-long clean
 .DELETE_ON_ERROR:
 
 profileme: $(foreach s,$(PROFILEME),$(OUT)/profileme/$(s).log)
@@ -73,6 +76,7 @@ samplers: $(OUT)/samplers/table.tsv
 dcpicalc: $(OUT)/dcpicalc/table.tsv
 icost-multisim: $(OUT)/icost-multisim/summary.tsv
 icost-long: $(OUT)/icost-long/summary.tsv
+shotgun-long: $(OUT)/shotgun-long/summary.tsv
 shotgun: $(OUT)/shotgun/summary.tsv
 
 # a script's printed output is its log; its files go beside it
@@ -128,11 +132,16 @@ $(OUT)/icost-long/summary.tsv: \
 	$(SUBMAKE) -f $(TOP)/examples/icost-multisim.mk OUT=$(@D) \
 	    TRACEDIR=$(OUT)/long TRACES="$(LONG_TRACES)" MAX=$(LONG_MAX) \
 	    WINDOWS=2 SKIP=$$(($(LONG) / 4)) STRIDE=$$(($(LONG) / 2))
+$(OUT)/shotgun-long/summary.tsv: $(OUT)/icost-long/summary.tsv
+	$(SUBMAKE) -f $(TOP)/examples/shotgun.mk OUT=$(@D) \
+	    MSOUT=$(OUT)/icost-long TRACEDIR=$(OUT)/long \
+	    TRACES="$(LONG_TRACES)" MAX=$(LONG_MAX) WARMUP=0 SWEEP="50 200 800" \
+	    WINDOWS=2 SKIP=$$(($(LONG) / 4)) STRIDE=$$(($(LONG) / 2))
 $(OUT)/shotgun/summary.tsv:
 	$(SUBMAKE) -f $(TOP)/examples/shotgun.mk OUT=$(@D)
 
 $(OUT)/RESULTS.md: profileme profileme-long multihash multihash-long \
-    samplers dcpicalc icost-multisim icost-long shotgun \
+    samplers dcpicalc icost-multisim icost-long shotgun shotgun-long \
     $(TOP)/examples/results.sh
 	bash $(TOP)/examples/results.sh $(OUT) > $@.tmp
 	mv $@.tmp $@
@@ -142,4 +151,5 @@ clean:
 	rm -rf $(foreach d,profileme profileme-long multihash multihash-long \
 	    long samplers \
 	    dcpicalc \
-	    icost-multisim icost-long shotgun,$(OUT)/$(d)) $(OUT)/RESULTS.md
+	    icost-multisim icost-long shotgun shotgun-long,$(OUT)/$(d)) \
+	    $(OUT)/RESULTS.md

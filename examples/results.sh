@@ -255,8 +255,14 @@ The error against the number of fragments: \`$OUT/shotgun/shotgun-fragments.png\
 cc1 is the limit of a short run: thousands of pcs, a third of its time in I-cache
 misses of code that runs once (README, shotgun).
 
+**The same on the long traces** (\`shotgun-long\`: icost-long's two windows of each long
+trace, 1000 fragments a window, each window's samples assembled on their own):
+
+EOF
+tsv "$OUT/shotgun-long/summary.tsv" 20
+cat <<EOF
+
 ## Missing
 
-- Shotgun profiling on the long traces, and ProfileMe's experiments other than
-  Fig. 3 there (the graph against multisim runs on them: icost-long).
+- ProfileMe's experiments other than Fig. 3 on the long traces.
 EOF

@@ -7,16 +7,20 @@
 #   make -f examples/shotgun.mk -j2                  # 2 M instructions a trace
 #   make -f examples/shotgun.mk -j2 MAX=800000 WARMUP=200000 TRACES="gzip xz"
 #   make shotgun-eval                                # the same, from the top
+#   make -f examples/shotgun.mk -j2 TRACEDIR=long TRACES=gzip WARMUP=0 \
+#       SKIP=50000000 WINDOWS=2 STRIDE=100000000      # windows of a long trace
 #
 # Writes into $(OUT):
 #   TRACE.g.cost      the full graph's breakdown (pmsim --graph | icost)
-#   TRACE.s.pmr       the samples (pmsim --shotgun, the same run)
-#   TRACE.sg.cost     the breakdown of $(FRAGS) fragments (shotgun | icost)
-#   TRACE.sg.stats    shotgun's counters (--stats)
+#   TRACE.sI.pmr      the samples of window I (pmsim --shotgun, the same
+#                     run; I = 0 without windows)
+#   TRACE.sg.cost     the breakdown of $(FRAGS) fragments a window (shotgun
+#                     | icost), the windows' COST records cat-merged
+#   TRACE.sg.stats    shotgun's counters (--stats), summed over windows
 #   TRACE.cmp         icost --compare: multisim, the graph's and shotgun's
 #                     errors, the paper's Table 7
-#   TRACE.ms.cost     multisim (examples/icost-multisim.mk, same MAX and
-#                     WARMUP, in the same OUT)
+#   TRACE.ms.cost     multisim (examples/icost-multisim.mk, same MAX,
+#                     WARMUP and windows, its runs in MSOUT [OUT])
 #   summary.tsv       a row per trace: shotgun against the graph and
 #                     against multisim (mean relative error over the rows
 #                     of at least $(THRESH)%, largest error in points), and
@@ -32,6 +36,11 @@
 # The sampling rates are denser than a long run's (SIG, DET): a 2 M
 # instruction trace must give as many samples per static pc as billions of
 # instructions would.
+#
+# Windows of a long trace as in icost-multisim.mk (TRACEDIR, SKIP, WINDOWS,
+# STRIDE): shotgun assembles each window's samples on its own (-p reads the
+# trace up to the window for the program, then its path) and icost merges
+# the windows' breakdowns by sums.
 
 TOP ?= $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))/..
 PMSIM ?= pmsim
@@ -51,9 +60,30 @@ FRAGS ?= 1000
 WARM ?= 1280
 SWEEP ?= 25 50 100 200 400 800 1600
 THRESH ?= 5
+TRACEDIR ?= $(TOP)/traces
+SKIP ?= 0
+WINDOWS ?= 1
+STRIDE ?= $(MAX)
+MSOUT ?= $(OUT)
 
 SIM = $(RUN) $(PMSIM) -q -m $(MACHINE) --warmup $(WARMUP) --max $(MAX)
-trace = $(TOP)/traces/$(1).pmr.zst
+trace = $(TRACEDIR)/$(1).pmr.zst
+WIN := $(shell seq 0 $$(($(WINDOWS) - 1)))
+samples = $(foreach i,$(WIN),$(OUT)/$(1).s$(i).pmr)
+# each window's run of $(SIM) ARGS on the trace $<, one stream after another
+windows = for i in $(WIN); do \
+	  s=$$(($(SKIP) + i * $(STRIDE))); \
+	  $(SIM) $$([ $$s -eq 0 ] || echo --skip=$$s) $(1) -o - $< || exit 1; \
+	done
+# shotgun on each window's samples ($(2) fragments), icost on each, the
+# COST records one after another
+fragments = for s in $(call samples,$(1)); do \
+	  $(SHOTGUN) -n $(2) -p $(call trace,$(1)) $(3) $$s | \
+	  $(ICOST) -q --warm $(WARM) -f pmr || exit 1; \
+	done
+# a pmsim or shotgun that fails in a pipe fails the recipe
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
 
 all: $(OUT)/summary.tsv $(OUT)/fragments.tsv
 .PHONY: all clean
@@ -66,22 +96,29 @@ $(OUT):
 # multisim of the same instructions, by its own makefile
 $(OUT)/%.ms.cost: | $(OUT)
 	$(MAKE) --no-print-directory -f $(TOP)/examples/icost-multisim.mk \
-	    PMSIM=$(PMSIM) ICOST=$(ICOST) OUT=$(OUT) MAX=$(MAX) RUN='$(RUN)' \
-	    WARMUP=$(WARMUP) MACHINE=$(MACHINE) TRACES=$* $@
+	    PMSIM=$(PMSIM) ICOST=$(ICOST) OUT=$(MSOUT) MAX=$(MAX) RUN='$(RUN)' \
+	    WARMUP=$(WARMUP) MACHINE=$(MACHINE) TRACES=$* TOP=$(TOP) \
+	    TRACEDIR=$(TRACEDIR) SKIP=$(SKIP) WINDOWS=$(WINDOWS) \
+	    STRIDE=$(STRIDE) $(MSOUT)/$*.ms.cost
+	[ "$(MSOUT)" = "$(OUT)" ] || cp $(MSOUT)/$*.ms.cost $@
 
 define runs
 $(OUT)/$(1).g.cost: $(call trace,$(1)) | $(OUT)
-	$$(SIM) --graph $$< | $$(ICOST) -q -m $(MACHINE) -f pmr -o $$@
-$(OUT)/$(1).s.pmr: $(call trace,$(1)) | $(OUT)
-	$$(SIM) --shotgun=sig=$(SIG),len=$(LEN),det=$(DET) -o $$@ $$<
-$(OUT)/$(1).sg.cost: $(OUT)/$(1).s.pmr
-	$$(SHOTGUN) -n $(FRAGS) -p $(call trace,$(1)) \
-	    --stats $(OUT)/$(1).sg.stats $$< | \
-	    $$(ICOST) -q --warm $(WARM) -f pmr -o $$@
-$(OUT)/$(1).sweep.tsv: $(OUT)/$(1).s.pmr $(OUT)/$(1).g.cost
+	$$(call windows,--graph) | $$(ICOST) -q -m $(MACHINE) -f pmr -o $$@
+$(OUT)/$(1).s%.pmr: $(call trace,$(1)) | $(OUT)
+	s=$$$$(($(SKIP) + $$* * $(STRIDE))); \
+	$$(SIM) $$$$([ $$$$s -eq 0 ] || echo --skip=$$$$s) \
+	    --shotgun=sig=$(SIG),len=$(LEN),det=$(DET) -o $$@ $$<
+$(OUT)/$(1).sg.cost: $(call samples,$(1))
+	$$(call fragments,$(1),$(FRAGS),--stats $$$$s.stats) > $$@
+	cat $$(addsuffix .stats,$$^) | tr ' ' '\n' | awk -F = 'NF == 2 { \
+	    if (!($$$$1 in v)) o[++n] = $$$$1; v[$$$$1] += $$$$2; c[$$$$1]++ } \
+	    END { for (i = 1; i <= n; i++) { k = o[i]; \
+	      printf "%s%s=%s", (i > 1 ? " " : ""), k, (k == "score" ? \
+	          v[k] / c[k] : v[k]) } printf "\n" }' > $(OUT)/$(1).sg.stats
+$(OUT)/$(1).sweep.tsv: $(call samples,$(1)) $(OUT)/$(1).g.cost
 	for f in $(SWEEP); do \
-	  $$(SHOTGUN) -n $$$$f -p $(call trace,$(1)) $$< | \
-	    $$(ICOST) -q --warm $(WARM) -f pmr -o $$@.$$$$f.cost && \
+	  { $$(call fragments,$(1),$$$$f); } > $$@.$$$$f.cost && \
 	  $$(ICOST) --compare -t $(THRESH) -f tsv $(OUT)/$(1).g.cost \
 	    $$@.$$$$f.cost | awk -F '\t' -v t=$(1) -v f=$$$$f ' \
 	    $$$$1 == "#summary" { for (i = 2; i <= NF; i++) h[$$$$i] = i } \

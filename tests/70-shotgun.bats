@@ -217,3 +217,18 @@ summary() {
 	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"another build than the traced one"* ]]
 	run -2 "$SHOTGUN" -p "$T/p.trace" --sysroot "$T/root" "$T/s.pmr"
 }
+
+@test "shotgun on a window of a trace (pmsim --skip): the program from before it, the path from it" {
+	"$PMSIM" -q -m fields03 --skip=600000 --max 300000 \
+	    --shotgun=sig=2000,len=4000,det=20 -o "$T/s.pmr" "$TOP/traces/gzip.pmr.zst"
+	"$SHOTGUN" -n 50 -p "$TOP/traces/gzip.pmr.zst" -o "$T/f.pmr" "$T/s.pmr"
+	kept=$(stat kept "$T/f.pmr") cons=$(stat consistent "$T/f.pmr")
+	truth=$(stat truth "$T/f.pmr")
+	echo "kept $kept consistent $cons truth $truth"
+	# every signature starts on the trace's path at skip + its seq, and the
+	# fragments stay on it
+	[ "$kept" = 50 ] && [ "$truth" -ge 50 ] && [ $((cons * 100)) -ge $((kept * 98)) ]
+	# another trace under the window is refused
+	run -1 "$SHOTGUN" -n 5 -p "$TOP/traces/sort.pmr.zst" "$T/s.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"not the trace the run read"* ]]
+}

@@ -16,7 +16,7 @@ setup() {
 	    multihash/mhash-tables.tsv multihash/mhash-traces.tsv \
 	    samplers/table.tsv dcpicalc/table.tsv dcpicalc/fig2.txt \
 	    icost-multisim/summary.tsv icost-long/summary.tsv \
-	    shotgun/summary.tsv; do
+	    shotgun/summary.tsv shotgun-long/summary.tsv; do
 		[[ $output == *"*(missing: $T/$f)*"* ]] || { echo "$f not missing"; return 1; }
 	done
 	! grep -q '^|---' <<<"$output"

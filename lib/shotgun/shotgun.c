@@ -390,7 +390,7 @@ pmr_shotgun_add_insn(struct pmr_shotgun *g, const struct pmr_sinsn *si)
 }
 
 int
-pmr_shotgun_add_dyn(struct pmr_shotgun *g, const struct pmr_dinsn *di)
+pmr_shotgun_add_static(struct pmr_shotgun *g, const struct pmr_dinsn *di)
 {
 	struct ins *x = ins_find(g, di->pc);
 
@@ -403,7 +403,15 @@ pmr_shotgun_add_dyn(struct pmr_shotgun *g, const struct pmr_dinsn *di)
 	}
 	if (x->fall == 0 && !(di->flags & (PMR_DI_TAKEN | PMR_DI_NEXTUNK)))
 		x->fall = di->next_pc;
-	return pmr_shotgun_truth_pc(g, di->seq, di->pc);
+	return 0;
+}
+
+int
+pmr_shotgun_add_dyn(struct pmr_shotgun *g, const struct pmr_dinsn *di)
+{
+	int rc = pmr_shotgun_add_static(g, di);
+
+	return rc != 0 ? rc : pmr_shotgun_truth_pc(g, di->seq, di->pc);
 }
 
 uint32_t

@@ -121,6 +121,10 @@ int pmr_shotgun_add_insn(struct pmr_shotgun *g, const struct pmr_sinsn *si);
  * Returns 0 or PMR_ENOMEM.
  */
 int pmr_shotgun_add_dyn(struct pmr_shotgun *g, const struct pmr_dinsn *di);
+/* The static instruction of a trace's dynamic one, and its fall-through,
+ * without the path (an instruction before the run's window). */
+int pmr_shotgun_add_static(struct pmr_shotgun *g,
+    const struct pmr_dinsn *di);
 /* The longest fragment the signatures give (instructions). */
 uint32_t pmr_shotgun_longest(const struct pmr_shotgun *g);
 /*
