@@ -25,7 +25,9 @@
 #                1M events each
 #   profileme-long/  Fig. 3's convergence on the long gzip trace, run as
 #                $(WINDOWS) pmsim windows (--skip) cat-merged into pairs:
-#                100 times the samples a pc of the bundled trace gets
+#                100 times the samples a pc of the bundled trace gets; and
+#                section 5.3's paths on $(PATHS_MAX) instructions of each
+#                long trace (pairs-paths.sh, the CFG of the whole trace)
 #   samplers/    samplers.mk: the TIP paper's sampler comparison
 #   dcpicalc/    dcpicalc.mk: DCPI's stall analysis (Figs. 2, 4, 8, 9)
 #   icost-multisim/  icost-multisim.mk: Fields et al.'s graph against
@@ -58,6 +60,7 @@ LONG ?= 200000000
 LONG_TRACES ?= gzip sqlite xz
 WINDOWS ?= 8
 LONG_MAX ?= 2000000
+PATHS_MAX ?= 20000000
 WIN = $(shell seq 0 $$(($(WINDOWS) - 1)))
 MULTIHASH = mhash-cu-reset mhash-tables mhash-timeseries mhash-baselines \
 	mhash-traces mhash-fig14
@@ -71,7 +74,8 @@ profileme: $(foreach s,$(PROFILEME),$(OUT)/profileme/$(s).log)
 multihash: $(foreach s,$(MULTIHASH),$(OUT)/multihash/$(s).log)
 multihash-long: $(OUT)/multihash-long/mhash-traces.tsv \
     $(OUT)/multihash-long/mhash-fig14.tsv
-profileme-long: $(OUT)/profileme-long/summary.txt
+profileme-long: $(OUT)/profileme-long/summary.txt \
+    $(OUT)/profileme-long/pairs-paths.log
 samplers: $(OUT)/samplers/table.tsv
 dcpicalc: $(OUT)/dcpicalc/table.tsv
 icost-multisim: $(OUT)/icost-multisim/summary.tsv
@@ -115,6 +119,13 @@ $(OUT)/profileme-long/summary.txt: \
 	cat $^ | $(BIN)/pairs -t -q -f tsv -m retires,dcache_miss | \
 	    awk '/^#truth / { print "gzip, $(LONG) instructions: " \
 	        substr($$0, 2) }' > $@.tmp
+	mv $@.tmp $@
+$(OUT)/profileme-long/pairs-paths.log: $(TOP)/examples/pairs-paths.sh \
+    $(foreach t,$(LONG_TRACES),$(OUT)/long/$(t).pmr.zst)
+	mkdir -p $(@D)
+	PATH="$(BIN):$$PATH" OUT=$(@D) TRACEDIR=$(OUT)/long \
+	    TRACES="$(LONG_TRACES)" MAX=$(PATHS_MAX) sh $< > $@.tmp 2>&1 || \
+	    { cat $@.tmp; exit 1; }
 	mv $@.tmp $@
 $(OUT)/multihash-long/mhash-fig14.tsv: \
     $(foreach t,$(LONG_TRACES),$(OUT)/long/$(t).pmr.zst)

@@ -106,6 +106,13 @@ cat <<EOF
 gzip's tight loops leave several paths with the same history, so history bits help
 it least (README, pairs).
 
+The same on 20 M instructions of each long trace (\`profileme-long\`; the CFG and
+the execution counts of the whole 200 M-instruction trace):
+
+EOF
+tsv "$OUT/profileme-long/pairs-paths.tsv" 60
+cat <<EOF
+
 **Interval coverage** (beyond the paper; \`pairs-bootstrap.sh\`): how often the
 95% intervals of the paired metrics cover TRUTH, by the delta method and the
 bootstrap:
@@ -264,5 +271,6 @@ cat <<EOF
 
 ## Missing
 
-- ProfileMe's experiments other than Fig. 3 on the long traces.
+- The §5.2 latency against wasted slots on the long traces: it runs on the micro
+  loops, whose behaviour does not grow with the run.
 EOF

@@ -15,6 +15,7 @@ setup() {
 	for f in profileme/pairs-convergence.summary profileme/pairs-paths.tsv \
 	    multihash/mhash-tables.tsv multihash/mhash-traces.tsv \
 	    samplers/table.tsv dcpicalc/table.tsv dcpicalc/fig2.txt \
+	    profileme-long/pairs-paths.tsv \
 	    icost-multisim/summary.tsv icost-long/summary.tsv \
 	    shotgun/summary.tsv shotgun-long/summary.tsv; do
 		[[ $output == *"*(missing: $T/$f)*"* ]] || { echo "$f not missing"; return 1; }
