@@ -92,7 +92,7 @@ DEB_PKGS = gcc make pkg-config libzstd-dev liblzma-dev zlib1g-dev \
 # each object and program).
 .PHONY: all check test lint-man regen clean deps demo \
 	bench fuzz install uninstall icost-multisim shotgun-eval sampler-eval \
-	dcpi-eval reproduce check-cluster
+	dcpi-eval reproduce check-cluster check-reproduce
 
 PLUGIN := cmd/$(D)pmtrace-plugin.so
 
@@ -224,6 +224,13 @@ shotgun-eval: all
 reproduce: all
 	@$(MAKE) --no-print-directory -f examples/reproduce.mk \
 		TOP=$(CURDIR) BIN=$(CURDIR)/cmd RUN='$(RUN)'
+
+# reproduce, and fail if RESULTS.md lists any part as missing (CI)
+check-reproduce: reproduce
+	@if grep -n '(missing:' examples/out/RESULTS.md; then \
+		echo "check-reproduce: RESULTS.md has missing parts" >&2; \
+		exit 1; fi
+	@echo "check-reproduce: every part in examples/out/RESULTS.md"
 
 # DCPI's stall analysis scored against the truth (pmprof(1), STALL
 # ANALYSIS): pmprof calc on every bundled trace on the in-order alpha21164,
