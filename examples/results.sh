@@ -241,8 +241,8 @@ tsv "$OUT/icost-multisim/summary.tsv" 20
 cat <<EOF
 Rows above 3 points all involve win (the 20× window): the window changes the
 machine's own events, which a graph of the base run cannot see: longer wrong
-paths corrupt the return-address stack more often (xz), loads contend more for
-the ports (grep) (README, icost).
+paths corrupt the return-address stack more often (xz) and evict more of the
+I-cache (python), loads contend more for the ports (grep) (README, icost).
 
 **The same on the long traces** (\`icost-long\`: two windows of each long trace, a
 quarter and three quarters into its run, past the start-up the bundled traces
