@@ -91,4 +91,9 @@ cycles() {
 	run -1 "$ICOST" --multisim -c win "$T/none.10000.pmr" \
 	    "$T/none.10000.pmr" "$T/win.10000.pmr"
 	[[ $output == *"two runs idealize the same subset"* ]]
+	# a window that names no skip
+	"$PMVIEW" -f tsv "$T/none.10000.pmr" | sed 's/skip=10000 /skip=x /' |
+	    "$PMVIEW" -r --no-pg -o "$T/bad.pmr"
+	run -1 "$ICOST" --multisim -c win "$T/bad.pmr" "$T/win.10000.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"META skip 'skip=x "*"names no window"* ]]
 }
