@@ -264,7 +264,7 @@ main(int argc, char *argv[])
 	const char *sysroot = NULL;
 	struct bin bin = { NULL, 0, 0, NULL };
 	int ch, rc, err, coverage = 0, tsv = 0, have_cfg = 0, ctx_set = 0;
-	uint64_t maxseq = 0, n, skip = 0;
+	uint64_t maxseq = 0, n, skip = 0, total = 0;
 	char eb[512], line[1024];
 	size_t i;
 
@@ -460,6 +460,7 @@ main(int argc, char *argv[])
 			die("%s", pmr_shotgun_errmsg(g));
 		n = 0;
 		while ((rc = pmr_trace_next(t, &di)) == 1) {
+			total = di.seq + 1;
 			/* before a window: its program, not its path */
 			if (di.seq < skip) {
 				if (pmr_shotgun_add_static(g, &di) != 0)
@@ -480,7 +481,7 @@ main(int argc, char *argv[])
 		if (n < maxseq)
 			die("%s: %" PRIu64 " instructions, but the samples reach "
 			    "instruction %" PRIu64 ": not the trace the run read",
-			    pmr_display(program), n + skip, maxseq + skip);
+			    pmr_display(program), total, maxseq + skip);
 	}
 
 	if (coverage) {
