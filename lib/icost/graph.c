@@ -91,10 +91,11 @@ struct pmr_icost_graph {
 				 * fetch, map waits for them (champsim) */
 	lt *pa;			/* [L] A: the last line's arrival */
 	/* the MSHRs: a load that misses the L1-D (not merged) holds one
-	 * from issue (E) to its line (P); the last nhist misses' E and P */
+	 * from issue (E) to its line (P); the last nhist misses' E, P and
+	 * commit (C) */
 	unsigned nmshr, nhist;
 	uint64_t mi;		/* misses so far in the fragment */
-	lt *mring;		/* [nhist][2][L]: E, P */
+	lt *mring;		/* [nhist][3][L]: E, P, C */
 	lt *mfree;		/* [L] when the miss may issue, for MSHRs */
 	struct pmr_icost_gopts o;
 	struct pmr_icost_diag dg;
@@ -248,7 +249,7 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 	g->t = calloc(2 * (size_t)L, sizeof(int64_t));
 	g->v[0] = calloc(8 * (size_t)L, sizeof(lt));
 	g->nhist = 2 * (g->nmshr ? g->nmshr : 1);
-	g->mring = malloc((size_t)g->nhist * 2 * L * sizeof(lt));
+	g->mring = malloc((size_t)g->nhist * 3 * L * sizeof(lt));
 	g->mfree = malloc((size_t)L * sizeof(lt));
 	if (g->mring == NULL || g->mfree == NULL || g->ring == NULL || g->neg == NULL ||
 	    g->ib[0] == NULL || g->catv == NULL || g->eff == NULL ||
@@ -333,7 +334,7 @@ pmr_icost_graph_restart(struct pmr_icost_graph *g)
 	g->fb = g->i;
 	g->prev_misp = 0;
 	g->mi = 0;
-	for (k = 0; k < g->nhist * 2 * g->L; k++)
+	for (k = 0; k < g->nhist * 3 * g->L; k++)
 		g->mring[k] = NEG;	/* every MSHR free */
 	for (k = 0; k < g->L; k++) {
 		g->pq[k] = g->pa[k] = NEG;
@@ -366,7 +367,7 @@ rebase(struct pmr_icost_graph *g)
 		for (k = 0; k < g->L; k++)
 			x[k] = x[k] > NEG / 2 ? x[k] - b[k] : x[k];
 	}
-	for (r = 0; r < g->nhist * 2; r++) {
+	for (r = 0; r < g->nhist * 3; r++) {
 		lt *x = g->mring + r * g->L;
 
 		for (k = 0; k < g->L; k++)
@@ -424,6 +425,19 @@ mshr_first(struct pmr_icost_graph *g, const lt *restrict R, lt re,
 		t[k] = R[k] + (re & ~Ir[k]);
 	if (g->mi < g->nmshr)	/* fewer misses than MSHRs so far */
 		return;
+	/* commit is in order and after the data (without load_early): if
+	 * the nmshr-th newest miss committed by t in every lane, the older
+	 * ones did too, and fewer than nmshr can hold one at t */
+	if (!g->load_early) {
+		const lt *restrict mC = g->mring + (size_t)((g->mi -
+		    g->nmshr) % g->nhist) * 3 * L + 2 * L;
+		lt late = 0;
+
+		for (k = 0; k < L; k++)
+			late |= -(lt)(mC[k] > t[k]);
+		if (late == 0)
+			return;
+	}
 	/* at t, count the misses holding one; if all do, wait for the
 	 * first of them to get its line, and count again then */
 	for (it = 0; it < g->nhist; it++) {
@@ -432,7 +446,7 @@ mshr_first(struct pmr_icost_graph *g, const lt *restrict R, lt re,
 		for (k = 0; k < L; k++)
 			c[k] = 0, m[k] = -NEG;
 		for (j = 0; j < g->nhist; j++) {
-			const lt *restrict mE = g->mring + (size_t)j * 2 * L;
+			const lt *restrict mE = g->mring + (size_t)j * 3 * L;
 			const lt *restrict mP = mE + L;
 
 			for (k = 0; k < L; k++) {
@@ -455,13 +469,14 @@ mshr_first(struct pmr_icost_graph *g, const lt *restrict R, lt re,
 	}
 }
 
-/* The miss holds its MSHR from E to P, but where dmiss made it a hit. */
+/* The miss holds its MSHR from E to P, but where dmiss made it a hit;
+ * it commits at C. */
 __attribute__((always_inline)) static inline void
 mshr_take(struct pmr_icost_graph *g, const lt *restrict E,
-    const lt *restrict P, const lt *restrict I_dm)
+    const lt *restrict P, const lt *restrict C, const lt *restrict I_dm)
 {
 	const unsigned L = g->L;
-	lt *restrict m = g->mring + (size_t)(g->mi % g->nhist) * 2 * L;
+	lt *restrict m = g->mring + (size_t)(g->mi % g->nhist) * 3 * L;
 	unsigned k;
 
 	if (L % 8 != 0)
@@ -469,6 +484,7 @@ mshr_take(struct pmr_icost_graph *g, const lt *restrict E,
 	for (k = 0; k < L; k++) {
 		m[k] = (E[k] & ~I_dm[k]) | (NEG & I_dm[k]);
 		m[L + k] = (P[k] & ~I_dm[k]) | (NEG & I_dm[k]);
+		m[2 * L + k] = C[k];
 	}
 	g->mi++;
 }
@@ -883,7 +899,7 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 			Pr[k] = p > e + 1 ? p : e + 1;
 		}
 		if (prim)
-			mshr_take(g, E, Mw, I_dm);
+			mshr_take(g, E, Mw, C, I_dm);
 	}
 	g->prev_misp = misp;
 	if (g->filtered)
