@@ -1139,4 +1139,14 @@ hd_sums() {
 	# the overflows of the last skid cycles (and the first, before
 	# measuring) are not delivered
 	[ "$d" -eq 0 ] && [ "$n" -ge $((c - 203)) ] && [ "$n" -le "$c" ]
+	# counting retired instructions, up to the retire width (4) overflow
+	# in one cycle: none dropped either (a ring of skid + 2 dropped 6%)
+	"$PMSIM" -q -m alpha21164 --max=100000 \
+	    --sampler=counter,event=retired,S=1,skid=50 -o "$T/r.pmr" "$TRACE"
+	run -0 bash -c "'$PMVIEW' -t STATS -f tsv '$T/r.pmr' | awk -F '\t' '
+	    NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+	    \$1 == \"STATS\" { print \$c[\"samples\"], \$c[\"dropped\"], \$c[\"retired\"] }'"
+	read -r n d r <<< "${lines[-1]}"
+	echo "samples $n dropped $d retired $r"
+	[ "$d" -eq 0 ] && [ "$n" -ge $((r - 4 * 53)) ] && [ "$n" -le "$r" ]
 }

@@ -250,7 +250,11 @@ pmr_sim_new(const struct pmr_sim_config *c, const struct pmr_sim_opts *o,
 	    s->mshr_pos == NULL || s->pcs_hash == NULL || s->conc == NULL)
 		goto bad;
 	if (s->c.inorder && s->o.sampler == PMR_SIM_SAMPLER_COUNTER) {
-		s->bs_qcap = s->o.bs_skid + 2;
+		/* an overflow a cycle counting cycles, up to the retire
+		 * width counting retire-time events */
+		s->bs_qcap = (s->o.bs_skid + 2) *
+		    (s->o.bs_event == PMR_SIM_BSEV_CYCLES ? 1 :
+		    (s->c.retire_width ? s->c.retire_width : 1));
 		if ((s->bs_q = calloc(s->bs_qcap, sizeof(*s->bs_q))) == NULL)
 			goto bad;
 	}

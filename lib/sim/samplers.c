@@ -80,7 +80,7 @@ bs_overflow(struct pmr_sim *s)
 		 * skid after each sample, but not those of a wait for a
 		 * head (an I-cache miss), and sample unlike TRUTH's
 		 * head_cycles */
-		if (s->bs_qn == s->bs_qcap) {	/* cannot be: skid + 2 */
+		if (s->bs_qn == s->bs_qcap) {	/* cannot be (run.c) */
 			s->st.dropped++;
 			return;
 		}

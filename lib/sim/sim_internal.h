@@ -466,9 +466,8 @@ struct pmr_sim {
 	uint64_t bs_fire_at;	/* counter: delivery cycle */
 	int bs_pending;		/* counter: overflowed, not delivered */
 	/* counter, in order: the delivery cycles of the overflows not yet
-	 * due, bs_qn from bs_qh in a ring of skid + 2 (an overflow a cycle
-	 * at most; bs_fire_at the first), and the due ones that wait for
-	 * a head */
+	 * due, bs_qn from bs_qh in a ring of skid + 2 cycles' overflows
+	 * (bs_fire_at the first), and the due ones that wait for a head */
 	uint64_t *bs_q, bs_due;
 	unsigned bs_qcap, bs_qh, bs_qn;
 	int bs_cycles;		/* the interval is counted in cycles */
