@@ -251,8 +251,8 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 	g->nhist = 2 * (g->nmshr ? g->nmshr : 1);
 	g->mring = malloc((size_t)g->nhist * 3 * L * sizeof(lt));
 	g->mfree = malloc((size_t)L * sizeof(lt));
-	if (g->mring == NULL || g->mfree == NULL || g->ring == NULL || g->neg == NULL ||
-	    g->ib[0] == NULL || g->catv == NULL || g->eff == NULL ||
+	if (g->mring == NULL || g->mfree == NULL || g->ring == NULL ||
+	    g->neg == NULL || g->ib[0] == NULL || g->catv == NULL || g->eff == NULL ||
 	    g->pq == NULL || g->t == NULL || g->v[0] == NULL) {
 		pmr_icost_graph_free(g);
 		return PMR_ENOMEM;
@@ -399,10 +399,9 @@ at(const struct pmr_icost_graph *g, uint64_t d, unsigned x)
  * The MSHRs, as in the machine: a primary miss issues when fewer than
  * nmshr misses hold one (from their issue, E, to their line, P); while all
  * are held it waits for the first line, then counts again.  Its lane's
- * issue time e is checked
- * against the last nhist = 2 nmshr misses in program order: a lane that
- * issues them in another order (a far window) counts those in flight at
- * e, not those older in the program.  (A ring of nmshr in program order,
+ * issue time is checked against the last nhist = 2 nmshr misses in
+ * program order: a lane that issues them in another order (a far window)
+ * counts those in flight then, not those older in the program.  (A ring of nmshr in program order,
  * the k-th miss after the (k - nmshr)-th's line, made misses wait for
  * older ones on long dependence chains: 20% of gzip's time with win and
  * bmisp ideal, on a machine that never ran out of MSHRs.)  The base lane
@@ -823,8 +822,7 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	}
 	r0 = R[0];
 	if (prim)
-		mshr_first(g, R, re, fu_group(n->cls) == 2 && g->o.re_lgalu ?
-		    g->eff + B_LGALU * L : g->eff + B_BW * L);
+		mshr_first(g, R, re, grp == 2 && g->o.re_lgalu ? I_lg : I_bw);
 	if (g->gain_bits != 0)
 		gain_node(g, n, grp, R[0], prim ? g->mfree[0] : NEG);
 	/* the redirect edge to the next node: resolved at execute; with a
@@ -845,7 +843,6 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 		const lt *PL = g->neg, *PP = g->neg, *C1 = at(g, 1, XC);
 		const lt *Ra = at(g, g->rw[0], XC), *Rb = at(g, g->rw[1],
 		    XC);
-		lt *restrict Mw = g->v[6];
 		lt *restrict Qd = misp ? g->pq : Q;
 		lt all = mem + miss + tlb, hm = miss != 0 ? -1 : 0;
 		lt em = g->load_early && mem > 0 ? -1 : 0;
@@ -889,7 +886,6 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 			c = x > c ? x : c;
 			E[k] = e;
 			P[k] = p;
-			Mw[k] = p;
 			Qd[k] = q;
 			C[k] = c;
 			/* what consumers see: a result is there at P, but no
@@ -899,7 +895,7 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 			Pr[k] = p > e + 1 ? p : e + 1;
 		}
 		if (prim)
-			mshr_take(g, E, Mw, C, I_dm);
+			mshr_take(g, E, P, C, I_dm);
 	}
 	g->prev_misp = misp;
 	if (g->filtered)
