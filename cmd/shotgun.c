@@ -365,13 +365,11 @@ main(int argc, char *argv[])
 			} else if (meta_is(&m, "skip")) {
 				/* a window of the trace (pmsim --skip): its
 				 * instruction 0 is the trace's skip-th */
-				char v[96];
-
-				snprintf(v, sizeof(v), "%.*s", (int)m.value.n,
-				    (const char *)m.value.p);
-				if (sscanf(v, "skip=%" SCNu64, &skip) != 1)
-					die("%s: META skip '%s' names no "
-					    "window", name, v);
+				if (pmr_sim_window_skip(m.value.p, m.value.n,
+				    &skip) != 0)
+					die("%s: META skip '%.*s' names no "
+					    "window", name, (int)m.value.n,
+					    (const char *)m.value.p);
 			} else if (meta_is(&m, "shotgun") && !ctx_set) {
 				/* the DETs' context is the default window */
 				const char *p = memmem(m.value.p, m.value.n,

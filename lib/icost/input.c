@@ -886,14 +886,10 @@ multisim_meta(struct pmr_icost_input *ip, const struct in *in,
 		d = strtoull(hx, NULL, 16);
 		*(meta_is(&m2, "config-digest") ? &s->cdig : &s->bdig) = d;
 	} else if (meta_is(&m2, "skip")) {
-		char v[96];
-
-		/* "skip=N warm-caches=W seed=S": the window is N */
-		snprintf(v, sizeof(v), "%.*s", (int)m2.value.n,
-		    (const char *)m2.value.p);
-		if (sscanf(v, "skip=%" SCNu64, &s->skip) != 1)
-			return fail(ip, PMR_ECORRUPT, "%s: META skip '%s' "
-			    "names no window", in->name, v);
+		if (pmr_sim_window_skip(m2.value.p, m2.value.n, &s->skip) != 0)
+			return fail(ip, PMR_ECORRUPT, "%s: META skip '%.*s' "
+			    "names no window", in->name, (int)m2.value.n,
+			    (const char *)m2.value.p);
 	} else if (meta_is(&m2, "ideal")) {
 		char *str, *p, *sp;
 		unsigned k;

@@ -3,6 +3,9 @@
  * points, the untimed instructions of --skip, the cycle loop and the skip
  * to the next event.
  */
+#include <inttypes.h>
+#include <stdio.h>
+
 #include "sim/sim_internal.h"
 #include "util/mix.h"
 
@@ -23,6 +26,16 @@ pmr_sim_window_seed(uint64_t seed, uint64_t skip)
 {
 	return skip == 0 ? seed : pmr_mix64(seed ^ skip *
 	    0x9e3779b97f4a7c15ull);
+}
+
+int
+pmr_sim_window_skip(const void *value, size_t n, uint64_t *skip)
+{
+	char v[96];
+
+	snprintf(v, sizeof(v), "%.*s", (int)(n < sizeof(v) ? n : sizeof(v) -
+	    1), (const char *)value);
+	return sscanf(v, "skip=%" SCNu64, skip) == 1 ? 0 : -1;
 }
 
 uint64_t

@@ -385,6 +385,12 @@ uint64_t pmr_sim_skipped(const struct pmr_sim *s);
  * draw independent samples.
  */
 uint64_t pmr_sim_window_seed(uint64_t seed, uint64_t skip);
+/*
+ * Reads the window of a run from the value of its META skip record
+ * ("skip=N warm-caches=W seed=S", pmsim --skip) into *skip: 0, or -1 if
+ * the value names none.
+ */
+int pmr_sim_window_skip(const void *value, size_t n, uint64_t *skip);
 /* Returns the statistics so far (valid after pmr_sim_run). */
 const struct pmr_sim_stats *pmr_sim_stats(const struct pmr_sim *s);
 /* Returns the effective configuration (idealizations applied). */
