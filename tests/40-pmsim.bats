@@ -1127,14 +1127,18 @@ hd_sums() {
 	[ "$(wc -l < "$T/man")" -gt 40 ]
 }
 
+# The final STATS record's samples, dropped and $2 of $1, on one line.
+final_counts() {
+	local f
+	for f in samples dropped "$2"; do col STATS "$f" "$1" | tail -1; done |
+	    paste -s -d ' '
+}
+
 @test "pmsim inorder = 1: the counter delivers every overflow, even with a skid longer than the interval" {
 	# S=1: an overflow every cycle; skid 200: 201 pending at a time
 	"$PMSIM" -q -m alpha21164 --max=100000 \
 	    --sampler=counter,event=cycles,S=1,skid=200 -o "$T/k.pmr" "$TRACE"
-	run -0 bash -c "'$PMVIEW' -t STATS -f tsv '$T/k.pmr' | awk -F '\t' '
-	    NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
-	    \$1 == \"STATS\" { print \$c[\"samples\"], \$c[\"dropped\"], \$c[\"cycles\"] }'"
-	read -r n d c <<< "${lines[-1]}"
+	read -r n d c <<< "$(final_counts "$T/k.pmr" cycles)"
 	echo "samples $n dropped $d cycles $c"
 	# the overflows of the last skid cycles (and the first, before
 	# measuring) are not delivered
@@ -1143,10 +1147,7 @@ hd_sums() {
 	# in one cycle: none dropped either (a ring of skid + 2 dropped 6%)
 	"$PMSIM" -q -m alpha21164 --max=100000 \
 	    --sampler=counter,event=retired,S=1,skid=50 -o "$T/r.pmr" "$TRACE"
-	run -0 bash -c "'$PMVIEW' -t STATS -f tsv '$T/r.pmr' | awk -F '\t' '
-	    NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
-	    \$1 == \"STATS\" { print \$c[\"samples\"], \$c[\"dropped\"], \$c[\"retired\"] }'"
-	read -r n d r <<< "${lines[-1]}"
+	read -r n d r <<< "$(final_counts "$T/r.pmr" retired)"
 	echo "samples $n dropped $d retired $r"
 	[ "$d" -eq 0 ] && [ "$n" -ge $((r - 4 * 53)) ] && [ "$n" -le "$r" ]
 }
