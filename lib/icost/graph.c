@@ -65,6 +65,13 @@ typedef int32_t lt;		/* a lane's time, relative to its base */
 
 enum { XF, XD, XE, XP, XC, NX };	/* node times kept in the ring */
 
+/* The rows every node reads, at the machine's distances: F of i - 1, of
+ * i - fetch width (base, bw); D of i - 1, i - map width (base, bw), i -
+ * fetch queue (base, win); C of i - 1, i - retire width (base, bw), i -
+ * window (base, win). */
+enum fixrow { R_F1, R_FA, R_FB, R_D1, R_MA, R_MB, R_GA, R_GB, R_C1, R_RA,
+	R_RB, R_WA, R_WB, NFIX0, NFIX = 16 };
+
 struct pmr_icost_graph {
 	unsigned L, nlanes;	/* lanes, padded to a multiple of 8 */
 	uint64_t rmask;		/* ring size - 1 */
@@ -87,6 +94,13 @@ struct pmr_icost_graph {
 	/* machine: base and idealized widths and sizes */
 	unsigned fw[2], mw[2], rw[2], w[2], fq[2];
 	unsigned frontend, redirect, load_early;
+	unsigned far;		/* the largest of those distances */
+	/* the rows a node reads at those distances (enum fixrow): d, node
+	 * x, and the offsets back from the node's row (bytes) and in the
+	 * row (bytes) */
+	uint64_t fxd[NFIX];
+	unsigned fxx[NFIX];
+	uintptr_t fxoff[NFIX], fxin[NFIX];
 	int decoupled;		/* no wrong-path fetch: lines arrive behind
 				 * fetch, map waits for them (champsim) */
 	lt *pa;			/* [L] A: the last line's arrival */
@@ -235,6 +249,21 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 	g->rmask = R - 1;
 	g->nlanes = nlanes;
 	g->L = L = (nlanes + 7) & ~7u;
+	g->far = far;
+	{
+		static const unsigned char x[NFIX0] = { XF, XF, XF, XD, XD,
+		    XD, XD, XD, XC, XC, XC, XC, XC };
+		const uint64_t d[NFIX0] = { 1, g->fw[0], g->fw[1], 1, g->mw[0],
+		    g->mw[1], g->fq[0], g->fq[1], 1, g->rw[0], g->rw[1],
+		    g->w[0], g->w[1] };
+
+		for (k = 0; k < NFIX; k++) {	/* the rest: row i - 1 */
+			g->fxd[k] = k < NFIX0 ? d[k] : 1;
+			g->fxx[k] = k < NFIX0 ? x[k] : XF;
+			g->fxoff[k] = g->fxd[k] * NX * L * sizeof(lt);
+			g->fxin[k] = g->fxx[k] * L * sizeof(lt);
+		}
+	}
 	g->cat = cat;
 	g->ncat = ncat;
 	for (k = 0; k < ncat; k++)
@@ -395,6 +424,25 @@ at(const struct pmr_icost_graph *g, uint64_t d, unsigned x)
 	return g->ring + ((g->i - d) & g->rmask) * NX * g->L + x * g->L;
 }
 
+/* The ring as at() reads it, in locals of the node's step (g's fields
+ * are read again after every store through a pointer: at() cost a tenth
+ * of the step). */
+struct rows {
+	const lt *ring, *neg;
+	uint64_t i, avail, rmask;
+	size_t stride;
+	unsigned L;
+};
+
+static inline const lt *
+rowat(const struct rows *r, uint64_t d, unsigned x)
+{
+	if (d == 0 || d > r->avail)
+		return r->neg;
+	return r->ring + ((r->i - d) & r->rmask) * r->stride + x * r->L;
+}
+
+
 /*
  * The MSHRs, as in the machine: a primary miss issues when fewer than
  * nmshr misses hold one (from their issue, E, to their line, P); while all
@@ -526,8 +574,8 @@ node_bits(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 }
 
 static void
-diag(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n, lt f, lt d,
-    lt rr, lt e, lt p, lt c)
+diag_slow(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n, lt f,
+    lt d, lt rr, lt e, lt p, lt c)
 {
 	/* lane 0's times, absolute (passed one by one: a vector load of
 	 * an array of them waited on store forwarding every node) */
@@ -570,6 +618,28 @@ diag(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n, lt f, lt d,
 				g->dg.late_max = late;
 		}
 	}
+}
+
+/* The observed times, the trace, the late nodes: diag_slow at a
+ * fragment's first node, with a trace, or when a time is later than
+ * observed; otherwise only the check (a node a step). */
+static inline void
+diag(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n, lt f, lt d,
+    lt rr, lt e, lt p, lt c)
+{
+	int64_t bo = g->base[0] + g->off, late;
+
+	if (g->i == g->fb || g->trace != NULL || g->no_obs) {
+		diag_slow(g, n, f, d, rr, e, p, c);
+		return;
+	}
+	/* R is observed as no earlier than D + 1 */
+	late = (d + bo > (int64_t)n->at_d) | (rr + bo > (int64_t)n->at_r &&
+	    rr + bo > (int64_t)n->at_d + 1) | (e + bo > (int64_t)n->at_e) |
+	    (p + bo > (int64_t)n->at_p) | (c + bo > (int64_t)n->at_c);
+	g->last_obs = (int64_t)n->at_c;
+	if (late)
+		diag_slow(g, n, f, d, rr, e, p, c);
 }
 
 /*
@@ -644,6 +714,20 @@ pmr_icost_graph_gain(const struct pmr_icost_graph *g, int64_t *cur,
 	*prev = g->gain[1];
 }
 
+/* Asks for node times x of the instruction d before the PF-th next. */
+#define PF 16
+static inline void
+prefetch_row(const struct pmr_icost_graph *g, uint64_t d, unsigned x)
+{
+	const char *r = (const char *)(g->ring + ((g->i + PF - d) &
+	    g->rmask) * NX * g->L + x * g->L);
+	size_t o, n = g->L * sizeof(lt);
+
+	for (o = 0; o < n; o += 64)
+		__builtin_prefetch(r + o);
+	__builtin_prefetch(r + n - 1);
+}
+
 /* 1 if a lane's newest commit passed REBASE_AT. */
 static int
 rebase_due(const struct pmr_icost_graph *g)
@@ -656,6 +740,243 @@ rebase_due(const struct pmr_icost_graph *g)
 		if (C[k] > g->rebase_at)
 			return 1;
 	return 0;
+}
+
+/*
+ * The three loops of a node (F; D and R; E, P, Q, C), each twice: with
+ * every edge (full), and without the edges most nodes lack, which then
+ * cost no vector operations (the callers pick; a constant full folds the
+ * terms away once inlined).  Both give the same times when those edges
+ * are absent: a term left out is a max with -infinity or an add of 0.
+ */
+__attribute__((always_inline)) static inline void
+loop_f(unsigned L, lt *restrict F, const lt *restrict F1,
+    const lt *restrict B, const lt *restrict Fa, const lt *restrict Fb,
+    const lt *restrict Qm, const lt *restrict Ga, const lt *restrict Gb,
+    const lt *restrict pbm, const lt *restrict I_bw,
+    const lt *restrict I_bb, const lt *restrict I_win,
+    const lt *restrict I_bm, const lt *restrict I_im, lt brk1, lt bb,
+    lt red, lt icf, lt wp, const int full)
+{
+	unsigned k;
+
+	if (L % 8 != 0)
+		__builtin_unreachable();
+	_Pragma("GCC ivdep")
+	for (k = 0; k < L; k++) {
+		lt x = F1[k], y;
+
+		if (full)
+			x += brk1 & ~I_bw[k];
+		/* a fragment's first fetch is at 0 (base 0) */
+		x = x > NEG / 2 ? x : 0;
+		if (full) {
+			y = ((B[k] + bb) & ~I_bb[k]) | (NEG & I_bb[k]);
+			x = y > x ? y : x;
+		}
+		y = ((Fa[k] & ~I_bw[k]) | (Fb[k] & I_bw[k])) + 1;
+		x = y > x ? y : x;
+		if (full) {
+			y = ((Qm[k] + red) & ~pbm[k]) | (NEG & pbm[k]);
+			x = y > x ? y : x;
+		}
+		y = (Ga[k] & ~I_win[k]) | (Gb[k] & I_win[k]);
+		x = y > x ? y : x;
+		F[k] = full ? x + ((icf + (wp & I_bm[k])) & ~I_im[k]) : x;
+	}
+}
+
+/* full: the resource edge S and producers P2, P3 */
+__attribute__((always_inline)) static inline void
+loop_dr(unsigned L, lt *restrict D, lt *restrict R, const lt *restrict A,
+    const lt *restrict D1, const lt *restrict Ma, const lt *restrict Mb,
+    const lt *restrict Wa, const lt *restrict Wb, const lt *restrict S,
+    const lt *restrict P0, const lt *restrict P1, const lt *restrict P2,
+    const lt *restrict P3, const lt *restrict I_bw,
+    const lt *restrict I_win, lt fe, const int full)
+{
+	unsigned k;
+
+	if (L % 8 != 0)
+		__builtin_unreachable();
+	_Pragma("GCC ivdep")
+	for (k = 0; k < L; k++) {
+		lt x = A[k] + fe, y;
+
+		x = D1[k] > x ? D1[k] : x;
+		y = ((Ma[k] & ~I_bw[k]) | (Mb[k] & I_bw[k])) + 1;
+		x = y > x ? y : x;
+		y = (Wa[k] & ~I_win[k]) | (Wb[k] & I_win[k]);
+		x = y > x ? y : x;
+		if (full) {
+			y = (S[k] & ~I_win[k]) | (NEG & I_win[k]);
+			x = y > x ? y : x;
+		}
+		D[k] = x;
+		x = x + 1;
+		x = P0[k] > x ? P0[k] : x;
+		x = P1[k] > x ? P1[k] : x;
+		if (full) {
+			x = P2[k] > x ? P2[k] : x;
+			x = P3[k] > x ? P3[k] : x;
+		}
+		R[k] = x;
+	}
+}
+
+/* full: a memory access (latencies, the MSHR, the line-fill and partial-
+ * miss edges); without, P = E + the unit latency */
+__attribute__((always_inline)) static inline void
+loop_epc(unsigned L, lt *restrict E, lt *restrict P, lt *restrict Qd,
+    lt *restrict C, lt *restrict Pr, const lt *restrict R,
+    const lt *restrict Ir, const lt *restrict If, const lt *restrict Mv,
+    const lt *restrict PL, const lt *restrict PP, const lt *restrict C1,
+    const lt *restrict Ra, const lt *restrict Rb,
+    const lt *restrict I_dl1, const lt *restrict I_dm,
+    const lt *restrict I_bw, lt re, lt fu, lt mem, lt miss, lt tlb,
+    lt em, const int full)
+{
+	lt all = mem + miss + tlb, hm = miss != 0 ? -1 : 0;
+	unsigned k;
+
+	if (L % 8 != 0)
+		__builtin_unreachable();
+	_Pragma("GCC ivdep")
+	for (k = 0; k < L; k++) {
+		lt e = R[k] + (re & ~Ir[k]), x, m1, m, f, p, q, c;
+
+		f = fu & ~If[k];
+		if (full) {
+			x = (Mv[k] & ~I_dm[k]) | (NEG & I_dm[k]);
+			e = x > e ? x : e;
+			/* a hit: the L1 latency (dl1) and a DTLB miss
+			 * (dmiss); a miss: its whole latency, which the
+			 * L1's does not add to, until dmiss makes it a
+			 * hit */
+			m1 = mem & ~I_dl1[k];
+			m = (((m1 & I_dm[k]) | (all & ~I_dm[k])) & hm) |
+			    ((m1 + (tlb & ~I_dm[k])) & ~hm);
+			p = e + f + m;
+			/* retire waits for the data, or with load_early
+			 * only for the L1 */
+			q = e + f + m1;
+			q = q < p ? q : p;
+			p = PL[k] > p ? PL[k] : p;
+			p = PP[k] > p ? PP[k] : p;
+			q = (q & em) | (p & ~em);
+		} else
+			p = q = e + f;
+		q = q > e + 1 ? q : e + 1;
+		c = C1[k] > q ? C1[k] : q;
+		x = ((Ra[k] & ~I_bw[k]) | (Rb[k] & I_bw[k])) + 1;
+		c = x > c ? x : c;
+		E[k] = e;
+		P[k] = p;
+		Qd[k] = q;
+		C[k] = c;
+		/* what consumers see: a result is there at P, but no
+		 * earlier than the cycle after issue (a consumer woken in
+		 * its producer's issue cycle issues in the next: pmsim's
+		 * scheduler) */
+		Pr[k] = p > e + 1 ? p : e + 1;
+	}
+}
+
+/* The three loops as one, for a node without an MSHR edge or a decoupled
+ * front end: F, D, R, E, P, Q and C of a lane stay in registers.  ff,
+ * fd, fx: loop_f's, loop_dr's and loop_epc's full. */
+__attribute__((always_inline)) static inline void
+loop_fused(unsigned L, lt *restrict F, lt *restrict D, lt *restrict R,
+    lt *restrict E, lt *restrict P, lt *restrict Qd, lt *restrict C,
+    lt *restrict Pr, const lt *restrict F1, const lt *restrict B,
+    const lt *restrict Fa, const lt *restrict Fb, const lt *restrict Qm,
+    const lt *restrict Ga, const lt *restrict Gb, const lt *restrict pbm,
+    const lt *restrict D1, const lt *restrict Ma, const lt *restrict Mb,
+    const lt *restrict Wa, const lt *restrict Wb, const lt *restrict S,
+    const lt *restrict P0, const lt *restrict P1, const lt *restrict P2,
+    const lt *restrict P3, const lt *restrict Ir, const lt *restrict If,
+    const lt *restrict PL, const lt *restrict PP, const lt *restrict C1,
+    const lt *restrict Ra, const lt *restrict Rb,
+    const lt *restrict I_bw, const lt *restrict I_bb,
+    const lt *restrict I_win, const lt *restrict I_bm,
+    const lt *restrict I_im, const lt *restrict I_dl1,
+    const lt *restrict I_dm, lt brk1, lt bb, lt red, lt icf, lt wp, lt fe,
+    lt re, lt fu, lt mem, lt miss, lt tlb, lt em, const int ff,
+    const int fd, const int fx)
+{
+	lt all = mem + miss + tlb, hm = miss != 0 ? -1 : 0;
+	unsigned k;
+
+	if (L % 8 != 0)
+		__builtin_unreachable();
+	_Pragma("GCC ivdep")
+	for (k = 0; k < L; k++) {
+		lt x = F1[k], y, e, m1, m, f, p, q, c;
+
+		/* F, as loop_f */
+		if (ff)
+			x += brk1 & ~I_bw[k];
+		x = x > NEG / 2 ? x : 0;
+		if (ff) {
+			y = ((B[k] + bb) & ~I_bb[k]) | (NEG & I_bb[k]);
+			x = y > x ? y : x;
+		}
+		y = ((Fa[k] & ~I_bw[k]) | (Fb[k] & I_bw[k])) + 1;
+		x = y > x ? y : x;
+		if (ff) {
+			y = ((Qm[k] + red) & ~pbm[k]) | (NEG & pbm[k]);
+			x = y > x ? y : x;
+		}
+		y = (Ga[k] & ~I_win[k]) | (Gb[k] & I_win[k]);
+		x = y > x ? y : x;
+		if (ff)
+			x += (icf + (wp & I_bm[k])) & ~I_im[k];
+		F[k] = x;
+		/* D and R, as loop_dr */
+		x = x + fe;
+		x = D1[k] > x ? D1[k] : x;
+		y = ((Ma[k] & ~I_bw[k]) | (Mb[k] & I_bw[k])) + 1;
+		x = y > x ? y : x;
+		y = (Wa[k] & ~I_win[k]) | (Wb[k] & I_win[k]);
+		x = y > x ? y : x;
+		if (fd) {
+			y = (S[k] & ~I_win[k]) | (NEG & I_win[k]);
+			x = y > x ? y : x;
+		}
+		D[k] = x;
+		x = x + 1;
+		x = P0[k] > x ? P0[k] : x;
+		x = P1[k] > x ? P1[k] : x;
+		if (fd) {
+			x = P2[k] > x ? P2[k] : x;
+			x = P3[k] > x ? P3[k] : x;
+		}
+		R[k] = x;
+		/* E, P, Q, C, as loop_epc without an MSHR edge */
+		e = x + (re & ~Ir[k]);
+		f = fu & ~If[k];
+		if (fx) {
+			m1 = mem & ~I_dl1[k];
+			m = (((m1 & I_dm[k]) | (all & ~I_dm[k])) & hm) |
+			    ((m1 + (tlb & ~I_dm[k])) & ~hm);
+			p = e + f + m;
+			q = e + f + m1;
+			q = q < p ? q : p;
+			p = PL[k] > p ? PL[k] : p;
+			p = PP[k] > p ? PP[k] : p;
+			q = (q & em) | (p & ~em);
+		} else
+			p = q = e + f;
+		q = q > e + 1 ? q : e + 1;
+		c = C1[k] > q ? C1[k] : q;
+		y = ((Ra[k] & ~I_bw[k]) | (Rb[k] & I_bw[k])) + 1;
+		c = y > c ? y : c;
+		E[k] = e;
+		P[k] = p;
+		Qd[k] = q;
+		C[k] = c;
+		Pr[k] = p > e + 1 ? p : e + 1;
+	}
 }
 
 /*
@@ -687,6 +1008,9 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	int grp = fu_group(n->cls), misp;
 	/* a primary miss: it holds an MSHR from issue to its line */
 	int prim = miss != 0 && n->pp == 0 && g->nmshr != 0;
+	const struct rows rv = { g->ring, g->neg, g->i, g->i - g->fb,
+	    g->rmask, NX * (size_t)L, L };
+	const lt *fr[NFIX];
 	unsigned k, j;
 
 	if (L % 8 != 0)		/* lanes are padded: no remainder loops */
@@ -703,6 +1027,13 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	I_bb = g->filtered ? g->pbb : I_bm;
 	if (g->gain_bits != 0)
 		gain_front(g, n);
+	/* the window and fetch-queue edges of the win lanes read rows 20
+	 * windows back, further than the L2 holds the ring: fetch those of
+	 * the node PF ahead now */
+	if (g->w[1] != 0) {
+		prefetch_row(g, g->w[1], XC);
+		prefetch_row(g, g->fq[1], XD);
+	}
 
 	/*
 	 * Each node's times come from one loop over the lanes (F; D and R;
@@ -715,116 +1046,75 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	 * the compiler's own alias checks).
 	 */
 
-	/* F: fetch reaches i (in order after the fetch break, fetch width,
-	 * the redirect of a mispredict, a free fetch-queue entry), then
-	 * waits out its I-side miss */
-	{
-		const lt *F1 = at(g, 1, XF);
-		/* a BTB-miss bubble counts from the branch's fetch, or
-		 * from its line's arrival with a decoupled front end */
-		const lt *B = brkb == 0 ? g->neg : g->decoupled ? g->pa :
-		    F1;
-		const lt *Fa = at(g, g->fw[0], XF), *Fb = at(g, g->fw[1],
-		    XF);
-		/* a lane idealizing bmisp: pbm = -1, so x = -1 */
-		const lt *Qm = g->prev_misp ? g->pq : g->neg;
-		const lt *Ga = at(g, g->fq[0], XD), *Gb = g->fq[1] != 0 ?
-		    at(g, g->fq[1], XD) : g->neg;	/* win deletes it */
-		/* a line a wrong path brought: without mispredicts its fetch
-		 * would have missed (dd_wp), unless imiss is ideal; with a
-		 * decoupled front end the miss waits below instead */
-		const lt *pbm = g->pbm;
-		lt icf = g->decoupled ? 0 : ic, wp = g->decoupled ? 0 :
-		    n->dd_wp, bb = brk1 + brkb, red = g->redirect;
+	/* the rows at the machine's distances: past a fragment's first far
+	 * nodes all are there, and a short loop finds them at once (one at
+	 * a time, they cost a tenth of the step) */
+	if (g->i - g->fb >= g->far) {
+		uintptr_t r0 = (uintptr_t)g->ring, sz = (g->rmask + 1) * NX *
+		    (uintptr_t)L * sizeof(lt), at = (uintptr_t)slot;
 
-		_Pragma("GCC ivdep")
-		for (k = 0; k < L; k++) {
-			lt x = F1[k] + (brk1 & ~I_bw[k]), y;
+		for (j = 0; j < NFIX; j++) {
+			uintptr_t q = at - g->fxoff[j];
 
-			/* a fragment's first fetch is at 0 (base 0) */
-			x = x > NEG / 2 ? x : 0;
-			y = ((B[k] + bb) & ~I_bb[k]) | (NEG & I_bb[k]);
-			x = y > x ? y : x;
-			y = ((Fa[k] & ~I_bw[k]) | (Fb[k] & I_bw[k])) + 1;
-			x = y > x ? y : x;
-			y = ((Qm[k] + red) & ~pbm[k]) | (NEG & pbm[k]);
-			x = y > x ? y : x;
-			y = (Ga[k] & ~I_win[k]) | (Gb[k] & I_win[k]);
-			x = y > x ? y : x;
-			F[k] = x + ((icf + (wp & I_bm[k])) & ~I_im[k]);
+			q += q < r0 ? sz : 0;
+			fr[j] = (const lt *)(q + g->fxin[j]);
 		}
-	}
-	if (g->decoupled) {
-		/* fetch goes on past a miss; i's line arrives after the
-		 * lines before it (A), then decode (+ a DIB miss) to map */
-		lt dec = n->dd_dec;
+	} else
+		for (j = 0; j < NFIX; j++)
+			fr[j] = rowat(&rv, g->fxd[j], g->fxx[j]);
 
-		_Pragma("GCC ivdep")
-		for (k = 0; k < L; k++) {
-			lt a = F[k] + (ic & ~I_im[k]);
-
-			g->pa[k] = a > g->pa[k] ? a : g->pa[k];
-			tmp[k] = g->pa[k] + (dec & ~I_im[k]);
-		}
-	}
+	/* The edges' sources, then the loops.  F: fetch reaches i (in order
+	 * after the fetch break, fetch width, the redirect of a mispredict,
+	 * a free fetch-queue entry), then waits out its I-side miss. */
+	const lt *F1 = fr[R_F1];
+	/* a BTB-miss bubble counts from the branch's fetch, or from its
+	 * line's arrival with a decoupled front end */
+	const lt *B = brkb == 0 ? g->neg : g->decoupled ? g->pa : F1;
+	const lt *Fa = fr[R_FA], *Fb = fr[R_FB];
+	/* a lane idealizing bmisp: pbm = -1, so x = -1 */
+	const lt *Qm = g->prev_misp ? g->pq : g->neg;
+	const lt *Ga = fr[R_GA], *Gb = g->fq[1] != 0 ?
+	    fr[R_GB] : g->neg;	/* win deletes it */
+	/* a line a wrong path brought: without mispredicts its fetch would
+	 * have missed (dd_wp), unless imiss is ideal; with a decoupled
+	 * front end the miss waits below instead */
+	const lt *pbm = g->pbm;
+	lt icf = g->decoupled ? 0 : ic, wp = g->decoupled ? 0 : n->dd_wp;
+	lt bb = brk1 + brkb, red = g->redirect;
+	int ff = !(brk1 == 0 && bb == 0 && !g->prev_misp && icf == 0 &&
+	    wp == 0);
 	/* D: the front end, in-order map, map width, the window, the
 	 * resource edge (the issue or retire that freed the issue-queue
 	 * entry, registers or load/store-queue entry map waited for; win,
 	 * structures x 20, deletes it); R: one cycle after map, and after
 	 * the producers' results */
-	{
-		const lt *A = g->decoupled ? tmp : F, *D1 = at(g, 1, XD);
-		const lt *Ma = at(g, g->mw[0], XD), *Mb = at(g, g->mw[1],
-		    XD);
-		const lt *Wa = at(g, g->w[0], XC), *Wb = g->w[1] != 0 ?
-		    at(g, g->w[1], XC) : g->neg;
-		const lt *S = g->neg, *Pp[4];
-		lt fe = g->frontend;
+	const lt *A = g->decoupled ? tmp : F, *D1 = fr[R_D1];
+	const lt *Ma = fr[R_MA], *Mb = fr[R_MB];
+	const lt *Wa = fr[R_WA], *Wb = g->w[1] != 0 ?
+	    fr[R_WB] : g->neg;
+	const lt *S = g->neg, *Pp[4];
+	lt fe = g->frontend;
+	unsigned np;
+	int fd;
 
-		if (n->rk != PMR_SIM_RK_NONE && n->rs != 0) {
-			if (n->rs > g->rmask)
-				g->dg.dropped++;
-			else
-				S = at(g, n->rs, n->rk == PMR_SIM_RK_ISSUE ?
-				    XE : XC);
-		}
-		for (j = 0; j < 4; j++) {
-			Pp[j] = g->neg;
-			if (prod[j] == 0)
-				continue;
-			if (prod[j] > g->rmask)
-				g->dg.dropped++;
-			else
-				Pp[j] = at(g, prod[j], XP);
-		}
-		const lt *P0 = Pp[0], *P1 = Pp[1], *P2 = Pp[2],
-		    *P3 = Pp[3];
-
-		_Pragma("GCC ivdep")
-		for (k = 0; k < L; k++) {
-			lt x = A[k] + fe, y;
-
-			x = D1[k] > x ? D1[k] : x;
-			y = ((Ma[k] & ~I_bw[k]) | (Mb[k] & I_bw[k])) + 1;
-			x = y > x ? y : x;
-			y = (Wa[k] & ~I_win[k]) | (Wb[k] & I_win[k]);
-			x = y > x ? y : x;
-			y = (S[k] & ~I_win[k]) | (NEG & I_win[k]);
-			x = y > x ? y : x;
-			D[k] = x;
-			x = x + 1;
-			x = P0[k] > x ? P0[k] : x;
-			x = P1[k] > x ? P1[k] : x;
-			x = P2[k] > x ? P2[k] : x;
-			x = P3[k] > x ? P3[k] : x;
-			R[k] = x;
-		}
+	if (n->rk != PMR_SIM_RK_NONE && n->rs != 0) {
+		if (n->rs > g->rmask)
+			g->dg.dropped++;
+		else
+			S = rowat(&rv, n->rs, n->rk == PMR_SIM_RK_ISSUE ? XE :
+			    XC);
 	}
-	r0 = R[0];
-	if (prim)
-		mshr_first(g, R, re, grp == 2 && g->o.re_lgalu ? I_lg : I_bw);
-	if (g->gain_bits != 0)
-		gain_node(g, n, grp, R[0], prim ? g->mfree[0] : NEG);
+	for (j = np = 0; j < 4; j++) {
+		if (prod[j] == 0)
+			continue;
+		if (prod[j] > g->rmask)
+			g->dg.dropped++;
+		else
+			Pp[np++] = rowat(&rv, prod[j], XP);
+	}
+	for (j = np; j < 4; j++)
+		Pp[j] = g->neg;
+	fd = !(S == g->neg && np <= 2);
 	/* the redirect edge to the next node: resolved at execute; with a
 	 * decoupled front end (ChampSim's), a JMP_MISP with BTB_MISS is the
 	 * miss decode resolves: the bubble on the next node's DD */
@@ -832,68 +1122,93 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	    ((n->events & PMR_SIM_EV_JMP_MISP) != 0 && !(g->decoupled &&
 	    (n->events & PMR_SIM_EV_BTB_MISS)));
 	/* E: contention, an MSHR; P: latency components, the line-fill and
-	 * partial-miss edges; Q; C: after Q, in order, retire width */
-	{
-		/* which lanes zero the unit latency (If) and the contention
-		 * (Ir); a hit or a miss (hm) */
-		const lt *If = grp == 1 ? I_sh : grp == 2 ? I_lg : g->v[0];
-		const lt *Ir = grp == 2 && g->o.re_lgalu ? I_lg : I_bw;
-		/* dmiss lanes have no misses, so no MSHR edge: M | -1 = -1 */
-		const lt *Mv = prim ? g->mfree : g->neg;
-		const lt *PL = g->neg, *PP = g->neg, *C1 = at(g, 1, XC);
-		const lt *Ra = at(g, g->rw[0], XC), *Rb = at(g, g->rw[1],
-		    XC);
-		lt *restrict Qd = misp ? g->pq : Q;
-		lt all = mem + miss + tlb, hm = miss != 0 ? -1 : 0;
-		lt em = g->load_early && mem > 0 ? -1 : 0;
+	 * partial-miss edges; Q; C: after Q, in order, retire width.  Which
+	 * lanes zero the unit latency (If) and the contention (Ir). */
+	const lt *If = grp == 1 ? I_sh : grp == 2 ? I_lg : g->v[0];
+	const lt *Ir = grp == 2 && g->o.re_lgalu ? I_lg : I_bw;
+	/* dmiss lanes have no misses, so no MSHR edge: M | -1 = -1 */
+	const lt *Mv = prim ? g->mfree : g->neg;
+	const lt *PL = g->neg, *PP = g->neg, *C1 = fr[R_C1];
+	const lt *Ra = fr[R_RA], *Rb = fr[R_RB];
+	lt *restrict Qd = misp ? g->pq : Q;
+	lt em = g->load_early && mem > 0 ? -1 : 0;
+	int fx;
 
-		/* PL: a hit reads its line no earlier than the miss that
-		 * brought it; in the machine that held (it hit), but a lane
-		 * that issues the load earlier (win, bw ...) must not find
-		 * the line sooner.  PP: a partial miss waits for the line. */
-		if (n->pl > g->rmask)
-			g->dg.dropped++;
-		else if (n->pl != 0)
-			PL = at(g, n->pl, XP);
-		if (n->pp > g->rmask)
-			g->dg.dropped++;
-		else if (n->pp != 0)
-			PP = at(g, n->pp, XP);
-		_Pragma("GCC ivdep")
-		for (k = 0; k < L; k++) {
-			lt e = R[k] + (re & ~Ir[k]), x, m1, m, f, p, q, c;
+	/* PL: a hit reads its line no earlier than the miss that brought
+	 * it; in the machine that held (it hit), but a lane that issues the
+	 * load earlier (win, bw ...) must not find the line sooner.  PP: a
+	 * partial miss waits for the line. */
+	if (n->pl > g->rmask)
+		g->dg.dropped++;
+	else if (n->pl != 0)
+		PL = rowat(&rv, n->pl, XP);
+	if (n->pp > g->rmask)
+		g->dg.dropped++;
+	else if (n->pp != 0)
+		PP = rowat(&rv, n->pp, XP);
+	fx = !(mem == 0 && miss == 0 && tlb == 0 && PL == g->neg && PP ==
+	    g->neg);
 
-			x = (Mv[k] & ~I_dm[k]) | (NEG & I_dm[k]);
-			e = x > e ? x : e;
-			/* a hit: the L1 latency (dl1) and a DTLB miss
-			 * (dmiss); a miss: its whole latency, which the L1's
-			 * does not add to, until dmiss makes it a hit */
-			m1 = mem & ~I_dl1[k];
-			m = (((m1 & I_dm[k]) | (all & ~I_dm[k])) & hm) |
-			    ((m1 + (tlb & ~I_dm[k])) & ~hm);
-			f = fu & ~If[k];
-			p = e + f + m;
-			/* retire waits for the data, or with load_early
-			 * only for the L1 */
-			q = e + f + m1;
-			q = q < p ? q : p;
-			p = PL[k] > p ? PL[k] : p;
-			p = PP[k] > p ? PP[k] : p;
-			q = (q & em) | (p & ~em);
-			q = q > e + 1 ? q : e + 1;
-			c = C1[k] > q ? C1[k] : q;
-			x = ((Ra[k] & ~I_bw[k]) | (Rb[k] & I_bw[k])) + 1;
-			c = x > c ? x : c;
-			E[k] = e;
-			P[k] = p;
-			Qd[k] = q;
-			C[k] = c;
-			/* what consumers see: a result is there at P, but no
-			 * earlier than the cycle after issue (a consumer woken
-			 * in its producer's issue cycle issues in the next:
-			 * pmsim's scheduler) */
-			Pr[k] = p > e + 1 ? p : e + 1;
+	if (!prim && !g->decoupled && g->gain_bits == 0) {
+		/* the common node: one loop, every time in registers */
+		switch (ff << 2 | fd << 1 | fx) {
+#define FUSED(a, b, c) \
+		case a << 2 | b << 1 | c: \
+			loop_fused(L, F, D, R, E, P, Qd, C, Pr, F1, B, Fa, Fb, \
+			    Qm, Ga, Gb, pbm, D1, Ma, Mb, Wa, Wb, S, Pp[0], \
+			    Pp[1], Pp[2], Pp[3], Ir, If, PL, PP, C1, Ra, Rb, \
+			    I_bw, I_bb, I_win, I_bm, I_im, I_dl1, I_dm, brk1, \
+			    bb, red, icf, wp, fe, re, fu, mem, miss, tlb, em, \
+			    a, b, c); \
+			break
+		FUSED(0, 0, 0); FUSED(0, 0, 1); FUSED(0, 1, 0);
+		FUSED(0, 1, 1); FUSED(1, 0, 0); FUSED(1, 0, 1);
+		FUSED(1, 1, 0); FUSED(1, 1, 1);
+#undef FUSED
 		}
+		r0 = R[0];
+	} else {
+		if (ff)
+			loop_f(L, F, F1, B, Fa, Fb, Qm, Ga, Gb, pbm, I_bw,
+			    I_bb, I_win, I_bm, I_im, brk1, bb, red, icf, wp,
+			    1);
+		else
+			loop_f(L, F, F1, B, Fa, Fb, Qm, Ga, Gb, pbm, I_bw,
+			    I_bb, I_win, I_bm, I_im, brk1, bb, red, icf, wp,
+			    0);
+		if (g->decoupled) {
+			/* fetch goes on past a miss; i's line arrives after
+			 * the lines before it (A), then decode (+ a DIB
+			 * miss) to map */
+			lt dec = n->dd_dec;
+
+			_Pragma("GCC ivdep")
+			for (k = 0; k < L; k++) {
+				lt a = F[k] + (ic & ~I_im[k]);
+
+				g->pa[k] = a > g->pa[k] ? a : g->pa[k];
+				tmp[k] = g->pa[k] + (dec & ~I_im[k]);
+			}
+		}
+		if (fd)
+			loop_dr(L, D, R, A, D1, Ma, Mb, Wa, Wb, S, Pp[0],
+			    Pp[1], Pp[2], Pp[3], I_bw, I_win, fe, 1);
+		else
+			loop_dr(L, D, R, A, D1, Ma, Mb, Wa, Wb, S, Pp[0],
+			    Pp[1], Pp[2], Pp[3], I_bw, I_win, fe, 0);
+		r0 = R[0];
+		if (prim)
+			mshr_first(g, R, re, Ir);
+		if (g->gain_bits != 0)
+			gain_node(g, n, grp, R[0], prim ? g->mfree[0] : NEG);
+		if (fx || prim)
+			loop_epc(L, E, P, Qd, C, Pr, R, Ir, If, Mv, PL, PP, C1,
+			    Ra, Rb, I_dl1, I_dm, I_bw, re, fu, mem, miss, tlb,
+			    em, 1);
+		else
+			loop_epc(L, E, P, Qd, C, Pr, R, Ir, If, Mv, PL, PP, C1,
+			    Ra, Rb, I_dl1, I_dm, I_bw, re, fu, mem, miss, tlb,
+			    em, 0);
 		if (prim)
 			mshr_take(g, E, P, C, I_dm);
 	}

@@ -288,6 +288,24 @@ decode_some(struct pmr_in *in)
 		if ((d = detect(in)) <= 0)
 			return d;
 	}
+	if (in->codec == PMR_C_RAW && in->ipos == in->ilen && in->fd >= 0 &&
+	    !in->ieof && room > 0) {
+		/* raw bytes need no decoding: read them where they go
+		 * (pmr_in_resync gives back what a segment leaves) */
+		do
+			r = read(in->fd, in->ob + in->olen, room);
+		while (r < 0 && errno == EINTR);
+		if (r < 0)
+			return fail(in, PMR_EIO, "read error: %s",
+			    strerror(errno));
+		if (r == 0) {
+			in->ieof = 1;
+			return 0;
+		}
+		in->olen += (size_t)r;
+		in->rawbytes += (uint64_t)r;
+		return 1;
+	}
 	if (in->ipos == in->ilen) {
 		if ((r = fill_ib(in)) < 0)
 			return (int)r;
