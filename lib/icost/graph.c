@@ -485,6 +485,24 @@ mshr_first(struct pmr_icost_graph *g, const lt *restrict R, lt re,
 		if (late == 0)
 			return;
 	}
+	/* fewer than nmshr lines still to come after t: fewer hold one */
+	{
+		lt full = 0;
+
+		for (k = 0; k < L; k++)
+			c[k] = 0;
+		for (j = 0; j < g->nhist; j++) {
+			const lt *restrict mP = g->mring + (size_t)j * 3 * L +
+			    L;
+
+			for (k = 0; k < L; k++)
+				c[k] -= -(lt)(t[k] < mP[k]);
+		}
+		for (k = 0; k < L; k++)
+			full |= -(lt)(c[k] >= nm);
+		if (full == 0)
+			return;
+	}
 	/* at t, count the misses holding one; if all do, wait for the
 	 * first of them to get its line, and count again then */
 	for (it = 0; it < g->nhist; it++) {
