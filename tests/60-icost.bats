@@ -42,6 +42,18 @@ row() {
 	done
 }
 
+@test "icost: a load merged into a load-op's miss waits for the line, not for the load-op's P" {
+	# cc1 near seq 698802: a load-op (unit latency 3 after its data)
+	# misses, the next load merges into its MSHR and gets its data with
+	# the line, 3 cycles before the load-op's P; the partial-miss edge
+	# from P made that load, and 2 more nodes, later than observed
+	"$PMSIM" -q -m fields03 --graph --skip 690000 --max 20000 -o "$T/g.pmr" "$TOP/traces/cc1.pmr.zst"
+	run -0 "$ICOST" -c dmiss "$T/g.pmr"
+	[[ ${lines[0]} == *"nodes later than observed: D 0 R 0 E 0 P 0 C 0"* ]]
+	# partial misses are there (GNODE pp, column 18)
+	[ "$("$PMVIEW" -f tsv -t GNODE "$T/g.pmr" | awk -F'\t' '$1 == "GNODE" && $18 != 0' | wc -l)" -gt 0 ]
+}
+
 @test "icost: the critical path within 2% of pmsim's cycles on alpha21264 and champsim" {
 	for m in alpha21264 champsim; do
 		for tr in gzip sqlite; do

@@ -109,11 +109,12 @@ struct pmr_icost_graph {
 				 * fetch, map waits for them (champsim) */
 	lt *pa;			/* [L] A: the last line's arrival */
 	/* the MSHRs: a load that misses the L1-D (not merged) holds one
-	 * from issue (E) to its line (P); the last nhist misses' E, P and
+	 * from issue (E) to its line (A); the last nhist misses' E, A and
 	 * commit (C) */
 	unsigned nmshr, nhist;
 	uint64_t mi;		/* misses so far in the fragment */
-	lt *mring;		/* [nhist][3][L]: E, P, C */
+	lt *mring;		/* [nhist][3][L]: E, A, C */
+	uint64_t *mnode;	/* [nhist]: the misses' node indexes */
 	lt *mfree;		/* [L] when the miss may issue, for MSHRs */
 	struct pmr_icost_gopts o;
 	struct pmr_icost_diag dg;
@@ -206,6 +207,7 @@ pmr_icost_graph_free(struct pmr_icost_graph *g)
 	free(g->t);
 	free(g->v[0]);
 	free(g->mring);
+	free(g->mnode);
 	free(g->mfree);
 	free(g);
 }
@@ -305,8 +307,10 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 	g->v[0] = calloc(8 * (size_t)L, sizeof(lt));
 	g->nhist = 2 * (g->nmshr ? g->nmshr : 1);
 	g->mring = malloc((size_t)g->nhist * 3 * L * sizeof(lt));
+	g->mnode = malloc((size_t)g->nhist * sizeof(uint64_t));
 	g->mfree = malloc((size_t)L * sizeof(lt));
-	if (g->mring == NULL || g->mfree == NULL || g->ring == NULL ||
+	if (g->mring == NULL || g->mnode == NULL || g->mfree == NULL ||
+	    g->ring == NULL ||
 	    g->neg == NULL || g->ib[0] == NULL || g->catv == NULL || g->eff == NULL ||
 	    g->pq == NULL || g->t == NULL || g->v[0] == NULL) {
 		pmr_icost_graph_free(g);
@@ -391,6 +395,8 @@ pmr_icost_graph_restart(struct pmr_icost_graph *g)
 	g->mi = 0;
 	for (k = 0; k < g->nhist * 3 * g->L; k++)
 		g->mring[k] = NEG;	/* every MSHR free */
+	for (k = 0; k < g->nhist; k++)
+		g->mnode[k] = UINT64_MAX;
 	for (k = 0; k < g->L; k++) {
 		g->pq[k] = g->pa[k] = NEG;
 		g->pbb[k] = 0;
@@ -471,7 +477,7 @@ rowat(const struct rows *r, uint64_t d, unsigned x)
 
 /*
  * The MSHRs, as in the machine: a primary miss issues when fewer than
- * nmshr misses hold one (from their issue, E, to their line, P); while all
+ * nmshr misses hold one (from their issue, E, to their line, A); while all
  * are held it waits for the first line, then counts again.  Its lane's
  * issue time is checked against the last nhist = 2 nmshr misses in
  * program order: a lane that issues them in another order (a far window)
@@ -560,11 +566,14 @@ mshr_first(struct pmr_icost_graph *g, const lt *restrict R, lt re,
 	}
 }
 
-/* The miss holds its MSHR from E to P, but where dmiss made it a hit;
- * it commits at C. */
+/* The miss holds its MSHR from E until its line arrives, A = E + its
+ * whole latency (all), but where dmiss made it a hit; it commits at C.
+ * (Not until P: an instruction that computes on the loaded value, a
+ * load-op, frees the MSHR its unit latency before its P, as the machine
+ * does.) */
 __attribute__((always_inline)) static inline void
-mshr_take(struct pmr_icost_graph *g, const lt *restrict E,
-    const lt *restrict P, const lt *restrict C, const lt *restrict I_dm)
+mshr_take(struct pmr_icost_graph *g, const lt *restrict E, lt all,
+    const lt *restrict C, const lt *restrict I_dm)
 {
 	const unsigned L = g->L;
 	lt *restrict m = g->mring + (size_t)(g->mi % g->nhist) * 3 * L;
@@ -574,10 +583,31 @@ mshr_take(struct pmr_icost_graph *g, const lt *restrict E,
 		__builtin_unreachable();
 	for (k = 0; k < L; k++) {
 		m[k] = (E[k] & ~I_dm[k]) | (NEG & I_dm[k]);
-		m[L + k] = (P[k] & ~I_dm[k]) | (NEG & I_dm[k]);
+		m[L + k] = ((E[k] + all) & ~I_dm[k]) | (NEG & I_dm[k]);
 		m[2 * L + k] = C[k];
 	}
+	g->mnode[g->mi % g->nhist] = g->i;
 	g->mi++;
+}
+
+/*
+ * The PP edge of a partial miss, to the miss pp nodes back whose line it
+ * waits for: that miss's line arrival A while the MSHR history holds it
+ * (a dmiss lane none: there both loads hit), else its P.  In the machine
+ * the merged load's data comes with the line, before the miss's own P
+ * when that is a load-op's (its unit latency after the data): its P
+ * made 30 nodes of cc1 up to 3 cycles later than observed.
+ */
+static const lt *
+line_of(const struct pmr_icost_graph *g, const struct rows *rv, uint64_t pp)
+{
+	uint64_t want = g->i - pp;
+	unsigned j;
+
+	for (j = 0; g->nmshr != 0 && j < g->nhist; j++)
+		if (g->mnode[j] == want)
+			return g->mring + (size_t)j * 3 * g->L + g->L;
+	return rowat(rv, pp, XP);
 }
 
 /* Which unit latency class: 0 fixed, 1 one-cycle (shalu), 2 long (lgalu). */
@@ -1175,7 +1205,7 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	if (n->pp > g->rmask)
 		g->dg.dropped++;
 	else if (n->pp != 0)
-		PP = rowat(&rv, n->pp, XP);
+		PP = line_of(g, &rv, n->pp);
 	fx = !(mem == 0 && miss == 0 && tlb == 0 && PL == g->neg && PP ==
 	    g->neg);
 
@@ -1240,7 +1270,7 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 			    Ra, Rb, I_dl1, I_dm, I_bw, re, fu, mem, miss, tlb,
 			    em, 0);
 		if (prim)
-			mshr_take(g, E, P, C, I_dm);
+			mshr_take(g, E, mem + miss + tlb, C, I_dm);
 	}
 	g->prev_misp = misp;
 	if (g->filtered)
