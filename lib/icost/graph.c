@@ -43,9 +43,9 @@
  * nodes, once the newest commit passes 2^27, each lane's base moves to
  * its newest commit and its stored times down by as much (rebase()), and
  * a new fragment starts from base 0.  The times within reach of a node
- * span far less than 2^29 cycles, so nothing overflows.  An edge from further back than R
- * is dominated by the window edge (P_j <= C_j <= C_{i-w} <= D_i) and is
- * dropped (counted).
+ * span far less than 2^29 cycles, so nothing overflows.  An edge from
+ * further back than R is dominated by the window edge (P_j <= C_j <=
+ * C_{i-w} <= D_i) and is dropped (counted).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -481,11 +481,12 @@ rowat(const struct rows *r, uint64_t d, unsigned x)
  * are held it waits for the first line, then counts again.  Its lane's
  * issue time is checked against the last nhist = 2 nmshr misses in
  * program order: a lane that issues them in another order (a far window)
- * counts those in flight then, not those older in the program.  (A ring of nmshr in program order,
- * the k-th miss after the (k - nmshr)-th's line, made misses wait for
- * older ones on long dependence chains: 20% of gzip's time with win and
- * bmisp ideal, on a machine that never ran out of MSHRs.)  The base lane
- * never waits here: the machine held at most nmshr at its E.
+ * counts those in flight then, not those older in the program.  (A ring
+ * of nmshr in program order, the k-th miss after the (k - nmshr)-th's
+ * line, made misses wait for older ones on long dependence chains: 20%
+ * of gzip's time with win and bmisp ideal, on a machine that never ran
+ * out of MSHRs.)  The base lane never waits here: the machine held at
+ * most nmshr at its E.
  */
 __attribute__((noinline, target_clones("arch=x86-64-v4", "avx2", "default")))
 static void
@@ -803,12 +804,128 @@ rebase_due(const struct pmr_icost_graph *g)
 }
 
 /*
- * The three loops of a node (F; D and R; E, P, Q, C), each twice: with
- * every edge (full), and without the edges most nodes lack, which then
- * cost no vector operations (the callers pick; a constant full folds the
- * terms away once inlined).  Both give the same times when those edges
- * are absent: a term left out is a max with -infinity or an add of 0.
+ * A node's times in one lane k: F (lane_f), D and R (lane_dr), E, P, Q
+ * and C (lane_epc).  Each term of a max is an edge; full keeps the edges
+ * most nodes lack, without which they cost no vector operations (the
+ * callers pick; a constant full folds the terms away once inlined).
+ * Both give the same times when those edges are absent: a term left out
+ * is a max with -infinity or an add of 0.  The loops below run them over
+ * the lanes, three loops or one.
  */
+
+/* F: fetch reaches i (in order after the fetch break, fetch width, the
+ * redirect of a mispredict, a free fetch-queue entry), then waits out its
+ * I-side miss; full: the fetch break, BTB bubble, redirect and miss */
+__attribute__((always_inline)) static inline lt
+lane_f(size_t k, const lt *restrict F1, const lt *restrict B,
+    const lt *restrict Fa, const lt *restrict Fb, const lt *restrict Qm,
+    const lt *restrict Ga, const lt *restrict Gb, const lt *restrict pbm,
+    const lt *restrict I_bw, const lt *restrict I_bb,
+    const lt *restrict I_win, const lt *restrict I_bm,
+    const lt *restrict I_im, lt brk1, lt bb, lt red, lt icf, lt wp,
+    const int full)
+{
+	lt x = F1[k], y;
+
+	if (full)
+		x += brk1 & ~I_bw[k];
+	/* a fragment's first fetch is at 0 (base 0) */
+	x = x > NEG / 2 ? x : 0;
+	if (full) {
+		y = ((B[k] + bb) & ~I_bb[k]) | (NEG & I_bb[k]);
+		x = y > x ? y : x;
+	}
+	y = ((Fa[k] & ~I_bw[k]) | (Fb[k] & I_bw[k])) + 1;
+	x = y > x ? y : x;
+	if (full) {
+		y = ((Qm[k] + red) & ~pbm[k]) | (NEG & pbm[k]);
+		x = y > x ? y : x;
+	}
+	y = (Ga[k] & ~I_win[k]) | (Gb[k] & I_win[k]);
+	x = y > x ? y : x;
+	return full ? x + ((icf + (wp & I_bm[k])) & ~I_im[k]) : x;
+}
+
+/* D after the front end (a, the lane's F or line), and R into *r; full:
+ * the resource edge S and producers P2, P3 */
+__attribute__((always_inline)) static inline lt
+lane_dr(size_t k, lt a, const lt *restrict D1, const lt *restrict Ma,
+    const lt *restrict Mb, const lt *restrict Wa, const lt *restrict Wb,
+    const lt *restrict S, const lt *restrict P0, const lt *restrict P1,
+    const lt *restrict P2, const lt *restrict P3,
+    const lt *restrict I_bw, const lt *restrict I_win, lt fe, lt *r,
+    const int full)
+{
+	lt x = a + fe, y, d;
+
+	x = D1[k] > x ? D1[k] : x;
+	y = ((Ma[k] & ~I_bw[k]) | (Mb[k] & I_bw[k])) + 1;
+	x = y > x ? y : x;
+	y = (Wa[k] & ~I_win[k]) | (Wb[k] & I_win[k]);
+	x = y > x ? y : x;
+	if (full) {
+		y = (S[k] & ~I_win[k]) | (NEG & I_win[k]);
+		x = y > x ? y : x;
+	}
+	d = x;
+	x = x + 1;
+	x = P0[k] > x ? P0[k] : x;
+	x = P1[k] > x ? P1[k] : x;
+	if (full) {
+		x = P2[k] > x ? P2[k] : x;
+		x = P3[k] > x ? P3[k] : x;
+	}
+	*r = x;
+	return d;
+}
+
+/* E, P, Q and C after R (rr); full: a memory access (latencies, the
+ * line-fill and partial-miss edges, and with mshr the MSHR edge Mv);
+ * without, P = E + the unit latency */
+__attribute__((always_inline)) static inline void
+lane_epc(size_t k, lt rr, const lt *restrict Ir, const lt *restrict If,
+    const lt *restrict Mv, const lt *restrict PL, const lt *restrict PP,
+    const lt *restrict C1, const lt *restrict Ra, const lt *restrict Rb,
+    const lt *restrict I_dl1, const lt *restrict I_dm,
+    const lt *restrict I_bw, lt re, lt fu, lt mem, lt all, lt hm, lt tlb,
+    lt em, lt *ep, lt *pp, lt *qp, lt *cp, const int full, const int mshr)
+{
+	lt e = rr + (re & ~Ir[k]), x, m1, m, f, p, q, c;
+
+	f = fu & ~If[k];
+	if (full) {
+		if (mshr) {
+			x = (Mv[k] & ~I_dm[k]) | (NEG & I_dm[k]);
+			e = x > e ? x : e;
+		}
+		/* a hit: the L1 latency (dl1) and a DTLB miss (dmiss); a
+		 * miss: its whole latency, which the L1's does not add to,
+		 * until dmiss makes it a hit */
+		m1 = mem & ~I_dl1[k];
+		m = (((m1 & I_dm[k]) | (all & ~I_dm[k])) & hm) |
+		    ((m1 + (tlb & ~I_dm[k])) & ~hm);
+		p = e + f + m;
+		/* retire waits for the data, or with load_early only for
+		 * the L1 */
+		q = e + f + m1;
+		q = q < p ? q : p;
+		p = PL[k] > p ? PL[k] : p;
+		p = PP[k] > p ? PP[k] : p;
+		q = (q & em) | (p & ~em);
+	} else
+		p = q = e + f;
+	q = q > e + 1 ? q : e + 1;
+	c = C1[k] > q ? C1[k] : q;
+	x = ((Ra[k] & ~I_bw[k]) | (Rb[k] & I_bw[k])) + 1;
+	c = x > c ? x : c;
+	*ep = e, *pp = p, *qp = q, *cp = c;
+}
+
+/* What consumers see: a result is there at P, but no earlier than the
+ * cycle after issue (a consumer woken in its producer's issue cycle
+ * issues in the next: pmsim's scheduler). */
+#define PR(p, e) ((p) > (e) + 1 ? (p) : (e) + 1)
+
 __attribute__((always_inline)) static inline void
 loop_f(unsigned L, lt *restrict F, const lt *restrict F1,
     const lt *restrict B, const lt *restrict Fa, const lt *restrict Fb,
@@ -818,35 +935,16 @@ loop_f(unsigned L, lt *restrict F, const lt *restrict F1,
     const lt *restrict I_bm, const lt *restrict I_im, lt brk1, lt bb,
     lt red, lt icf, lt wp, const int full)
 {
-	unsigned k;
+	size_t k;
 
 	if (L % 8 != 0)
 		__builtin_unreachable();
 	_Pragma("GCC ivdep")
-	for (k = 0; k < L; k++) {
-		lt x = F1[k], y;
-
-		if (full)
-			x += brk1 & ~I_bw[k];
-		/* a fragment's first fetch is at 0 (base 0) */
-		x = x > NEG / 2 ? x : 0;
-		if (full) {
-			y = ((B[k] + bb) & ~I_bb[k]) | (NEG & I_bb[k]);
-			x = y > x ? y : x;
-		}
-		y = ((Fa[k] & ~I_bw[k]) | (Fb[k] & I_bw[k])) + 1;
-		x = y > x ? y : x;
-		if (full) {
-			y = ((Qm[k] + red) & ~pbm[k]) | (NEG & pbm[k]);
-			x = y > x ? y : x;
-		}
-		y = (Ga[k] & ~I_win[k]) | (Gb[k] & I_win[k]);
-		x = y > x ? y : x;
-		F[k] = full ? x + ((icf + (wp & I_bm[k])) & ~I_im[k]) : x;
-	}
+	for (k = 0; k < L; k++)
+		F[k] = lane_f(k, F1, B, Fa, Fb, Qm, Ga, Gb, pbm, I_bw, I_bb,
+		    I_win, I_bm, I_im, brk1, bb, red, icf, wp, full);
 }
 
-/* full: the resource edge S and producers P2, P3 */
 __attribute__((always_inline)) static inline void
 loop_dr(unsigned L, lt *restrict D, lt *restrict R, const lt *restrict A,
     const lt *restrict D1, const lt *restrict Ma, const lt *restrict Mb,
@@ -855,37 +953,20 @@ loop_dr(unsigned L, lt *restrict D, lt *restrict R, const lt *restrict A,
     const lt *restrict P3, const lt *restrict I_bw,
     const lt *restrict I_win, lt fe, const int full)
 {
-	unsigned k;
+	size_t k;
 
 	if (L % 8 != 0)
 		__builtin_unreachable();
 	_Pragma("GCC ivdep")
 	for (k = 0; k < L; k++) {
-		lt x = A[k] + fe, y;
+		lt r;
 
-		x = D1[k] > x ? D1[k] : x;
-		y = ((Ma[k] & ~I_bw[k]) | (Mb[k] & I_bw[k])) + 1;
-		x = y > x ? y : x;
-		y = (Wa[k] & ~I_win[k]) | (Wb[k] & I_win[k]);
-		x = y > x ? y : x;
-		if (full) {
-			y = (S[k] & ~I_win[k]) | (NEG & I_win[k]);
-			x = y > x ? y : x;
-		}
-		D[k] = x;
-		x = x + 1;
-		x = P0[k] > x ? P0[k] : x;
-		x = P1[k] > x ? P1[k] : x;
-		if (full) {
-			x = P2[k] > x ? P2[k] : x;
-			x = P3[k] > x ? P3[k] : x;
-		}
-		R[k] = x;
+		D[k] = lane_dr(k, A[k], D1, Ma, Mb, Wa, Wb, S, P0, P1, P2,
+		    P3, I_bw, I_win, fe, &r, full);
+		R[k] = r;
 	}
 }
 
-/* full: a memory access (latencies, the MSHR, the line-fill and partial-
- * miss edges); without, P = E + the unit latency */
 __attribute__((always_inline)) static inline void
 loop_epc(unsigned L, lt *restrict E, lt *restrict P, lt *restrict Qd,
     lt *restrict C, lt *restrict Pr, const lt *restrict R,
@@ -897,54 +978,28 @@ loop_epc(unsigned L, lt *restrict E, lt *restrict P, lt *restrict Qd,
     lt em, const int full)
 {
 	lt all = mem + miss + tlb, hm = miss != 0 ? -1 : 0;
-	unsigned k;
+	size_t k;
 
 	if (L % 8 != 0)
 		__builtin_unreachable();
 	_Pragma("GCC ivdep")
 	for (k = 0; k < L; k++) {
-		lt e = R[k] + (re & ~Ir[k]), x, m1, m, f, p, q, c;
+		lt e, p, q, c;
 
-		f = fu & ~If[k];
-		if (full) {
-			x = (Mv[k] & ~I_dm[k]) | (NEG & I_dm[k]);
-			e = x > e ? x : e;
-			/* a hit: the L1 latency (dl1) and a DTLB miss
-			 * (dmiss); a miss: its whole latency, which the
-			 * L1's does not add to, until dmiss makes it a
-			 * hit */
-			m1 = mem & ~I_dl1[k];
-			m = (((m1 & I_dm[k]) | (all & ~I_dm[k])) & hm) |
-			    ((m1 + (tlb & ~I_dm[k])) & ~hm);
-			p = e + f + m;
-			/* retire waits for the data, or with load_early
-			 * only for the L1 */
-			q = e + f + m1;
-			q = q < p ? q : p;
-			p = PL[k] > p ? PL[k] : p;
-			p = PP[k] > p ? PP[k] : p;
-			q = (q & em) | (p & ~em);
-		} else
-			p = q = e + f;
-		q = q > e + 1 ? q : e + 1;
-		c = C1[k] > q ? C1[k] : q;
-		x = ((Ra[k] & ~I_bw[k]) | (Rb[k] & I_bw[k])) + 1;
-		c = x > c ? x : c;
+		lane_epc(k, R[k], Ir, If, Mv, PL, PP, C1, Ra, Rb, I_dl1, I_dm,
+		    I_bw, re, fu, mem, all, hm, tlb, em, &e, &p, &q, &c, full,
+		    1);
 		E[k] = e;
 		P[k] = p;
 		Qd[k] = q;
 		C[k] = c;
-		/* what consumers see: a result is there at P, but no
-		 * earlier than the cycle after issue (a consumer woken in
-		 * its producer's issue cycle issues in the next: pmsim's
-		 * scheduler) */
-		Pr[k] = p > e + 1 ? p : e + 1;
+		Pr[k] = PR(p, e);
 	}
 }
 
-/* The three loops as one, for a node without an MSHR edge or a decoupled
+/* The three as one loop, for a node without an MSHR edge or a decoupled
  * front end: F, D, R, E, P, Q and C of a lane stay in registers.  ff,
- * fd, fx: loop_f's, loop_dr's and loop_epc's full. */
+ * fd, fx: lane_f's, lane_dr's and lane_epc's full. */
 __attribute__((always_inline)) static inline void
 loop_fused(unsigned L, lt *restrict F, lt *restrict D, lt *restrict R,
     lt *restrict E, lt *restrict P, lt *restrict Qd, lt *restrict C,
@@ -965,77 +1020,27 @@ loop_fused(unsigned L, lt *restrict F, lt *restrict D, lt *restrict R,
     const int fd, const int fx)
 {
 	lt all = mem + miss + tlb, hm = miss != 0 ? -1 : 0;
-	unsigned k;
+	size_t k;
 
 	if (L % 8 != 0)
 		__builtin_unreachable();
 	_Pragma("GCC ivdep")
 	for (k = 0; k < L; k++) {
-		lt x = F1[k], y, e, m1, m, f, p, q, c;
+		lt f, r, e, p, q, c;
 
-		/* F, as loop_f */
-		if (ff)
-			x += brk1 & ~I_bw[k];
-		x = x > NEG / 2 ? x : 0;
-		if (ff) {
-			y = ((B[k] + bb) & ~I_bb[k]) | (NEG & I_bb[k]);
-			x = y > x ? y : x;
-		}
-		y = ((Fa[k] & ~I_bw[k]) | (Fb[k] & I_bw[k])) + 1;
-		x = y > x ? y : x;
-		if (ff) {
-			y = ((Qm[k] + red) & ~pbm[k]) | (NEG & pbm[k]);
-			x = y > x ? y : x;
-		}
-		y = (Ga[k] & ~I_win[k]) | (Gb[k] & I_win[k]);
-		x = y > x ? y : x;
-		if (ff)
-			x += (icf + (wp & I_bm[k])) & ~I_im[k];
-		F[k] = x;
-		/* D and R, as loop_dr */
-		x = x + fe;
-		x = D1[k] > x ? D1[k] : x;
-		y = ((Ma[k] & ~I_bw[k]) | (Mb[k] & I_bw[k])) + 1;
-		x = y > x ? y : x;
-		y = (Wa[k] & ~I_win[k]) | (Wb[k] & I_win[k]);
-		x = y > x ? y : x;
-		if (fd) {
-			y = (S[k] & ~I_win[k]) | (NEG & I_win[k]);
-			x = y > x ? y : x;
-		}
-		D[k] = x;
-		x = x + 1;
-		x = P0[k] > x ? P0[k] : x;
-		x = P1[k] > x ? P1[k] : x;
-		if (fd) {
-			x = P2[k] > x ? P2[k] : x;
-			x = P3[k] > x ? P3[k] : x;
-		}
-		R[k] = x;
-		/* E, P, Q, C, as loop_epc without an MSHR edge */
-		e = x + (re & ~Ir[k]);
-		f = fu & ~If[k];
-		if (fx) {
-			m1 = mem & ~I_dl1[k];
-			m = (((m1 & I_dm[k]) | (all & ~I_dm[k])) & hm) |
-			    ((m1 + (tlb & ~I_dm[k])) & ~hm);
-			p = e + f + m;
-			q = e + f + m1;
-			q = q < p ? q : p;
-			p = PL[k] > p ? PL[k] : p;
-			p = PP[k] > p ? PP[k] : p;
-			q = (q & em) | (p & ~em);
-		} else
-			p = q = e + f;
-		q = q > e + 1 ? q : e + 1;
-		c = C1[k] > q ? C1[k] : q;
-		y = ((Ra[k] & ~I_bw[k]) | (Rb[k] & I_bw[k])) + 1;
-		c = y > c ? y : c;
+		f = lane_f(k, F1, B, Fa, Fb, Qm, Ga, Gb, pbm, I_bw, I_bb,
+		    I_win, I_bm, I_im, brk1, bb, red, icf, wp, ff);
+		F[k] = f;
+		D[k] = lane_dr(k, f, D1, Ma, Mb, Wa, Wb, S, P0, P1, P2, P3,
+		    I_bw, I_win, fe, &r, fd);
+		R[k] = r;
+		lane_epc(k, r, Ir, If, NULL, PL, PP, C1, Ra, Rb, I_dl1, I_dm,
+		    I_bw, re, fu, mem, all, hm, tlb, em, &e, &p, &q, &c, fx, 0);
 		E[k] = e;
 		P[k] = p;
 		Qd[k] = q;
 		C[k] = c;
-		Pr[k] = p > e + 1 ? p : e + 1;
+		Pr[k] = PR(p, e);
 	}
 }
 
