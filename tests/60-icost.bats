@@ -577,3 +577,26 @@ X
 		diff <(PMR_ICOST_REBASE_AT=300 "$ICOST" $o "$T/g.pmr") <("$ICOST" $o "$T/g.pmr")
 	done
 }
+
+# The node step is compiled once a vector width (target_clones: x86-64-v4,
+# AVX2, the base ISA) and the host's is picked at load time; qemu-user
+# with a CPU that lacks AVX (qemu64) runs the base build, one with AVX2
+# but not AVX-512 (max) the AVX2 one.  Each must give what the host's
+# gives, on the paths the loops take: the fused node, the MSHR count, a
+# filter, every subset, a decoupled front end.
+@test "icost: the base-ISA and AVX2 builds of the node step give the host's breakdowns" {
+	command -v qemu-x86_64 || skip "qemu-user is not installed"
+	# ASan's shadow memory does not map under qemu-user: the plain
+	# build's run of this test is the one that counts
+	[ "${PM_SAN:-}" = 1 ] && skip "a SAN=1 build does not run under qemu-user"
+	"$PMSIM" -q -m fields03 --graph --max 20000 -o "$T/f.pmr" "$TOP/traces/gzip.pmr.zst"
+	"$PMSIM" -q -m champsim --graph --max 20000 -o "$T/c.pmr" "$TOP/traces/xz.pmr.zst"
+	for cpu in qemu64 max; do
+		for o in "" "--all -c dl1,win,bw,bmisp,dmiss" "-e x=dmiss+dl1:cls=load --nodes"; do
+			for g in f c; do
+				diff <("$ICOST" -f tsv $o "$T/$g.pmr") \
+				    <(qemu-x86_64 -cpu $cpu "$ICOST" -f tsv $o "$T/$g.pmr" 2>/dev/null)
+			done
+		done
+	done
+}
