@@ -879,16 +879,18 @@ lane_dr(size_t k, lt a, const lt *restrict D1, const lt *restrict Ma,
 	return d;
 }
 
-/* E, P, Q and C after R (rr); full: a memory access (latencies, the
- * line-fill and partial-miss edges, and with mshr the MSHR edge Mv);
- * without, P = E + the unit latency */
+/* E, P, Q and C after R (rr), into lane k of E, P, Qd, C and of Pr, P
+ * as consumers see it; full: a memory access (latencies, the line-fill
+ * and partial-miss edges, and with mshr the MSHR edge Mv); without, P =
+ * E + the unit latency */
 __attribute__((always_inline)) static inline void
 lane_epc(size_t k, lt rr, const lt *restrict Ir, const lt *restrict If,
     const lt *restrict Mv, const lt *restrict PL, const lt *restrict PP,
     const lt *restrict C1, const lt *restrict Ra, const lt *restrict Rb,
     const lt *restrict I_dl1, const lt *restrict I_dm,
     const lt *restrict I_bw, lt re, lt fu, lt mem, lt all, lt hm, lt tlb,
-    lt em, lt *ep, lt *pp, lt *qp, lt *cp, const int full, const int mshr)
+    lt em, lt *restrict E, lt *restrict P, lt *restrict Qd,
+    lt *restrict C, lt *restrict Pr, const int full, const int mshr)
 {
 	lt e = rr + (re & ~Ir[k]), x, m1, m, f, p, q, c;
 
@@ -918,13 +920,15 @@ lane_epc(size_t k, lt rr, const lt *restrict Ir, const lt *restrict If,
 	c = C1[k] > q ? C1[k] : q;
 	x = ((Ra[k] & ~I_bw[k]) | (Rb[k] & I_bw[k])) + 1;
 	c = x > c ? x : c;
-	*ep = e, *pp = p, *qp = q, *cp = c;
+	E[k] = e;
+	P[k] = p;
+	Qd[k] = q;
+	C[k] = c;
+	/* what consumers see: a result is there at P, but no earlier than
+	 * the cycle after issue (a consumer woken in its producer's issue
+	 * cycle issues in the next: pmsim's scheduler) */
+	Pr[k] = p > e + 1 ? p : e + 1;
 }
-
-/* What consumers see: a result is there at P, but no earlier than the
- * cycle after issue (a consumer woken in its producer's issue cycle
- * issues in the next: pmsim's scheduler). */
-#define PR(p, e) ((p) > (e) + 1 ? (p) : (e) + 1)
 
 __attribute__((always_inline)) static inline void
 loop_f(unsigned L, lt *restrict F, const lt *restrict F1,
@@ -983,18 +987,10 @@ loop_epc(unsigned L, lt *restrict E, lt *restrict P, lt *restrict Qd,
 	if (L % 8 != 0)
 		__builtin_unreachable();
 	_Pragma("GCC ivdep")
-	for (k = 0; k < L; k++) {
-		lt e, p, q, c;
-
+	for (k = 0; k < L; k++)
 		lane_epc(k, R[k], Ir, If, Mv, PL, PP, C1, Ra, Rb, I_dl1, I_dm,
-		    I_bw, re, fu, mem, all, hm, tlb, em, &e, &p, &q, &c, full,
+		    I_bw, re, fu, mem, all, hm, tlb, em, E, P, Qd, C, Pr, full,
 		    1);
-		E[k] = e;
-		P[k] = p;
-		Qd[k] = q;
-		C[k] = c;
-		Pr[k] = PR(p, e);
-	}
 }
 
 /* The three as one loop, for a node without an MSHR edge or a decoupled
@@ -1026,7 +1022,7 @@ loop_fused(unsigned L, lt *restrict F, lt *restrict D, lt *restrict R,
 		__builtin_unreachable();
 	_Pragma("GCC ivdep")
 	for (k = 0; k < L; k++) {
-		lt f, r, e, p, q, c;
+		lt f, r;
 
 		f = lane_f(k, F1, B, Fa, Fb, Qm, Ga, Gb, pbm, I_bw, I_bb,
 		    I_win, I_bm, I_im, brk1, bb, red, icf, wp, ff);
@@ -1035,12 +1031,8 @@ loop_fused(unsigned L, lt *restrict F, lt *restrict D, lt *restrict R,
 		    I_bw, I_win, fe, &r, fd);
 		R[k] = r;
 		lane_epc(k, r, Ir, If, NULL, PL, PP, C1, Ra, Rb, I_dl1, I_dm,
-		    I_bw, re, fu, mem, all, hm, tlb, em, &e, &p, &q, &c, fx, 0);
-		E[k] = e;
-		P[k] = p;
-		Qd[k] = q;
-		C[k] = c;
-		Pr[k] = PR(p, e);
+		    I_bw, re, fu, mem, all, hm, tlb, em, E, P, Qd, C, Pr, fx,
+		    0);
 	}
 }
 
