@@ -625,9 +625,28 @@ pmr_icost_read_graph(struct pmr_icost_input *ip, char **files, int nfiles,
 				pmr_icost_graph_restart(s.g);
 			s.prev = UINT64_MAX;
 		}
-		if (rec.type == PMR_REC_GNODE)
+		if (rec.type == PMR_REC_GNODE) {
 			rc = graph_gnode(ip, &in, &s, &rec, lanes, nl);
-		else if (rec.type == PMR_REC_META)
+			/* the next ones while they are pmsim's GNODEs, read
+			 * ahead: the reader's fast path (nothing else
+			 * changes within them) */
+			while (rc == 0) {
+				const unsigned char *p;
+				uint64_t i0;
+				size_t j, nr = pmr_reader_run(in.r,
+				    PMR_REC_GNODE, PMR_SIM_GNODE_LEN, 4096, &p,
+				    &i0);
+
+				if (nr == 0)
+					break;
+				for (j = 0; j < nr && rc == 0; j++) {
+					rec.p = p + j * (PMR_SIM_GNODE_LEN + 8);
+					rec.index = i0 + j;
+					rc = graph_gnode(ip, &in, &s, &rec,
+					    lanes, nl);
+				}
+			}
+		} else if (rec.type == PMR_REC_META)
 			rc = graph_meta(ip, &in, &s, &rec);
 		else if (rec.type == PMR_REC_IMAGE) {
 			s.images++;

@@ -419,6 +419,8 @@ extern const unsigned pmr_rtypes_sim_n;
 const struct pmr_rtype *pmr_sim_rtype(uint32_t type);
 /* Decodes a GNODE record as pmr_rec_decode() does (same result, same
  * errors), several times faster for the records of the current minor. */
+/* Bytes of a GNODE record with every field up to minor 3's (pmsim's). */
+#define PMR_SIM_GNODE_LEN 115
 int pmr_sim_gnode_decode(const struct pmr_rec *rec, struct pmr_sim_gnode *g,
     const char **why);
 /* The GNODE content of a detailed sample (the inverse of what pmsim's

@@ -18,8 +18,7 @@ pmr_sim_rtype(uint32_t type)
 	return NULL;
 }
 
-/* Bytes of a GNODE record with every field up to minor 3's. */
-#define GNODE_LEN 115
+#define GNODE_LEN PMR_SIM_GNODE_LEN
 
 int
 pmr_sim_gnode_decode(const struct pmr_rec *rec, struct pmr_sim_gnode *g,

@@ -199,6 +199,17 @@ struct pmr_reader *pmr_reader_open_mem(const void *buf, size_t len,
  * where.  After an error every later call returns the same code.
  */
 int pmr_reader_next(struct pmr_reader *r, struct pmr_rec *rec) PMR_RESULT_USED;
+/*
+ * The fast path of a reader that takes many records of one kind: the run
+ * of records of type (not END) and len bytes each that comes next, whole
+ * in what the reader has read ahead, at most max of them.  Returns how
+ * many (0: none; pmr_reader_next() reads what comes), *p the first's
+ * payload (the k-th's at *p + k * (len + 8)) and *index its index.  They
+ * are read as if by pmr_reader_next(), with its checks, and stay valid
+ * until the next call on r.
+ */
+size_t pmr_reader_run(struct pmr_reader *r, uint32_t type, uint32_t len,
+    size_t max, const unsigned char **p, uint64_t *index);
 /* Returns the message of the last error ("" if none). */
 const char *pmr_reader_errmsg(const struct pmr_reader *r);
 /* Returns the header of the stream being read (valid after a first read). */

@@ -373,6 +373,34 @@ pmr_reader_next(struct pmr_reader *r, struct pmr_rec *rec)
 	}
 }
 
+size_t
+pmr_reader_run(struct pmr_reader *r, uint32_t type, uint32_t len,
+    size_t max, const unsigned char **pp, uint64_t *index)
+{
+	const unsigned char *p = r->win + r->used;
+	uint32_t size = len + 8;
+	size_t n, k;
+
+	/* what pmr_reader_next() checks of such a record: a known type's
+	 * fixed part, the size limit */
+	if (r->state != ST_RECORDS || type == PMR_REC_END || type == 0 ||
+	    size > PMR_REC_MAX || (type < PMR_REC_USER && r->minlen[type] >
+	    0 && len < r->minlen[type] - 1) || (type >= PMR_REC_USER &&
+	    (type & PMR_REC_CRITICAL)))
+		return 0;
+	n = (r->wlen - r->used) / size;
+	n = n < max ? n : max;
+	for (k = 0; k < n; k++, p += size)
+		if (pmr_le32(p) != type || pmr_le32(p + 4) != size)
+			break;
+	*pp = r->win + r->used + 8;
+	*index = r->index;
+	r->index += k;
+	r->nrec += k;
+	r->used += k * size;
+	return k;
+}
+
 const char *
 pmr_reader_errmsg(const struct pmr_reader *r)
 {

@@ -476,6 +476,135 @@ UNIT_TEST(boundary_sizes)
 	free(big);
 }
 
+/* One record as a reader gave it: type, length, index, payload sum. */
+struct seen {
+	uint32_t type, len;
+	uint64_t index, sum;
+};
+
+static size_t
+read_seen(const char *path, int runs, struct seen *out, size_t max,
+    int *last)
+{
+	struct pmr_reader *r;
+	struct pmr_rec rec;
+	size_t n = 0, k, j;
+	int err = 0, rc;
+
+	r = pmr_reader_open(path, 0, &err);
+	CHECK(r != NULL);
+	if (r == NULL)
+		return 0;
+	for (;;) {
+		const unsigned char *p;
+		uint64_t i0;
+
+		if (runs && (k = pmr_reader_run(r, PMR_REC_EVENT, 17, 333, &p,
+		    &i0)) > 0) {
+			CHECK(k <= 333);
+			for (j = 0; j < k && n < max; j++, n++) {
+				const unsigned char *q = p + j * 25;
+				unsigned b;
+
+				out[n].type = pmr_le32(q - 8);
+				out[n].len = pmr_le32(q - 4) - 8;
+				out[n].index = i0 + j;
+				out[n].sum = 0;
+				for (b = 0; b < 17; b++)
+					out[n].sum = out[n].sum * 31 + q[b];
+			}
+			continue;
+		}
+		if ((rc = pmr_reader_next(r, &rec)) != 1)
+			break;
+		if (n < max) {
+			unsigned b;
+
+			out[n].type = rec.type;
+			out[n].len = rec.len;
+			out[n].index = rec.index;
+			out[n].sum = 0;
+			for (b = 0; b < rec.len; b++)
+				out[n].sum = out[n].sum * 31 + rec.p[b];
+			n++;
+		}
+	}
+	*last = rc;
+	pmr_reader_close(r);
+	return n;
+}
+
+/* pmr_reader_run gives the records pmr_reader_next gives, with their
+ * indexes, stops at another type or length, and never at a record cut
+ * short (then pmr_reader_next says it is). */
+static void
+reader_run(const char *name, int compress)
+{
+	struct pmr_wopts o = { "unit", compress, 0, 0 };
+	struct pmr_writer *w;
+	struct pmr_event e;
+	unsigned char other[17] = { 1, 2, 3 };
+	static struct seen a[12000], b[12000];
+	size_t na, nb, i;
+	int err = 0, la = 0, lb = 0;
+	FILE *f;
+	long sz;
+
+	w = pmr_writer_open(tmppath(name), &o, &err);
+	CHECK(w != NULL);
+	if (w == NULL)
+		return;
+	for (i = 0; i < 10000; i++) {
+		e.kind = (uint8_t)(i % 7);
+		e.pc = 0x400000 + i * 4;
+		e.value = i * i;
+		CHECK_EQ(pmr_write(w, PMR_REC_EVENT, &e), PMR_OK);
+		if (i == 5000)
+			CHECK_EQ(pmr_write_meta(w, "k", "v"), PMR_OK);
+		if (i == 8000)	/* the same length, another type */
+			CHECK_EQ(pmr_write_raw(w, 100, other, 17), PMR_OK);
+	}
+	CHECK_EQ(pmr_writer_close(w, NULL, 0), PMR_OK);
+	na = read_seen(tmppath(name), 0, a, 12000, &la);
+	nb = read_seen(tmppath(name), 1, b, 12000, &lb);
+	CHECK_EQ(na, 10002);
+	CHECK_EQ(nb, na);
+	CHECK_EQ(la, 0);
+	CHECK_EQ(lb, 0);
+	for (i = 0; i < na && i < nb; i++)
+		if (memcmp(&a[i], &b[i], sizeof(a[i])) != 0) {
+			CHECK(!"pmr_reader_run differs");
+			break;
+		}
+	if (compress)
+		return;
+	/* cut short inside the last EVENT */
+	f = fopen(tmppath(name), "r+");
+	CHECK(f != NULL);
+	if (f == NULL)
+		return;
+	fseek(f, 0, SEEK_END);
+	sz = ftell(f);
+	fclose(f);
+	CHECK_EQ(truncate(tmppath(name), sz - 40), 0);
+	na = read_seen(tmppath(name), 0, a, 12000, &la);
+	nb = read_seen(tmppath(name), 1, b, 12000, &lb);
+	CHECK_EQ(la, PMR_ETRUNC);
+	CHECK_EQ(lb, PMR_ETRUNC);
+	CHECK_EQ(nb, na);
+	CHECK(na < 10002);
+}
+
+UNIT_TEST(reader_run_raw)
+{
+	reader_run("run.pmr", 0);
+}
+
+UNIT_TEST(reader_run_zstd)
+{
+	reader_run("run.pmr.zst", -1);
+}
+
 /* raw + zstd + raw concatenated: all records, three streams. */
 UNIT_TEST(concat_mixed)
 {
@@ -758,6 +887,7 @@ UNIT_MAIN(UNIT_ENTRY(le_bytes), UNIT_ENTRY(wire_layout),
     UNIT_ENTRY(roundtrip_raw), UNIT_ENTRY(roundtrip_zstd),
     UNIT_ENTRY(text_roundtrip), UNIT_ENTRY(parse_errors),
     UNIT_ENTRY(reader_errors), UNIT_ENTRY(boundary_sizes),
+    UNIT_ENTRY(reader_run_raw), UNIT_ENTRY(reader_run_zstd),
     UNIT_ENTRY(concat_mixed), UNIT_ENTRY(codecs_identical),
     UNIT_ENTRY(zstd_errors), UNIT_ENTRY(writer_tempfile),
     UNIT_ENTRY(prov_order), UNIT_ENTRY(strtonum), UNIT_ENTRY(items),
