@@ -1042,8 +1042,8 @@ loop_fused(unsigned L, lt *restrict F, lt *restrict D, lt *restrict R,
  * AVX-512 with VL, BW and DQ, 4% faster than AVX-512F alone on an AMD
  * EPYC, whose masks and moves it uses).
  */
-__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) void
-pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
+__attribute__((always_inline)) static inline void
+node_step(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 {
 	const unsigned L = g->L;
 	lt *slot = g->ring + (g->i & g->rmask) * NX * L;
@@ -1281,6 +1281,31 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 	g->i++;
 	if ((g->i & 4095) == 0 && rebase_due(g))
 		rebase(g);
+}
+
+__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) void
+pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
+{
+	node_step(g, n);
+}
+
+/* The nodes of a run of pmsim's GNODE records, decoded and stepped in one
+ * loop of the clone (not a call a node: 4% of the time at 38 lanes). */
+__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) size_t
+pmr_icost_graph_run(struct pmr_icost_graph *g, const unsigned char *p,
+    size_t n, size_t stride, uint64_t *prev)
+{
+	struct pmr_sim_gnode x;
+	size_t k;
+
+	for (k = 0; k < n; k++, p += stride) {
+		pmr_sim_gnode_decode_at(p, &x);
+		if (*prev == UINT64_MAX || x.seq != *prev + 1)
+			break;
+		node_step(g, &x);
+		*prev = x.seq;
+	}
+	return k;
 }
 
 void

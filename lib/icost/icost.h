@@ -102,6 +102,14 @@ void pmr_icost_graph_free(struct pmr_icost_graph *g);
 /* Adds the next node in commit order. */
 void pmr_icost_graph_node(struct pmr_icost_graph *g,
     const struct pmr_sim_gnode *n);
+/*
+ * Adds the nodes of n GNODE payloads of pmsim's layout (PMR_SIM_GNODE_LEN
+ * bytes, stride apart from p on), as pmr_icost_graph_node() one by one,
+ * while each one's seq follows *prev (which it updates); returns how many
+ * it took (it stops before a gap, or at once if *prev is UINT64_MAX).
+ */
+size_t pmr_icost_graph_run(struct pmr_icost_graph *g, const unsigned char *p,
+    size_t n, size_t stride, uint64_t *prev);
 /* Starts a new fragment: the nodes that follow have no edges into the
  * ones before (shotgun fragments, or a seq gap in the input). */
 void pmr_icost_graph_restart(struct pmr_icost_graph *g);

@@ -416,7 +416,8 @@ struct gread {
 	struct pmr_sim_config cfg;
 	struct pmr_icost_graph *g;
 	uint64_t digest, nodes, prev, gaps, frags;
-	int have_cfg, images, nodes_here;
+	uint64_t nodes_here;	/* of this stream (billions in a long run) */
+	int have_cfg, images;
 	/* this stream's GNODEs are fragments (shotgun's), with no observed
 	 * cycles; any such stream makes the breakdown shotgun's */
 	int frag_here, shotgun, full;
@@ -639,7 +640,17 @@ pmr_icost_read_graph(struct pmr_icost_input *ip, char **files, int nfiles,
 
 				if (nr == 0)
 					break;
-				for (j = 0; j < nr && rc == 0; j++) {
+				j = 0;
+				/* the common node, nothing of it kept here: in
+				 * the graph's own loop */
+				if (s.g != NULL && ip->cut == 0 &&
+				    ip->top_gain == 0) {
+					j = pmr_icost_graph_run(s.g, p, nr,
+					    PMR_SIM_GNODE_LEN + 8, &s.prev);
+					s.nodes += j;
+					s.nodes_here += j;
+				}
+				for (; j < nr && rc == 0; j++) {
 					rec.p = p + j * (PMR_SIM_GNODE_LEN + 8);
 					rec.index = i0 + j;
 					rc = graph_gnode(ip, &in, &s, &rec,

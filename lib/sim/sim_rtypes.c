@@ -28,36 +28,6 @@ pmr_sim_gnode_decode(const struct pmr_rec *rec, struct pmr_sim_gnode *g,
 
 	if (rec->type != PMR_REC_GNODE || rec->len != GNODE_LEN)
 		return pmr_rec_decode(rec, g, why);
-	/* the field table's order (lib/records/rec_sim.c); test_sim checks
-	 * that this agrees with the table on random records */
-	g->seq = pmr_le64(p);
-	g->pc = pmr_le64(p + 8);
-	g->cls = p[16];
-	g->partial = p[17];
-	g->events = pmr_le32(p + 18);
-	g->dd_fetch = pmr_le16(p + 22);
-	g->re = pmr_le32(p + 24);
-	g->ep_fu = pmr_le16(p + 28);
-	g->ep_mem = pmr_le16(p + 30);
-	g->ep_miss = pmr_le16(p + 32);
-	g->ep_tlb = pmr_le16(p + 34);
-	g->cc = pmr_le16(p + 36);
-	g->pr_reg_a = pmr_le32(p + 38);
-	g->pr_reg_b = pmr_le32(p + 42);
-	g->pr_reg_c = pmr_le32(p + 46);
-	g->pr_mem = pmr_le32(p + 50);
-	g->pp = pmr_le32(p + 54);
-	g->at_d = pmr_le64(p + 58);
-	g->at_r = pmr_le64(p + 66);
-	g->at_e = pmr_le64(p + 74);
-	g->at_p = pmr_le64(p + 82);
-	g->at_c = pmr_le64(p + 90);
-	g->dd_itlb = pmr_le16(p + 98);
-	g->dd_brk = pmr_le16(p + 100);
-	g->rs = pmr_le32(p + 102);
-	g->rk = p[106];
-	g->dd_dec = pmr_le16(p + 107);
-	g->dd_wp = pmr_le16(p + 109);
-	g->pl = pmr_le32(p + 111);
+	pmr_sim_gnode_decode_at(p, g);
 	return PMR_OK;
 }
