@@ -27,7 +27,7 @@
 
 enum {
 	O_SIG_LEN = PMR_OPT_PRIVATE, O_CTX, O_BITS, O_ORACLE, O_COVERAGE,
-	O_EVERY, O_LOOKAHEAD, O_KEEP, O_STATS, O_SYSROOT
+	O_EVERY, O_LOOKAHEAD, O_KEEP, O_STATS, O_SYSROOT, O_STRATA
 };
 
 static const char synopsis[] =
@@ -69,6 +69,10 @@ help(void)
 	    "to its last\n"
 	    "                       choice if PCT%% of it or more (0: "
 	    "discard it) [50]\n"
+	    "      --strata=K       signatures drawn by K strata of their "
+	    "miss bits, each\n"
+	    "                       its share of the fragments (0: uniformly, "
+	    "as the paper) [8]\n"
 	    "      --stats=FILE     the counters (key=value, as META "
 	    "shotgun-stats) into FILE\n"
 	    "      --coverage       instead of the stream, the per-pc sample "
@@ -221,6 +225,20 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 		    st->matched ? st->score / (double)st->matched : 0.0,
 		    st->indirect, st->proxied, st->lookaheads,
 		    st->lookahead_changed);
+	if (n < len)
+		n += (size_t)snprintf(buf + n, len - n, meta ? " b2_all=%.2f"
+		    " b2_kept=%.2f" : "; misses (b2) a 1000 instructions: %.2f "
+		    "in the signatures, %.2f in the fragments",
+		    st->sig_insns ? 1000.0 * (double)st->sig_b2 /
+		    (double)st->sig_insns : 0.0, st->nodes ? 1000.0 *
+		    (double)st->kept_b2 / (double)st->nodes : 0.0);
+	if (st->strata > 0 && n < len)
+		n += (size_t)snprintf(buf + n, len - n, meta ? " strata=%"
+		    PRIu64 " strata_out=%" PRIu64 " strata_moved=%" PRIu64
+		    " strata_short=%" PRIu64 : "; strata %" PRIu64 ", %"
+		    PRIu64 " given up (%" PRIu64 " fragments moved to "
+		    "neighbours), %" PRIu64 " fragments short", st->strata,
+		    st->strata_out, st->strata_moved, st->strata_short);
 	if (st->truth > 0 && n < len)
 		snprintf(buf + n, len - n, meta ? " truth=%" PRIu64 " errant=%"
 		    PRIu64 " detected=%" PRIu64 " consistent=%" PRIu64
@@ -247,6 +265,7 @@ main(int argc, char *argv[])
 		{ "every", no_argument, NULL, O_EVERY },
 		{ "lookahead", required_argument, NULL, O_LOOKAHEAD },
 		{ "keep", required_argument, NULL, O_KEEP },
+		{ "strata", required_argument, NULL, O_STRATA },
 		{ "stats", required_argument, NULL, O_STATS },
 		{ "sysroot", required_argument, NULL, O_SYSROOT },
 		PMR_COMMON_LONGOPTS,
@@ -254,7 +273,8 @@ main(int argc, char *argv[])
 	};
 	static const char *const fmt_names[] = { "text", "tsv", NULL };
 	struct pmr_shotgun_opts so = { .fragments = 1000, .ctx = 10,
-	    .bits = 2, .lookahead = 64, .keep = 50 };
+	    .bits = 2, .lookahead = 64, .keep = 50,
+	    .strata = 8 };
 	struct pmr_sim_config cfg;
 	struct pmr_shotgun *g;
 	struct pmr_reader *r;
@@ -313,6 +333,10 @@ main(int argc, char *argv[])
 		case O_KEEP:
 			so.keep = (uint32_t)pmr_cli_num("--keep", optarg, 0,
 			    100);
+			break;
+		case O_STRATA:
+			so.strata = (unsigned)pmr_cli_num("--strata", optarg,
+			    0, PMR_SG_MAXSTRATA);
 			break;
 		case O_LOOKAHEAD:
 			so.lookahead = (unsigned)pmr_cli_num("--lookahead",
@@ -511,9 +535,10 @@ main(int argc, char *argv[])
 		for (i = 0; i < ms.n && err == 0; i++)
 			err = pmr_write(o.w, PMR_REC_META, &ms.m[i]);
 		snprintf(buf, sizeof(buf), "fragments=%u every=%d sig-len=%u "
-		    "ctx=%u bits=%u oracle=%d lookahead=%u keep=%u seed=%" PRIu64,
-		    so.fragments, so.every, so.sig_len, so.ctx, so.bits,
-		    so.oracle, so.lookahead, so.keep, so.seed);
+		    "ctx=%u bits=%u oracle=%d lookahead=%u keep=%u strata=%u "
+		    "seed=%" PRIu64, so.fragments, so.every, so.sig_len,
+		    so.ctx, so.bits, so.oracle, so.lookahead, so.keep,
+		    so.strata, so.seed);
 		if (err == 0)
 			err = pmr_write_meta(o.w, "gnode", "fragments shotgun");
 		if (err == 0)
@@ -552,6 +577,27 @@ main(int argc, char *argv[])
 			fprintf(stderr, "shotgun: warning: %" PRIu64 " good "
 			    "fragments of the %u asked for, after %" PRIu64
 			    " tries\n", st->kept, so.fragments, st->tried);
+		/* the fragments' misses against the signatures': far
+		 * fewer, and icost understates what misses cost */
+		if (st->sig_insns > 0 && st->nodes > 0) {
+			double all = 1000.0 * (double)st->sig_b2 /
+			    (double)st->sig_insns, kept = 1000.0 *
+			    (double)st->kept_b2 / (double)st->nodes;
+
+			if (kept < 0.8 * all && all - kept >= 1.0)
+				fprintf(stderr, "shotgun: warning: the fragments "
+				    "have %.1f misses (b2) a 1000 instructions, "
+				    "the signatures %.1f: windows with misses are "
+				    "under-represented, and the costs of misses "
+				    "understated%s\n", kept, all, so.strata == 0 ?
+				    " (--strata draws by misses)" : "");
+		}
+		if (st->strata_out > 0)
+			fprintf(stderr, "shotgun: warning: %" PRIu64 " of the "
+			    "%" PRIu64 " strata made no fragment: %" PRIu64
+			    " fragments drawn from the strata nearest in misses "
+			    "instead (more signatures, or --strata=0)\n",
+			    st->strata_out, st->strata, st->strata_moved);
 		if (com.verbose && !com.quiet) {
 			stats_text(st, line, sizeof(line), 0);
 			fprintf(stderr, "shotgun: %s\n", line);

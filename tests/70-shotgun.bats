@@ -60,8 +60,13 @@ summary() {
 # Spec test 8: the pc inference against the trace.  Every fragment the
 # checks let through stays on the true path here; of those that leave it,
 # the checks catch nearly all (the paper: 95-100%).
+# The paper's checks catch 95-100% of the fragments that leave the true
+# path: a rate, asserted where there are enough of them (cc1, dozens); on
+# the others what counts is that 98% of the kept ones stay on it.  cc1's
+# short run leaves a quarter of its nodes without a sample of their pc
+# (its code runs once), the others under 2%.
 @test "shotgun: inferred paths against the trace (consistent, detected errant, missing pcs)" {
-	for tr in python sort xz; do
+	for tr in python sort xz cc1; do
 		"$PMSIM" -q -m fields03 --shotgun=sig=2000,len=4000,det=20 --warmup 100000 \
 		    --max 500000 -o "$T/s.pmr" "$TOP/traces/$tr.pmr.zst"
 		"$SHOTGUN" -n 200 -p "$TOP/traces/$tr.pmr.zst" -o "$T/f.pmr" "$T/s.pmr"
@@ -70,9 +75,50 @@ summary() {
 		nodes=$(stat nodes "$T/f.pmr") miss=$(stat missing "$T/f.pmr")
 		echo "$tr: kept $kept consistent $cons errant $err detected $det missing $miss/$nodes"
 		[ "$kept" = 200 ] && [ $((cons * 100)) -ge $((kept * 98)) ]
-		[ $((det * 100)) -ge $((err * 95)) ]
-		[ $((miss * 100)) -le $((nodes * 2)) ]
+		if [ "$tr" = cc1 ]; then
+			[ "$err" -ge 20 ] && [ $((det * 100)) -ge $((err * 95)) ]
+		else
+			[ $((miss * 100)) -le $((nodes * 2)) ]
+		fi
 	done
+}
+
+# Drawn at random, the fragments are the windows that assemble: on cc1
+# those through well-sampled code, with 21 misses (b2 bits) a 1000
+# instructions against the signatures' 36, and shotgun warns; drawn by
+# strata of their misses (the default) they have about as many.  A
+# stratum whose windows never assemble gives its share to its neighbour,
+# and says so.
+@test "shotgun --strata: the fragments have the signatures' misses (cc1); a stratum that makes none is said" {
+	"$PMSIM" -q -m fields03 --shotgun=sig=2000,len=4000,det=20 --warmup 500000 \
+	    --max 2000000 -o "$T/s.pmr" "$TOP/traces/cc1.pmr.zst"
+	p=$TOP/traces/cc1.pmr.zst
+	run -0 --separate-stderr "$SHOTGUN" -n 150 --strata 0 -p "$p" -o "$T/u.pmr" "$T/s.pmr"
+	[[ $stderr == *"windows with misses are under-represented"*"(--strata draws by misses)"* ]]
+	all=$(stat b2_all "$T/u.pmr") kept=$(stat b2_kept "$T/u.pmr")
+	echo "uniform: b2 $kept of $all a 1000 instructions"
+	awk -v a="$all" -v k="$kept" 'BEGIN { exit !(a > 30 && k < 0.7 * a) }'
+	[ -z "$(stat strata "$T/u.pmr")" ]
+	run -0 --separate-stderr "$SHOTGUN" -n 150 -p "$p" -o "$T/s8.pmr" "$T/s.pmr"
+	[ -z "$stderr" ]
+	kept=$(stat b2_kept "$T/s8.pmr")
+	echo "strata: b2 $kept of $all"
+	awk -v a="$all" -v k="$kept" 'BEGIN { exit !(k >= 0.85 * a && k <= 1.15 * a) }'
+	[ "$(stat strata "$T/s8.pmr")" = 8 ] && [ "$(stat strata_out "$T/s8.pmr")" = 0 ]
+	# python's first 500 K: most windows of the interpreter's dispatch
+	# never assemble
+	"$PMSIM" -q -m fields03 --shotgun=sig=2000,len=4000,det=20 --warmup 100000 \
+	    --max 500000 -o "$T/p.pmr" "$TOP/traces/python.pmr.zst"
+	run -0 --separate-stderr "$SHOTGUN" -n 100 -p "$TOP/traces/python.pmr.zst" \
+	    -o "$T/p8.pmr" "$T/p.pmr"
+	out=$(stat strata_out "$T/p8.pmr") moved=$(stat strata_moved "$T/p8.pmr")
+	[ "$out" -gt 0 ] && [ "$moved" -gt 0 ] && [ "$(stat kept "$T/p8.pmr")" = 100 ]
+	[[ $stderr == *"$out of the 8 strata made no fragment: $moved fragments drawn from the strata nearest in misses instead"* ]]
+	# --every ignores them; a bad count is a usage error
+	"$SHOTGUN" --every --sig-len 200 -p "$TOP/traces/python.pmr.zst" -o "$T/e.pmr" "$T/p.pmr" 2>/dev/null
+	[ -z "$(stat strata "$T/e.pmr")" ]
+	run -2 "$SHOTGUN" --strata 65 -p "$p" "$T/s.pmr"
+	[[ ${lines[0]} == *"--strata: value '65' is too large (0..64)" ]]
 }
 
 # Spec test 6 at a small scale: the sampled breakdown against the full
@@ -108,7 +154,7 @@ summary() {
 	[[ $output == *"shotgun -n 50 -p"* ]]
 	run -0 "$PMVIEW" -f tsv -t META "$T/d.pmr"
 	[[ $output == *$'META\tgnode\tfragments shotgun'* ]]
-	[[ $output == *$'META\tshotgun-build\tfragments=50 every=0 sig-len=0 ctx=10 bits=2 oracle=0 lookahead=64 keep=50 seed=0'* ]]
+	[[ $output == *$'META\tshotgun-build\tfragments=50 every=0 sig-len=0 ctx=10 bits=2 oracle=0 lookahead=64 keep=50 strata=8 seed=0'* ]]
 	[[ $output == *$'META\tconfig-digest\t'* ]]
 }
 

@@ -1481,6 +1481,163 @@ abort:
 #undef ABORT
 }
 
+/* The length of a fragment of signature s (--sig-len). */
+static uint32_t
+sig_n(const struct pmr_shotgun *g, const struct sig *s)
+{
+	return g->o.sig_len && g->o.sig_len < s->len ? g->o.sig_len : s->len;
+}
+
+/* The b2 bits (misses) of the first n instructions of signature s. */
+static uint32_t
+sig_misses(const struct pmr_shotgun *g, const struct sig *s, uint32_t n)
+{
+	uint32_t i, m = 0;
+
+	for (i = 0; i < n; i++)
+		m += sig_at(g, s, (size_t)s->prefix + i) >> 1;
+	return m;
+}
+
+static const uint32_t *sort_key;
+
+static int
+by_key(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (sort_key[x] != sort_key[y])
+		return sort_key[x] < sort_key[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* The strata of the signatures (strata_init), as the draw goes. */
+struct strata {
+	unsigned n;
+	uint32_t first[PMR_SG_MAXSTRATA + 1];	/* in worder */
+	uint32_t quota[PMR_SG_MAXSTRATA], kept[PMR_SG_MAXSTRATA];
+	uint32_t q0[PMR_SG_MAXSTRATA];	/* the quotas at first */
+	uint32_t med[PMR_SG_MAXSTRATA];	/* the median b2 bits */
+	uint64_t tries[PMR_SG_MAXSTRATA];
+	unsigned char alive[PMR_SG_MAXSTRATA];
+};
+
+/*
+ * [choice] Strata, beyond the paper: the signatures in k groups of equal
+ * size by their b2 bits (the misses of the window, which every signature
+ * shows, assembled or not), each group's quota of the fragments its share
+ * of the signatures.  Windows through code whose transfers have no
+ * samples (cold code, where the I-cache misses are) abort more often:
+ * drawn at random, the kept fragments of cc1 had 21 b2 bits a 1000
+ * instructions against the signatures' 36, and icost's imiss was half
+ * the graph's.  ord gets the signature indexes by stratum.  Returns 0 or
+ * PMR_ENOMEM.
+ */
+static int
+strata_init(const struct pmr_shotgun *g, unsigned k, uint32_t *ord,
+    struct strata *t)
+{
+	uint32_t *key = malloc((g->nsig ? g->nsig : 1) * sizeof(*key));
+	uint64_t left, r[PMR_SG_MAXSTRATA];
+	size_t i;
+	unsigned h;
+
+	if (key == NULL)
+		return PMR_ENOMEM;
+	for (i = 0; i < g->nsig; i++) {
+		key[i] = sig_misses(g, &g->sig[i], sig_n(g, &g->sig[i]));
+		ord[i] = (uint32_t)i;
+	}
+	sort_key = key;
+	qsort(ord, g->nsig, sizeof(*ord), by_key);
+	if (k > g->nsig)
+		k = (unsigned)g->nsig;
+	t->n = k;
+	/* quotas by largest remainder: they sum to the fragments wanted */
+	left = g->o.fragments;
+	for (h = 0; h < k; h++) {
+		uint64_t n;
+
+		t->first[h] = (uint32_t)(g->nsig * h / k);
+		n = g->nsig * (h + 1) / k - t->first[h];
+		t->quota[h] = (uint32_t)(g->o.fragments * n / g->nsig);
+		r[h] = g->o.fragments * n % g->nsig;
+		left -= t->quota[h];
+		t->med[h] = key[ord[t->first[h] + n / 2]];
+		t->kept[h] = 0;
+		t->tries[h] = 0;
+		t->alive[h] = 1;
+	}
+	t->first[k] = (uint32_t)g->nsig;
+	free(key);
+	while (left > 0) {
+		unsigned best = 0;
+
+		for (h = 1; h < k; h++)
+			if (r[h] > r[best])
+				best = h;
+		t->quota[best]++;
+		r[best] = 0;
+		left--;
+	}
+	memcpy(t->q0, t->quota, k * sizeof(*t->q0));
+	return 0;
+}
+
+/*
+ * The stratum of the next draw: one by what it still wants.  A stratum
+ * that has not made its fragments in 50 tries each (plus 100), or none in
+ * 20 tries a signature, is given up, its quota left to the stratum
+ * nearest in b2 bits that is not (collapsing the cells of a
+ * post-stratification).  Returns -1 when none wants more.
+ */
+static int
+strata_pick(struct pmr_shotgun *g, struct strata *t)
+{
+	uint64_t want = 0, x;
+	unsigned h, j;
+
+	for (h = 0; h < t->n; h++) {
+		if (t->alive[h] && (t->tries[h] >= 50 * (uint64_t)t->quota[h] +
+		    100 || (t->kept[h] == 0 && t->tries[h] >= 20 *
+		    (uint64_t)(t->first[h + 1] - t->first[h])))) {
+			uint32_t rem = t->quota[h] - t->kept[h];
+			int nb = -1;
+
+			t->alive[h] = 0;
+			for (j = 0; j < t->n; j++) {
+				uint32_t dj = t->med[j] > t->med[h] ?
+				    t->med[j] - t->med[h] : t->med[h] -
+				    t->med[j];
+
+				if (t->alive[j] && (nb < 0 || dj < (t->med[nb] >
+				    t->med[h] ? t->med[nb] - t->med[h] :
+				    t->med[h] - t->med[nb])))
+					nb = (int)j;
+			}
+			if (nb >= 0) {
+				t->quota[nb] += rem;
+				t->quota[h] -= rem;
+			}
+		}
+	}
+	for (h = 0; h < t->n; h++)
+		if (t->alive[h])
+			want += t->quota[h] - t->kept[h];
+	if (want == 0)
+		return -1;
+	x = rnd_below(g, want);
+	for (h = 0; h < t->n; h++) {
+		uint64_t w = t->alive[h] ? t->quota[h] - t->kept[h] : 0;
+
+		if (x < w)
+			break;
+		x -= w;
+	}
+	t->tries[h]++;
+	return (int)h;
+}
+
 int
 pmr_shotgun_build(struct pmr_shotgun *g,
     int (*emit)(void *arg, const struct pmr_sim_gnode *n, uint64_t frag,
@@ -1490,6 +1647,8 @@ pmr_shotgun_build(struct pmr_shotgun *g,
 	const struct pmr_sim_det **used;
 	uint32_t maxlen = 0;
 	uint64_t tries, maxtries;
+	struct strata str;
+	int h;
 	size_t i;
 	int rc = 0;
 
@@ -1543,13 +1702,41 @@ pmr_shotgun_build(struct pmr_shotgun *g,
 		qsort(g->worder, g->nsig, sizeof(*g->worder), by_window);
 		maxtries = g->nsig;
 	}
+	g->st.sig_b2 = g->st.sig_insns = g->st.kept_b2 = 0;
+	for (i = 0; i < g->nsig; i++) {
+		uint32_t n = sig_n(g, &g->sig[i]);
+
+		g->st.sig_b2 += sig_misses(g, &g->sig[i], n);
+		g->st.sig_insns += n;
+	}
+	str.n = 0;
+	if (!g->o.every && g->o.strata > 0) {
+		free(g->worder);
+		if ((g->worder = malloc(g->nsig * sizeof(*g->worder))) ==
+		    NULL || strata_init(g, g->o.strata, g->worder, &str) != 0) {
+			rc = fail(g, PMR_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
 	for (tries = 0; (g->o.every || g->st.kept < g->o.fragments) &&
 	    tries < maxtries; tries++) {
-		const struct sig *s = &g->sig[g->o.every ? g->worder[tries] :
-		    rnd_below(g, g->nsig)];
+		const struct sig *s;
 		int cut;
-		long off, len = fragment(g, s, nodes, used, &off, &cut);
+		long off, len;
 		uint32_t k;
+
+		h = 0;
+		if (g->o.every)
+			s = &g->sig[g->worder[tries]];
+		else if (str.n > 0) {
+			/* a stratum, then one of its signatures */
+			if ((h = strata_pick(g, &str)) < 0)
+				break;
+			s = &g->sig[g->worder[str.first[h] + rnd_below(g,
+			    str.first[h + 1] - str.first[h])]];
+		} else
+			s = &g->sig[rnd_below(g, g->nsig)];
+		len = fragment(g, s, nodes, used, &off, &cut);
 
 		g->st.tried++;
 		g->st.truncated += cut;
@@ -1579,7 +1766,17 @@ pmr_shotgun_build(struct pmr_shotgun *g,
 				goto out;
 		}
 		g->st.kept++;
+		g->st.kept_b2 += sig_misses(g, s, (uint32_t)len);
+		if (str.n > 0)
+			str.kept[h]++;
 	}
+	for (h = 0; h < (int)str.n; h++) {
+		g->st.strata_short += str.quota[h] - str.kept[h];
+		g->st.strata_out += !str.alive[h];
+		if (str.alive[h] && str.quota[h] > str.q0[h])
+			g->st.strata_moved += str.quota[h] - str.q0[h];
+	}
+	g->st.strata = str.n;
 out:
 	free(nodes);
 	free(used);

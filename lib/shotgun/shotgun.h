@@ -59,8 +59,14 @@ struct pmr_shotgun_opts {
 				 * step) if that leaves keep percent of its
 				 * length or more (0: discarded, as the
 				 * paper's) [50] */
+	unsigned strata;	/* signatures drawn by stratum of their b2
+				 * bits, each stratum its share of the
+				 * fragments (0: uniformly, as the paper's;
+				 * at most PMR_SG_MAXSTRATA) [8] */
 	uint64_t seed;
 };
+
+#define PMR_SG_MAXSTRATA 64
 
 struct pmr_shotgun_stats {
 	uint64_t sigs, dets;	/* samples read */
@@ -80,6 +86,14 @@ struct pmr_shotgun_stats {
 	uint64_t lookahead_changed;	/* not the best match's target */
 	uint64_t return_sites;	/* returns sent to a call site's return
 				 * address (empty stack, no sample) */
+	/* strata (--strata): how many; those given up (no fragment in
+	 * many tries), the fragments of their quotas moved to the stratum
+	 * nearest in misses, and the fragments left short at the end */
+	uint64_t strata, strata_out, strata_moved, strata_short;
+	/* the b2 bits (misses) a signature instruction: over every
+	 * signature, and over the kept fragments' nodes (a kept share far
+	 * below the whole is windows with misses left out) */
+	uint64_t sig_b2, sig_insns, kept_b2;
 	/* with the true pcs (the trace, -p): fragments whose path left the
 	 * true one (errant), of those aborted (detected); kept ones that
 	 * stayed on it (consistent); indirect targets that were true */
