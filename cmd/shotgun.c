@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -584,7 +585,10 @@ main(int argc, char *argv[])
 			    (double)st->sig_insns, kept = 1000.0 *
 			    (double)st->kept_b2 / (double)st->nodes;
 
-			if (kept < 0.8 * all && all - kept >= 1.0)
+			/* and more than chance: 3 standard errors of the
+			 * mean of that many windows drawn at random */
+			if (kept < 0.8 * all && all - kept >= 1.0 && all -
+			    kept > 3 * st->sig_b2_sd / sqrt((double)st->kept))
 				fprintf(stderr, "shotgun: warning: the fragments "
 				    "have %.1f misses (b2) a 1000 instructions, "
 				    "the signatures %.1f: windows with misses are "

@@ -6,6 +6,7 @@
  * shotgun(1).
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -1703,11 +1704,22 @@ pmr_shotgun_build(struct pmr_shotgun *g,
 		maxtries = g->nsig;
 	}
 	g->st.sig_b2 = g->st.sig_insns = g->st.kept_b2 = 0;
-	for (i = 0; i < g->nsig; i++) {
-		uint32_t n = sig_n(g, &g->sig[i]);
+	{
+		double sum = 0, sq = 0;
 
-		g->st.sig_b2 += sig_misses(g, &g->sig[i], n);
-		g->st.sig_insns += n;
+		for (i = 0; i < g->nsig; i++) {
+			uint32_t n = sig_n(g, &g->sig[i]);
+			uint32_t m = sig_misses(g, &g->sig[i], n);
+			double r = n ? 1000.0 * m / n : 0;
+
+			g->st.sig_b2 += m;
+			g->st.sig_insns += n;
+			sum += r;
+			sq += r * r;
+		}
+		sum /= (double)g->nsig;
+		sq = sq / (double)g->nsig - sum * sum;
+		g->st.sig_b2_sd = sq > 0 ? sqrt(sq) : 0;
 	}
 	str.n = 0;
 	if (!g->o.every && g->o.strata > 0) {

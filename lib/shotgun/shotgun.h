@@ -94,6 +94,8 @@ struct pmr_shotgun_stats {
 	 * signature, and over the kept fragments' nodes (a kept share far
 	 * below the whole is windows with misses left out) */
 	uint64_t sig_b2, sig_insns, kept_b2;
+	double sig_b2_sd;	/* the standard deviation of a signature's b2
+				 * bits a 1000 instructions */
 	/* with the true pcs (the trace, -p): fragments whose path left the
 	 * true one (errant), of those aborted (detected); kept ones that
 	 * stayed on it (consistent); indirect targets that were true */
