@@ -422,8 +422,9 @@ const struct pmr_rtype *pmr_sim_rtype(uint32_t type);
 
 /* Decodes the PMR_SIM_GNODE_LEN payload bytes at p of a GNODE record in
  * the field table's order (lib/records/rec_sim.c; test_sim checks that
- * the two agree on random records). */
-static inline void
+ * the two agree on random records); inlined even into a function built
+ * for another ISA (icost's clones), which GCC would not do of itself. */
+__attribute__((always_inline)) static inline void
 pmr_sim_gnode_decode_at(const unsigned char *p, struct pmr_sim_gnode *g)
 {
 	g->seq = pmr_le64(p);
