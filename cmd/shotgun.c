@@ -578,6 +578,14 @@ main(int argc, char *argv[])
 			fprintf(stderr, "shotgun: warning: %" PRIu64 " good "
 			    "fragments of the %u asked for, after %" PRIu64
 			    " tries\n", st->kept, so.fragments, st->tried);
+		/* the paper's pcs without a sample: under 2%; far more
+		 * and the nodes' latencies are borrowed */
+		if (st->nodes > 0 && st->missing * 20 > st->nodes)
+			fprintf(stderr, "shotgun: warning: %.1f%% of the nodes "
+			    "have no sample of their pc and borrow another's "
+			    "latencies: too few samples for this code (a longer "
+			    "run, or denser ones: pmsim --shotgun=det=N)\n",
+			    100.0 * (double)st->missing / (double)st->nodes);
 		/* the fragments' misses against the signatures': far
 		 * fewer, and icost understates what misses cost */
 		if (st->sig_insns > 0 && st->nodes > 0) {

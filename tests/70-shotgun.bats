@@ -100,7 +100,9 @@ summary() {
 	awk -v a="$all" -v k="$kept" 'BEGIN { exit !(a > 30 && k < 0.7 * a) }'
 	[ -z "$(stat strata "$T/u.pmr")" ]
 	run -0 --separate-stderr "$SHOTGUN" -n 150 -p "$p" -o "$T/s8.pmr" "$T/s.pmr"
-	[ -z "$stderr" ]
+	[[ $stderr != *"under-represented"* ]]
+	# and cc1's short run leaves many nodes without a sample: said
+	[[ $stderr == *"of the nodes have no sample of their pc and borrow another's latencies"* ]]
 	kept=$(stat b2_kept "$T/s8.pmr")
 	echo "strata: b2 $kept of $all"
 	awk -v a="$all" -v k="$kept" 'BEGIN { exit !(k >= 0.85 * a && k <= 1.15 * a) }'
