@@ -1389,6 +1389,18 @@ fragment(struct pmr_shotgun *g, const struct sig *s,
 			next = true_pc(g, s, q + 1);
 			goto nextok;
 		}
+		/* a call's return address goes on the stack first: the
+		 * look-ahead over an indirect call's targets returns to it
+		 * (pushed after, it returned to the caller's caller, and
+		 * the true target of any callee that returns within 64
+		 * instructions failed: every sqlite fragment was cut at
+		 * its interpreter's calls) */
+		if (x->cls == PMR_OP_CALL || x->cls == PMR_OP_CALL_IND) {
+			stack[sp] = x->fall;
+			sp = (sp + 1) % RSTACK;
+			if (nstack < RSTACK)
+				nstack++;
+		}
 		/* the next pc: the program, the signature, the return
 		 * stack, or the chosen sample's target */
 		switch (x->cls) {
@@ -1455,12 +1467,6 @@ fragment(struct pmr_shotgun *g, const struct sig *s,
 			if (x->flags & PMR_SI_REP)
 				choice = i;
 			break;
-		}
-		if (x->cls == PMR_OP_CALL || x->cls == PMR_OP_CALL_IND) {
-			stack[sp] = x->fall;
-			sp = (sp + 1) % RSTACK;
-			if (nstack < RSTACK)
-				nstack++;
 		}
 		if (next == 0 && i + 1 < n)
 			ABORT(PMR_SG_NOTARGET);	/* no fall-through */
