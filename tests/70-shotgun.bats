@@ -107,6 +107,14 @@ summary() {
 	echo "strata: b2 $kept of $all"
 	awk -v a="$all" -v k="$kept" 'BEGIN { exit !(k >= 0.85 * a && k <= 1.15 * a) }'
 	[ "$(stat strata "$T/s8.pmr")" = 8 ] && [ "$(stat strata_out "$T/s8.pmr")" = 0 ]
+	# each node misses as its own b2 bit says: where no sample of its pc
+	# agrees, the miss comes from its class, or goes (with the samples'
+	# fields whole, 27 nodes a 1000 missed against 31 bits)
+	ev=$("$PMVIEW" -f tsv -t GNODE "$T/s8.pmr" | awk -F '\t' '
+	    NR > 1 { n++; m += $6 % 32 != 0 } END { print 1000 * m / n }')
+	echo "nodes with a miss: $ev a 1000; grafted: $(stat grafted_miss "$T/s8.pmr") missed, $(stat grafted_hit "$T/s8.pmr") hit"
+	awk -v e="$ev" -v k="$kept" 'BEGIN { exit !(e >= 0.98 * k && e <= 1.02 * k) }'
+	[ "$(stat grafted_miss "$T/s8.pmr")" -gt 0 ] && [ "$(stat grafted_hit "$T/s8.pmr")" -gt 0 ]
 	# python's first 500 K: most windows of the interpreter's dispatch
 	# never assemble
 	"$PMSIM" -q -m fields03 --shotgun=sig=2000,len=4000,det=20 --warmup 100000 \

@@ -61,6 +61,7 @@ struct pmr_shotgun {
 	struct pmr_sim_det *det;
 	size_t ndet, capdet;
 	unsigned det_ctx;	/* the DETs' context width */
+	uint8_t *how;		/* a fragment's nodes: HOW_* */
 	uint32_t *detidx;	/* DET indexes by pc (build) */
 	uint32_t *byseq;	/* DET indexes by seq (oracle) */
 	size_t ndet_idx;	/* DETs of the program's pcs */
@@ -230,6 +231,7 @@ pmr_shotgun_free(struct pmr_shotgun *g)
 	free(g->cgrp);
 	free(g->cidx);
 	free(g->scr);
+	free(g->how);
 	free(g->ctgt);
 	free(g->rets);
 	free(g->rofs);
@@ -1067,6 +1069,66 @@ node_fill(struct pmr_shotgun *g, const struct ins *x,
 	n->rk = n->rs != 0 ? n->rk : 0;
 }
 
+/* How a node was filled, for the counters of kept fragments. */
+#define HOW_PROXY 1u
+#define HOW_GRAFT_MISS 2u
+#define HOW_GRAFT_HIT 4u
+
+/* The events that set b2 (pmr_sim_sig_bits). */
+#define MISS_EV (PMR_SIM_EV_ICACHE_MISS | PMR_SIM_EV_ITLB_MISS | \
+	PMR_SIM_EV_DCACHE_MISS | PMR_SIM_EV_DTLB_MISS | PMR_SIM_EV_LLC_MISS)
+
+/* b2 of a DET's own position: whether the sampled instance missed. */
+static unsigned
+det_b2(const struct pmr_sim_det *d)
+{
+	return (unsigned)(d->sig >> (2 * d->ctx + 1)) & 1u;
+}
+
+/*
+ * [choice] The node's own b2 bit says whether this instance missed (an
+ * I-cache, ITLB, L1-D or DTLB miss; in pmsim every miss cycle, partial
+ * miss and miss event goes with it, and none without it).  Where the
+ * chosen sample disagrees (no sample of the pc agrees, so the own-bits
+ * rule of choose_in could not help):
+ * - the instance missed and the pc's samples did not: the miss cycles
+ *   and events come from a proxy of its class whose own bits agree
+ *   (none if the class has no such sample);
+ * - the instance did not miss and every sample did: no miss cycles.
+ * The paper takes the sample's fields whole; on cc1's 2 M instructions,
+ * where a pc has one or two samples, that lost a miss in seven (27 nodes
+ * a 1000 missed against 31 b2 bits; 33 against 33 with the grafts) and
+ * the mean error against the full graph fell from 46% to 37%.
+ */
+static unsigned
+graft(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
+    size_t q, unsigned b, const struct pmr_sim_det *d,
+    struct pmr_sim_gnode *n)
+{
+	unsigned miss = b >> 1 & 1u;
+	const struct pmr_sim_det *pd;
+
+	if (g->o.bits != 2 || det_b2(d) == miss)
+		return 0;
+	if (miss) {
+		pd = proxy(g, x, s, q);
+		if (pd == NULL || !det_b2(pd))
+			return 0;
+		n->dd_fetch = pd->dd_fetch;
+		n->dd_itlb = pd->dd_itlb;
+		n->ep_miss = pd->ep_miss;
+		n->ep_tlb = pd->ep_tlb;
+		n->events = (n->events & ~MISS_EV) | (pd->events & MISS_EV);
+		return HOW_GRAFT_MISS;
+	}
+	n->dd_fetch = n->dd_itlb = 0;
+	n->ep_miss = n->ep_tlb = 0;
+	n->partial = 0;
+	n->pp = 0;
+	n->events &= ~MISS_EV;
+	return HOW_GRAFT_HIT;
+}
+
 /*
  * [choice] Look-ahead: how many instructions from position q of s on the
  * path that starts at pc stay consistent with the signature bits, walking
@@ -1373,10 +1435,13 @@ fragment(struct pmr_shotgun *g, const struct sig *s,
 			t.partial = 0;
 			t.pr_mem = t.pp = t.pl = t.rs = 0;
 			t.target = 0;
-			g->st.proxied++;
+			g->how[i] = HOW_PROXY;
 			node_fill(g, x, &t, i, &nodes[i]);
-		} else
+		} else {
 			node_fill(g, x, d, i, &nodes[i]);
+			g->how[i] = d != NULL ? (uint8_t)graft(g, x, s, q, b,
+			    d, &nodes[i]) : 0;
+		}
 		reg_producers(g, x, i, &lastxfer, &nodes[i]);
 		if (g->o.oracle && d != NULL && d->seq == s->seq + i) {
 			/* its own producers, as the full graph has them */
@@ -1688,7 +1753,9 @@ pmr_shotgun_build(struct pmr_shotgun *g,
 			maxlen = g->sig[i].len;
 	nodes = malloc(maxlen * sizeof(*nodes));
 	used = malloc(maxlen * sizeof(*used));
-	if (nodes == NULL || used == NULL) {
+	free(g->how);
+	g->how = malloc(maxlen);
+	if (nodes == NULL || used == NULL || g->how == NULL) {
 		free(nodes);
 		free(used);
 		return fail(g, PMR_ENOMEM, "out of memory");
@@ -1779,6 +1846,9 @@ pmr_shotgun_build(struct pmr_shotgun *g,
 			x->missing += used[k] == NULL;
 			g->st.nodes++;
 			g->st.missing += used[k] == NULL;
+			g->st.proxied += (g->how[k] & HOW_PROXY) != 0;
+			g->st.grafted_miss += (g->how[k] & HOW_GRAFT_MISS) != 0;
+			g->st.grafted_hit += (g->how[k] & HOW_GRAFT_HIT) != 0;
 			if (emit != NULL &&
 			    (rc = emit(arg, &nodes[k], g->st.kept, k)) != 0)
 				goto out;

@@ -80,6 +80,10 @@ struct pmr_shotgun_stats {
 	uint64_t matched;	/* with one: chosen by the match score */
 	uint64_t ties;		/* of those, with more than one best */
 	uint64_t own_miss;	/* of those, none with the node's own bits */
+	/* of the nodes with a sample of their pc, those whose own b2 bit
+	 * (a miss) disagreed with the chosen sample's: the miss cycles of
+	 * a proxy of the class whose bit agrees, or none */
+	uint64_t grafted_miss, grafted_hit;
 	double score;		/* sum of score / bits compared */
 	uint64_t indirect;	/* next pcs taken from a sample's target */
 	uint64_t lookaheads;	/* of those, chosen among 2 or more targets */
