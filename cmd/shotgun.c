@@ -217,17 +217,20 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 		    PRIu64 " missing=%" PRIu64 " matched=%" PRIu64 " ties=%"
 		    PRIu64 " own_miss=%" PRIu64 " score=%.4f indirect=%" PRIu64
 		    " proxied=%" PRIu64 " lookaheads=%" PRIu64 " changed=%" PRIu64
-		    " grafted_miss=%" PRIu64 " grafted_hit=%" PRIu64 :
+		    " grafted_miss=%" PRIu64 " grafted_hit=%" PRIu64
+		    " stripped_i=%" PRIu64 :
 		    "; nodes %" PRIu64 ", without a sample %"
 		    PRIu64 ", matched %" PRIu64 " (ties %" PRIu64 ", own bits "
 		    "unmatched %" PRIu64 ", mean score %.3f), indirect targets %"
 		    PRIu64 ", proxies %" PRIu64 ", look-aheads %" PRIu64
 		    " (%" PRIu64 " changed the target); own b2 against the "
-		    "sample's: misses grafted %" PRIu64 ", removed %" PRIu64,
+		    "sample's: misses grafted %" PRIu64 ", removed %" PRIu64
+		    ", I-side misses off a line's start dropped %" PRIu64,
 		    st->nodes, st->missing, st->matched, st->ties, st->own_miss,
 		    st->matched ? st->score / (double)st->matched : 0.0,
 		    st->indirect, st->proxied, st->lookaheads,
-		    st->lookahead_changed, st->grafted_miss, st->grafted_hit);
+		    st->lookahead_changed, st->grafted_miss, st->grafted_hit,
+		    st->stripped_i);
 	if (n < len)
 		n += (size_t)snprintf(buf + n, len - n, meta ? " b2_all=%.2f"
 		    " b2_kept=%.2f" : "; misses (b2) a 1000 instructions: %.2f "

@@ -39,6 +39,10 @@ enum pmr_shotgun_abort {
 				 * its pc, or a branch without a target */
 	PMR_SG_NOPATH,		/* no target a sample names agrees with the
 				 * signature after it (look-ahead) */
+	PMR_SG_MIDLINE,		/* b2 on an instruction that touches no
+				 * memory and is not the first of its line
+				 * on the path (an I-side miss is charged to
+				 * the first) */
 	PMR_SG_NABORT
 };
 
@@ -84,6 +88,8 @@ struct pmr_shotgun_stats {
 	 * (a miss) disagreed with the chosen sample's: the miss cycles of
 	 * a proxy of the class whose bit agrees, or none */
 	uint64_t grafted_miss, grafted_hit;
+	uint64_t stripped_i;	/* nodes after another of their line whose
+				 * sample's I-side miss was dropped */
 	double score;		/* sum of score / bits compared */
 	uint64_t indirect;	/* next pcs taken from a sample's target */
 	uint64_t lookaheads;	/* of those, chosen among 2 or more targets */
