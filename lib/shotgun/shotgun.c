@@ -44,6 +44,23 @@ struct sig {
 	PMR_SIM_EV_LLC_MISS)
 #define MISS_EV (I_EV | D_EV)
 
+/* The DETs of a pc with the same context bits (in the match window) form
+ * a group: a node scores groups, not DETs. */
+struct grp {
+	uint64_t sig;		/* the context, DET layout, window only */
+	uint32_t first, n;	/* idx[first .. first + n) */
+};
+
+/* Samples by class: DET indexes by class, window context and seq, their
+ * groups, and each class's first group and groups. */
+struct cindex {
+	uint32_t *idx;
+	struct grp *grp;
+	uint32_t grp0[PMR_OP_NCLASS], ngrp[PMR_OP_NCLASS];
+};
+
+static void cindex_free(struct cindex *c);
+
 struct pmr_shotgun {
 	struct pmr_shotgun_opts o;
 	struct pmr_sim_config c;
@@ -73,24 +90,14 @@ struct pmr_shotgun {
 	size_t ndet_idx;	/* DETs of the program's pcs */
 	/* the DETs of a pc with the same context bits (in the match
 	 * window) form a group: a node scores groups, not DETs */
-	struct grp {
-		uint64_t sig;	/* the context, DET layout, window only */
-		uint32_t first, n;	/* idx[first .. first + n) */
-	} *grp, *cgrp;
-	size_t ngrp, ncgrp;
-	/* the same by class, for a pc without samples: DET indexes by
-	 * class, window context, seq, and each class's groups */
-	uint32_t *cidx;
-	uint32_t cgrp0[PMR_OP_NCLASS], ncgrp_of[PMR_OP_NCLASS];
-	/* the same of the pcs sampled once (the proxies of unsampled pcs) */
-	struct grp *sgrp;
-	uint32_t *sidx;
-	uint32_t sgrp0[PMR_OP_NCLASS], nsgrp_of[PMR_OP_NCLASS];
-	/* the same of the samples with a D-side miss (a miss of an
-	 * instruction that does not start a line) */
-	struct grp *dgrp;
-	uint32_t *didx;
-	uint32_t dgrp0[PMR_OP_NCLASS], ndgrp_of[PMR_OP_NCLASS];
+	struct grp *grp;
+	size_t ngrp;
+	/* the same by class, for a pc without samples or a grafted miss:
+	 * every sample, those of the pcs sampled once (the proxies of
+	 * unsampled pcs), those with a D-side miss (the miss of a node
+	 * that does not start a line) */
+	struct cindex cls_all, cls_once, cls_dmiss;
+	struct cindex *cls_set;	/* the one group() is filling */
 	unsigned *scr;		/* the match score of each group (choose_in) */
 	size_t nscr;
 	/* the truth: pcs of the signatures' windows */
@@ -243,12 +250,9 @@ pmr_shotgun_free(struct pmr_shotgun *g)
 	free(g->detidx);
 	free(g->byseq);
 	free(g->grp);
-	free(g->cgrp);
-	free(g->cidx);
-	free(g->sgrp);
-	free(g->sidx);
-	free(g->dgrp);
-	free(g->didx);
+	cindex_free(&g->cls_all);
+	cindex_free(&g->cls_once);
+	cindex_free(&g->cls_dmiss);
 	free(g->scr);
 	free(g->how);
 	free(g->ctgt);
@@ -645,33 +649,61 @@ set_pc(struct pmr_shotgun *g, uint64_t pc, uint32_t g0, uint32_t ng,
 }
 
 static void
+cindex_free(struct cindex *c)
+{
+	free(c->idx);
+	free(c->grp);
+	c->idx = NULL;
+	c->grp = NULL;
+}
+
+static void
 set_cls(struct pmr_shotgun *g, uint64_t cls, uint32_t g0, uint32_t ng,
     uint32_t d0, uint32_t nd)
 {
 	(void)d0;
 	(void)nd;
-	g->cgrp0[cls] = g0;
-	g->ncgrp_of[cls] = ng;
+	g->cls_set->grp0[cls] = g0;
+	g->cls_set->ngrp[cls] = ng;
 }
 
-static void
-set_scls(struct pmr_shotgun *g, uint64_t cls, uint32_t g0, uint32_t ng,
-    uint32_t d0, uint32_t nd)
+/* Indexes by class the n DETs of idx (in class order) that keep(g, det)
+ * keeps (NULL: all) into c. */
+static int
+cindex_build(struct pmr_shotgun *g, struct cindex *c, const uint32_t *idx,
+    size_t n, int (*keep)(const struct pmr_shotgun *,
+    const struct pmr_sim_det *))
 {
-	(void)d0;
-	(void)nd;
-	g->sgrp0[cls] = g0;
-	g->nsgrp_of[cls] = ng;
+	size_t i, m = 0;
+
+	cindex_free(c);
+	c->idx = malloc((n ? n : 1) * sizeof(*c->idx));
+	c->grp = malloc((n ? n : 1) * sizeof(*c->grp));
+	if (c->idx == NULL || c->grp == NULL)
+		return fail(g, PMR_ENOMEM, "out of memory");
+	for (i = 0; i < n; i++)
+		if (keep == NULL || keep(g, &g->det[idx[i]]))
+			c->idx[m++] = idx[i];
+	memset(c->grp0, 0, sizeof(c->grp0));
+	memset(c->ngrp, 0, sizeof(c->ngrp));
+	g->cls_set = c;
+	group(g, c->idx, m, 1, c->grp, set_cls, g);
+	return 0;
 }
 
-static void
-set_dcls(struct pmr_shotgun *g, uint64_t cls, uint32_t g0, uint32_t ng,
-    uint32_t d0, uint32_t nd)
+/* A sample of a pc sampled once. */
+static int
+of_once(const struct pmr_shotgun *g, const struct pmr_sim_det *d)
 {
-	(void)d0;
-	(void)nd;
-	g->dgrp0[cls] = g0;
-	g->ndgrp_of[cls] = ng;
+	return ins_find(g, d->pc)->ndet == 1;
+}
+
+/* A sample with a D-side miss. */
+static int
+of_dmiss(const struct pmr_shotgun *g, const struct pmr_sim_det *d)
+{
+	(void)g;
+	return (d->events & D_EV) != 0;
 }
 
 static int
@@ -688,8 +720,9 @@ by_seq(const void *a, const void *b)
 static int
 index_dets(struct pmr_shotgun *g)
 {
-	uint32_t hist[PMR_OP_NCLASS][16];
+	uint32_t hist[PMR_OP_NCLASS][16], *bycls;
 	size_t i, j;
+	int rc;
 
 	memset(hist, 0, sizeof(hist));
 	free(g->detidx);
@@ -718,51 +751,24 @@ index_dets(struct pmr_shotgun *g)
 	qsort(g->detidx, j, sizeof(*g->detidx), by_pc);
 	qsort(g->byseq, j, sizeof(*g->byseq), by_seq);
 	free(g->grp);
-	free(g->cgrp);
-	free(g->cidx);
 	g->grp = malloc((j ? j : 1) * sizeof(*g->grp));
-	g->cgrp = malloc((j ? j : 1) * sizeof(*g->cgrp));
-	g->cidx = malloc((j ? j : 1) * sizeof(*g->cidx));
-	if (g->grp == NULL || g->cgrp == NULL || g->cidx == NULL)
+	if (g->grp == NULL)
 		return fail(g, PMR_ENOMEM, "out of memory");
 	g->ngrp = group(g, g->detidx, j, 0, g->grp, set_pc, g);
-	memcpy(g->cidx, g->detidx, j * sizeof(*g->cidx));
-	qsort(g->cidx, j, sizeof(*g->cidx), by_cls);
-	memset(g->ncgrp_of, 0, sizeof(g->ncgrp_of));
-	g->ncgrp = group(g, g->cidx, j, 1, g->cgrp, set_cls, g);
+	/* by class */
+	if ((bycls = malloc((j ? j : 1) * sizeof(*bycls))) == NULL)
+		return fail(g, PMR_ENOMEM, "out of memory");
+	memcpy(bycls, g->detidx, j * sizeof(*bycls));
+	qsort(bycls, j, sizeof(*bycls), by_cls);
+	rc = cindex_build(g, &g->cls_all, bycls, j, NULL);
+	if (rc == 0)
+		rc = cindex_build(g, &g->cls_once, bycls, j, of_once);
+	if (rc == 0)
+		rc = cindex_build(g, &g->cls_dmiss, bycls, j, of_dmiss);
+	free(bycls);
+	if (rc != 0)
+		return rc;
 	g->ndet_idx = j;
-	/* the samples of the pcs sampled once, by class (proxy) */
-	free(g->sgrp);
-	free(g->sidx);
-	g->sgrp = malloc((j ? j : 1) * sizeof(*g->sgrp));
-	g->sidx = malloc((j ? j : 1) * sizeof(*g->sidx));
-	if (g->sgrp == NULL || g->sidx == NULL)
-		return fail(g, PMR_ENOMEM, "out of memory");
-	{
-		size_t m = 0;
-
-		for (i = 0; i < j; i++)
-			if (ins_get(g, g->det[g->cidx[i]].pc)->ndet == 1)
-				g->sidx[m++] = g->cidx[i];
-		memset(g->nsgrp_of, 0, sizeof(g->nsgrp_of));
-		group(g, g->sidx, m, 1, g->sgrp, set_scls, g);
-	}
-	/* the samples with a D-side miss, by class */
-	free(g->dgrp);
-	free(g->didx);
-	g->dgrp = malloc((j ? j : 1) * sizeof(*g->dgrp));
-	g->didx = malloc((j ? j : 1) * sizeof(*g->didx));
-	if (g->dgrp == NULL || g->didx == NULL)
-		return fail(g, PMR_ENOMEM, "out of memory");
-	{
-		size_t m = 0;
-
-		for (i = 0; i < j; i++)
-			if (g->det[g->cidx[i]].events & D_EV)
-				g->didx[m++] = g->cidx[i];
-		memset(g->ndgrp_of, 0, sizeof(g->ndgrp_of));
-		group(g, g->didx, m, 1, g->dgrp, set_dcls, g);
-	}
 	/* [choice] a pc without samples: its class's commonest unit
 	 * latency among the samples, else the machine's */
 	for (i = 0; i < PMR_OP_NCLASS; i++) {
@@ -1045,6 +1051,15 @@ choose_in(struct pmr_shotgun *g, const struct grp *gr, unsigned ngrp,
 	return NULL;	/* not reached */
 }
 
+/* The DET of class cls in c that best matches position q of s, or NULL. */
+static const struct pmr_sim_det *
+choose_cls(struct pmr_shotgun *g, const struct cindex *c, unsigned cls,
+    const struct sig *s, size_t q)
+{
+	return choose_in(g, c->grp + c->grp0[cls], c->ngrp[cls], c->idx, s,
+	    q, NULL, 0);
+}
+
 /* The DET of x that best matches position q of s, or NULL. */
 static const struct pmr_sim_det *
 choose(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
@@ -1077,15 +1092,13 @@ proxy(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
 	unsigned own = g->o.bits == 2 ? 3u : 1u;
 	const struct pmr_sim_det *d;
 
-	if (g->nsgrp_of[x->cls] > 0) {
-		d = choose_in(g, g->sgrp + g->sgrp0[x->cls],
-		    g->nsgrp_of[x->cls], g->sidx, s, q, NULL, 0);
+	if (g->cls_once.ngrp[x->cls] > 0) {
+		d = choose_cls(g, &g->cls_once, x->cls, s, q);
 		if (d != NULL && (((unsigned)(d->sig >> (2 * d->ctx)) ^
 		    sig_at(g, s, q)) & own) == 0)
 			return d;
 	}
-	return choose_in(g, g->cgrp + g->cgrp0[x->cls], g->ncgrp_of[x->cls],
-	    g->cidx, s, q, NULL, 0);
+	return choose_cls(g, &g->cls_all, x->cls, s, q);
 }
 
 /* Sets n's register producers from the program's dataflow along the
@@ -1237,10 +1250,7 @@ graft(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
 			n->dd_fetch = pd->dd_fetch;
 			n->dd_itlb = pd->dd_itlb;
 		} else {
-			if (g->ndgrp_of[x->cls] == 0)
-				return how;
-			pd = choose_in(g, g->dgrp + g->dgrp0[x->cls],
-			    g->ndgrp_of[x->cls], g->didx, s, q, NULL, 0);
+			pd = choose_cls(g, &g->cls_dmiss, x->cls, s, q);
 			if (pd == NULL)
 				return how;
 		}
