@@ -1226,7 +1226,10 @@ det_b2(const struct pmr_sim_det *d)
  * another instruction of their line, which the machine never does.  The
  * wrong-path prefetch cycles (dd_wp) are left as the sample has them,
  * though the machine too has them only at a line's start: dropped off
- * it, 8 M instructions of cc1 went from 16% to 25% against the graph.
+ * it, 8 M instructions of cc1 went from 16% to 25% against the graph (a
+ * DET does not say whether its instance started a line, so a node that
+ * does draws dd_wp at the rate of all instances, too low; the misplaced
+ * ones make up for it).
  */
 static unsigned
 graft(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
