@@ -1051,6 +1051,13 @@ choose_in(struct pmr_shotgun *g, const struct grp *gr, unsigned ngrp,
 	return NULL;	/* not reached */
 }
 
+/* The two signature bits of a DET's own position (b1 | b2 << 1). */
+static unsigned
+det_own(const struct pmr_sim_det *d)
+{
+	return (unsigned)(d->sig >> (2 * d->ctx)) & 3u;
+}
+
 /* The DET of class cls in c that best matches position q of s, or NULL. */
 static const struct pmr_sim_det *
 choose_cls(struct pmr_shotgun *g, const struct cindex *c, unsigned cls,
@@ -1070,7 +1077,8 @@ choose(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
 }
 
 /*
- * [choice] For a pc without samples, a proxy: the DET of another pc of
+ * [choice] For a pc without samples (and for a miss that no sample of a
+ * node's pc shows: graft()), a proxy: the DET of another pc of
  * its class whose context best matches (its own bits first of all: b2
  * says a miss happened), whose latencies and events stand in for the
  * pc's; NULL if the class has no samples.  The proxy comes from the pcs
@@ -1094,8 +1102,7 @@ proxy(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
 
 	if (g->cls_once.ngrp[x->cls] > 0) {
 		d = choose_cls(g, &g->cls_once, x->cls, s, q);
-		if (d != NULL && (((unsigned)(d->sig >> (2 * d->ctx)) ^
-		    sig_at(g, s, q)) & own) == 0)
+		if (d != NULL && ((det_own(d) ^ sig_at(g, s, q)) & own) == 0)
 			return d;
 	}
 	return choose_cls(g, &g->cls_all, x->cls, s, q);
@@ -1199,13 +1206,6 @@ node_fill(struct pmr_shotgun *g, const struct ins *x,
 #define HOW_GRAFT_HIT 4u
 #define HOW_STRIP_I 8u
 
-/* b2 of a DET's own position: whether the sampled instance missed. */
-static unsigned
-det_b2(const struct pmr_sim_det *d)
-{
-	return (unsigned)(d->sig >> (2 * d->ctx + 1)) & 1u;
-}
-
 /*
  * [choice] The node's own b2 bit says whether this instance missed (an
  * I-cache, ITLB, L1-D or DTLB miss; in pmsim every miss cycle, partial
@@ -1248,7 +1248,7 @@ graft(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
 	if (miss && !(n->events & MISS_EV)) {
 		if (lf) {
 			pd = proxy(g, x, s, q);
-			if (pd == NULL || !det_b2(pd))
+			if (pd == NULL || !(det_own(pd) & 2u))
 				return how;
 			n->dd_fetch = pd->dd_fetch;
 			n->dd_itlb = pd->dd_itlb;

@@ -84,9 +84,9 @@ struct pmr_shotgun_stats {
 	uint64_t matched;	/* with one: chosen by the match score */
 	uint64_t ties;		/* of those, with more than one best */
 	uint64_t own_miss;	/* of those, none with the node's own bits */
-	/* of the nodes with a sample of their pc, those whose own b2 bit
-	 * (a miss) disagreed with the chosen sample's: the miss cycles of
-	 * a proxy of the class whose bit agrees, or none */
+	/* nodes whose own b2 bit (a miss) the chosen sample or proxy left
+	 * unexplained or contradicted: the miss cycles of a sample of the
+	 * class that missed, or none */
 	uint64_t grafted_miss, grafted_hit;
 	uint64_t stripped_i;	/* nodes after another of their line whose
 				 * sample's I-side miss was dropped */
