@@ -66,12 +66,12 @@ help(void)
 	    "      --lookahead=K    an indirect target: the one the next K "
 	    "bits agree with\n"
 	    "                       longest (0: the best match alone) [64]\n"
-	    "      --keep=PCT       a fragment that cannot go on: keep it up "
-	    "to its last\n"
-	    "                       choice if PCT%% of it or more (0: "
-	    "discard it) [50]\n"
+	    "      --keep=PCT       too few whole fragments: keep one that "
+	    "cannot go on up\n"
+	    "                       to its last choice if PCT%% of it or "
+	    "more (0: never) [50]\n"
 	    "      --strata=K       signatures drawn by K strata of their "
-	    "miss bits, each\n"
+	    "I-miss bits, each\n"
 	    "                       its share of the fragments (0: uniformly, "
 	    "as the paper) [8]\n"
 	    "      --stats=FILE     the counters (key=value, as META "
@@ -204,11 +204,12 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 
 	n = (size_t)snprintf(buf, len, meta ? "sigs=%" PRIu64 " dets=%"
 	    PRIu64 " dets_nopc=%" PRIu64 " tried=%" PRIu64 " kept=%" PRIu64
-	    " truncated=%" PRIu64 : "%" PRIu64 " SIG, %" PRIu64 " DET (%"
-	    PRIu64 " of pcs not in the program); fragments: %" PRIu64
-	    " tried, %" PRIu64 " kept (%" PRIu64 " cut at a choice)",
+	    " truncated=%" PRIu64 " kept_whole=%" PRIu64 : "%" PRIu64
+	    " SIG, %" PRIu64 " DET (%" PRIu64 " of pcs not in the program); "
+	    "fragments: %" PRIu64 " tried, %" PRIu64 " kept (%" PRIu64
+	    " cut at a choice, %" PRIu64 " whole in the first pass)",
 	    st->sigs, st->dets, st->dets_nopc, st->tried, st->kept,
-	    st->truncated);
+	    st->truncated, st->kept_whole);
 	for (k = 0; k < PMR_SG_NABORT && n < len; k++)
 		n += (size_t)snprintf(buf + n, len - n, meta ? " %s=%" PRIu64 :
 		    ", %s %" PRIu64, pmr_shotgun_abort_name(k), st->aborted[k]);
@@ -218,26 +219,31 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 		    PRIu64 " own_miss=%" PRIu64 " score=%.4f indirect=%" PRIu64
 		    " proxied=%" PRIu64 " lookaheads=%" PRIu64 " changed=%" PRIu64
 		    " grafted_miss=%" PRIu64 " grafted_hit=%" PRIu64
-		    " stripped_i=%" PRIu64 :
+		    " stripped_i=%" PRIu64 " grafted_dir=%" PRIu64 :
 		    "; nodes %" PRIu64 ", without a sample %"
 		    PRIu64 ", matched %" PRIu64 " (ties %" PRIu64 ", own bits "
 		    "unmatched %" PRIu64 ", mean score %.3f), indirect targets %"
 		    PRIu64 ", proxies %" PRIu64 ", look-aheads %" PRIu64
 		    " (%" PRIu64 " changed the target); own b2 against the "
 		    "sample's: misses grafted %" PRIu64 ", removed %" PRIu64
-		    ", I-side misses off a line's start dropped %" PRIu64,
+		    ", I-side misses off a line's start dropped %" PRIu64
+		    ", branch outcomes of a minority direction %" PRIu64,
 		    st->nodes, st->missing, st->matched, st->ties, st->own_miss,
 		    st->matched ? st->score / (double)st->matched : 0.0,
 		    st->indirect, st->proxied, st->lookaheads,
 		    st->lookahead_changed, st->grafted_miss, st->grafted_hit,
-		    st->stripped_i);
+		    st->stripped_i, st->grafted_dir);
 	if (n < len)
 		n += (size_t)snprintf(buf + n, len - n, meta ? " b2_all=%.2f"
-		    " b2_kept=%.2f" : "; misses (b2) a 1000 instructions: %.2f "
-		    "in the signatures, %.2f in the fragments",
+		    " b2_kept=%.2f i_all=%.2f i_kept=%.2f" : "; misses (b2) a "
+		    "1000 instructions: %.2f in the signatures, %.2f in the "
+		    "fragments; b2 without b1: %.2f and %.2f",
 		    st->sig_insns ? 1000.0 * (double)st->sig_b2 /
 		    (double)st->sig_insns : 0.0, st->nodes ? 1000.0 *
-		    (double)st->kept_b2 / (double)st->nodes : 0.0);
+		    (double)st->kept_b2 / (double)st->nodes : 0.0,
+		    st->sig_insns ? 1000.0 * (double)st->sig_i /
+		    (double)st->sig_insns : 0.0, st->nodes ? 1000.0 *
+		    (double)st->kept_i / (double)st->nodes : 0.0);
 	if (st->strata > 0 && n < len)
 		n += (size_t)snprintf(buf + n, len - n, meta ? " strata=%"
 		    PRIu64 " strata_out=%" PRIu64 " strata_moved=%" PRIu64
@@ -559,7 +565,9 @@ main(int argc, char *argv[])
 		if (err == 0 && pmr_shotgun_stats(g)->kept == 0) {
 			pmr_writer_abort(o.w);
 			stats_text(pmr_shotgun_stats(g), line, sizeof(line), 0);
-			die("no fragment could be built (%s)", line);
+			die("no fragment could be built%s (%s)", so.keep == 0 ?
+			    " whole (--keep=50 keeps the first half or more of "
+			    "one that cannot go on)" : "", line);
 		}
 		if (err == 0) {
 			stats_text(pmr_shotgun_stats(g), line, sizeof(line), 1);
@@ -609,6 +617,13 @@ main(int argc, char *argv[])
 				    "understated%s\n", kept, all, so.strata == 0 ?
 				    " (--strata draws by misses)" : "");
 		}
+		if (!so.every && st->truncated > 0)
+			fprintf(stderr, "shotgun: warning: %" PRIu64 " whole "
+			    "fragments could be built; %" PRIu64 " more are "
+			    "kept up to their last choice, without the tails "
+			    "that could not be assembled (cold code: its "
+			    "misses are understated)\n", st->kept_whole,
+			    st->truncated);
 		if (st->strata_out > 0)
 			fprintf(stderr, "shotgun: warning: %" PRIu64 " of the "
 			    "%" PRIu64 " strata made no fragment: %" PRIu64

@@ -89,24 +89,30 @@ summary() {
 # strata of their misses (the default) they have about as many.  A
 # stratum whose windows never assemble gives its share to its neighbour,
 # and says so.
-@test "shotgun --strata: the fragments have the signatures' misses (cc1); a stratum that makes none is said" {
+@test "shotgun --strata: the fragments have more of the signatures' I-side misses (cc1); a stratum that makes none is said" {
 	"$PMSIM" -q -m fields03 --shotgun=sig=2000,len=4000,det=20 --warmup 500000 \
 	    --max 2000000 -o "$T/s.pmr" "$TOP/traces/cc1.pmr.zst"
 	p=$TOP/traces/cc1.pmr.zst
 	run -0 --separate-stderr "$SHOTGUN" -n 150 --strata 0 -p "$p" -o "$T/u.pmr" "$T/s.pmr"
 	[[ $stderr == *"windows with misses are under-represented"*"(--strata draws by misses)"* ]]
-	all=$(stat b2_all "$T/u.pmr") kept=$(stat b2_kept "$T/u.pmr")
-	echo "uniform: b2 $kept of $all a 1000 instructions"
-	awk -v a="$all" -v k="$kept" 'BEGIN { exit !(a > 30 && k < 0.7 * a) }'
+	all=$(stat b2_all "$T/u.pmr") ukept=$(stat b2_kept "$T/u.pmr")
+	iall=$(stat i_all "$T/u.pmr") iukept=$(stat i_kept "$T/u.pmr")
+	echo "uniform: b2 $ukept of $all a 1000 instructions, (0,1) bits $iukept of $iall"
+	awk -v a="$all" -v k="$ukept" -v ia="$iall" -v ik="$iukept" \
+	    'BEGIN { exit !(a > 30 && k < 0.7 * a && ia > 5 && ik < 0.5 * ia) }'
 	[ -z "$(stat strata "$T/u.pmr")" ]
 	run -0 --separate-stderr "$SHOTGUN" -n 150 -p "$p" -o "$T/s8.pmr" "$T/s.pmr"
-	[[ $stderr != *"under-represented"* ]]
 	# and cc1's short run leaves many nodes without a sample: said
 	[[ $stderr == *"of the nodes have no sample of their pc and borrow another's latencies"* ]]
-	kept=$(stat b2_kept "$T/s8.pmr")
-	echo "strata: b2 $kept of $all"
-	awk -v a="$all" -v k="$kept" 'BEGIN { exit !(k >= 0.85 * a && k <= 1.15 * a) }'
-	[ "$(stat strata "$T/s8.pmr")" = 8 ] && [ "$(stat strata_out "$T/s8.pmr")" = 0 ]
+	kept=$(stat b2_kept "$T/s8.pmr") ikept=$(stat i_kept "$T/s8.pmr")
+	echo "strata: b2 $kept of $all, (0,1) bits $ikept of $iall"
+	# the strata's key, b2 without b1 (I-side misses), nearly as in the
+	# signatures; b2 as a whole better than uniform, still short (the
+	# coldest windows never assemble: two strata given up, said)
+	awk -v a="$all" -v k="$kept" -v uk="$ukept" -v ia="$iall" -v ik="$ikept" \
+	    'BEGIN { exit !(ik >= 0.7 * ia && ik <= 1.1 * ia && k > 1.2 * uk && k < a) }'
+	[ "$(stat strata "$T/s8.pmr")" = 8 ] && [ "$(stat strata_out "$T/s8.pmr")" -gt 0 ]
+	[[ $stderr == *"of the 8 strata made no fragment"* ]]
 	# each node misses as its own b2 bit says: where no sample of its pc
 	# agrees, the miss comes from its class, or goes (with the samples'
 	# fields whole, 27 nodes a 1000 missed against 31 bits)
@@ -123,7 +129,15 @@ summary() {
 	    -o "$T/p8.pmr" "$T/p.pmr"
 	out=$(stat strata_out "$T/p8.pmr") moved=$(stat strata_moved "$T/p8.pmr")
 	[ "$out" -gt 0 ] && [ "$moved" -gt 0 ] && [ "$(stat kept "$T/p8.pmr")" = 100 ]
+	# none whole: the second pass keeps them up to their last choice, said
+	[ "$(stat kept_whole "$T/p8.pmr")" = 0 ] && [ "$(stat truncated "$T/p8.pmr")" = 100 ]
+	[[ $stderr == *"0 whole fragments could be built; 100 more are kept up to their last choice"* ]]
 	[[ $stderr == *"$out of the 8 strata made no fragment: $moved fragments drawn from the strata nearest in misses instead"* ]]
+	# whole fragments only (--keep 0): none here, said with the way out
+	run -1 --separate-stderr "$SHOTGUN" -n 100 --keep 0 \
+	    -p "$TOP/traces/python.pmr.zst" -o "$T/p0.pmr" "$T/p.pmr"
+	[[ $stderr == *"no fragment could be built whole (--keep=50 keeps"* ]]
+	[ ! -e "$T/p0.pmr" ]
 	# --every ignores them; a bad count is a usage error
 	"$SHOTGUN" --every --sig-len 200 -p "$TOP/traces/python.pmr.zst" -o "$T/e.pmr" "$T/p.pmr" 2>/dev/null
 	[ -z "$(stat strata "$T/e.pmr")" ]
@@ -138,9 +152,10 @@ summary() {
 # on the path.  With the true path (--oracle), what is left is the
 # samples: 33% and 6.8 points with the samples' fields whole and any
 # proxy of the class (the paper's choice), 25% and 7.1 with the grafts
-# alone, 14% and 3.2 with all three.  On the assembled path, 45%, 34%
+# alone, 14% and 3.2 with all of them.  On the assembled path, 45%, 34%
 # and 26%: the windows through cold code abort and their misses are lost
-# (README).  The line rule never trips on the true path.
+# (README); 13% and 3.4 with whole fragments drawn by strata of I-side
+# misses.  The line rule never trips on the true path.
 @test "shotgun on cc1: rare pcs' proxies from the pcs sampled once, misses by their own bits and lines (the oracle within 20% of the full graph)" {
 	"$PMSIM" -q -m fields03 --graph --shotgun=sig=2000,len=4000,det=20 --warmup 500000 \
 	    --max 2000000 -o "$T/s.pmr.zst" "$TOP/traces/cc1.pmr.zst"
@@ -155,8 +170,11 @@ summary() {
 	"$ICOST" -q --warm 1280 -f pmr -o "$T/f.cost" "$T/f.pmr"
 	read -r rel max <<<"$(summary "$T/g.cost" "$T/f.cost")"
 	echo "cc1, assembled: mean relative error $rel%, largest $max points"
-	awk -v r="$rel" 'BEGIN { exit !(r <= 30) }'
+	awk -v r="$rel" -v m="$max" 'BEGIN { exit !(r <= 20 && m <= 5) }'
 	[ "$(stat grafted_miss "$T/f.pmr")" -gt 0 ] && [ "$(stat grafted_hit "$T/f.pmr")" -gt 0 ]
+	[ "$(stat grafted_dir "$T/f.pmr")" -gt 0 ]
+	# whole fragments only: no second pass
+	[ "$(stat kept_whole "$T/f.pmr")" = 150 ] && [ "$(stat truncated "$T/f.pmr")" = 0 ]
 	[ "$(stat stripped_i "$T/f.pmr")" -gt 0 ]
 	# no I-cache or ITLB miss on a node after another of its 64-byte line
 	# in the same fragment (consecutive seq)

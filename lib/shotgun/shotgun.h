@@ -58,15 +58,17 @@ struct pmr_shotgun_opts {
 	unsigned lookahead;	/* an indirect transfer's target: the one whose
 				 * next lookahead instructions agree with the
 				 * signature (0: the best match alone) [64] */
-	uint32_t keep;		/* a fragment that cannot go on is kept up to
-				 * its last choice (an indirect target, a rep
-				 * step) if that leaves keep percent of its
-				 * length or more (0: discarded, as the
-				 * paper's) [50] */
-	unsigned strata;	/* signatures drawn by stratum of their b2
-				 * bits, each stratum its share of the
-				 * fragments (0: uniformly, as the paper's;
-				 * at most PMR_SG_MAXSTRATA) [8] */
+	uint32_t keep;		/* if too few fragments can be built whole,
+				 * a second pass keeps one that cannot go on
+				 * up to its last choice (an indirect target,
+				 * a rep step) if that leaves keep percent of
+				 * its length or more (0: no second pass, as
+				 * the paper's); with every, the one pass
+				 * does [50] */
+	unsigned strata;	/* signatures drawn by stratum of their (0,1)
+				 * bits (b2 without b1), each stratum its
+				 * share of the fragments (0: uniformly, as
+				 * the paper's; at most PMR_SG_MAXSTRATA) [8] */
 	uint64_t seed;
 };
 
@@ -77,6 +79,7 @@ struct pmr_shotgun_stats {
 	uint64_t dets_nopc;	/* DETs of pcs not in the program (dropped) */
 	uint64_t tried, kept;	/* fragments */
 	uint64_t truncated;	/* of those kept, cut at a choice (--keep) */
+	uint64_t kept_whole;	/* kept in the first pass: whole ones */
 	uint64_t aborted[PMR_SG_NABORT];
 	uint64_t nodes;		/* nodes of kept fragments */
 	uint64_t missing;	/* of those, without a sample of their pc */
@@ -88,6 +91,7 @@ struct pmr_shotgun_stats {
 	 * unexplained or contradicted: the miss cycles of a sample of the
 	 * class that missed, or none */
 	uint64_t grafted_miss, grafted_hit;
+	uint64_t grafted_dir;	/* branches given a minority direction's outcome */
 	uint64_t stripped_i;	/* nodes after another of their line whose
 				 * sample's I-side miss was dropped */
 	double score;		/* sum of score / bits compared */
@@ -104,6 +108,7 @@ struct pmr_shotgun_stats {
 	 * signature, and over the kept fragments' nodes (a kept share far
 	 * below the whole is windows with misses left out) */
 	uint64_t sig_b2, sig_insns, kept_b2;
+	uint64_t sig_i, kept_i;	/* their (0, 1) bits (the strata's key) */
 	double sig_b2_sd;	/* the standard deviation of a signature's b2
 				 * bits a 1000 instructions */
 	/* with the true pcs (the trace, -p): fragments whose path left the
