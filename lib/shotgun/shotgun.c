@@ -1273,13 +1273,15 @@ graft(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
 	}
 	if (miss && !(n->events & MISS_EV)) {
 		if (lf) {
-			/* a pc with samples, none of which missed here:
-			 * the class's misses; the pcs sampled once are
-			 * cold code, whose misses wait longer (cc1's true
-			 * path: 27.5 cycles against the machine's 24.6;
-			 * 24.7 against 24.5 from the class) */
-			pd = x->ndet > 0 ? choose_cls(g, &g->cls_all, x->cls, s,
-			    q) : proxy(g, x, s, q);
+			/* [choice] as a proxy: on cc1's true path the
+			 * nodes' I-cache misses then wait 27.5 cycles
+			 * against the machine's 24.6; from the whole class
+			 * 24.7 against 24.5, but the breakdown was no
+			 * better on 2 M instructions (12.3% against 12.7%
+			 * over 3 seeds) and worse on 8 M (18.8% against
+			 * 15.7%: the misses of windows that do not assemble
+			 * are still missing) */
+			pd = proxy(g, x, s, q);
 			if (pd == NULL || !(det_own(pd) & 2u))
 				return how;
 			n->dd_fetch = pd->dd_fetch;
