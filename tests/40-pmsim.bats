@@ -834,7 +834,8 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$@" <&0 &
 # Progress on a terminal: script(1) gives the program one.
 @test "pmsim prints progress on a terminal, none with -q or when stderr is not one" {
 	run -0 script -qfec "'$PMSIM' --truth --no-pg --max=4000000 -o /dev/null '$TOP/traces/gzip.pmr.zst'" /dev/null
-	[[ $output == *$'\r'"pmsim: "*" M instructions, "*" M/s, "*"%, "*" left"$'\e[K\r'* ]]
+	# any unit: a slow machine (a sanitizer build under load) shows k/s
+	[[ $output == *$'\r'"pmsim: "*" instructions, "*"/s, "*"%, "*" left"$'\e[K\r'* ]]
 	[[ $output == *$'\r\e[K' ]]
 	run -0 script -qfec "'$PMSIM' -q --no-pg --max=3000000 -o /dev/null '$TOP/traces/gzip.pmr.zst'" /dev/null
 	[ -z "$output" ]
@@ -844,7 +845,7 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$@" <&0 &
 
 @test "mhash prints progress on a terminal, none with -q" {
 	run -0 script -qfec "'$MHASH' --synth=n=60000000 >/dev/null" /dev/null
-	[[ $output == *$'\r'"mhash: "*" M events, "*" M/s"$'\e[K\r'* ]]
+	[[ $output == *$'\r'"mhash: "*" events, "*"/s"$'\e[K\r'* ]]
 	run -0 script -qfec "'$MHASH' -q --synth=n=30000000 >/dev/null" /dev/null
 	[ -z "$output" ]
 }
