@@ -297,7 +297,7 @@ main(int argc, char *argv[])
 	struct bin bin = { NULL, 0, 0, NULL };
 	int ch, rc, err, coverage = 0, tsv = 0, have_cfg = 0, ctx_set = 0;
 	uint64_t maxseq = 0, n, skip = 0, total = 0;
-	char eb[512], line[1024];
+	char eb[512], line[2048];
 	size_t i;
 
 	pmr_cli_init("shotgun", synopsis, help);
