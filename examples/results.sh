@@ -253,7 +253,10 @@ tsv "$OUT/icost-long/summary.tsv" 20
 cat <<EOF
 
 **Shotgun profiling against the full graph and multisim** (\`shotgun.mk\`; the paper:
-9% against the graph and 11% against multisim on average):
+9% against the graph and 11% against multisim on average). Each figure is the mean
+over the sampling seeds (\`pmsim --seed\`; \`seeds\` of them), \`_lo\` and \`_hi\` the
+lowest and highest of the mean relative errors; one run's samples are one draw
+(\`shotgun/seeds.tsv\` has each seed's row):
 
 EOF
 tsv "$OUT/shotgun/summary.tsv" 20
@@ -263,7 +266,8 @@ cc1 is the limit of a short run: thousands of pcs, a third of its time in I-cach
 misses of code that runs once (README, shotgun).
 
 **The same on the long traces** (\`shotgun-long\`: icost-long's two windows of each long
-trace, 1000 fragments a window, each window's samples assembled on their own):
+trace, 1000 fragments a window, each window's samples assembled on their own; means over
+the sampling seeds as above):
 
 EOF
 tsv "$OUT/shotgun-long/summary.tsv" 20

@@ -97,3 +97,35 @@ cycles() {
 	run -1 "$ICOST" --multisim -c win "$T/bad.pmr" "$T/win.10000.pmr"
 	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"META skip 'skip=x "*"names no window"* ]]
 }
+
+@test "shotgun.mk: each sampling seed a run of its own, scored on its own; the summary their mean and range" {
+	run -0 make -s -f "$TOP/examples/shotgun.mk" TOP="$TOP" \
+	    PMSIM="$PMSIM" ICOST="$ICOST" SHOTGUN="$BIN/shotgun" OUT="$T/s" \
+	    TRACES=gzip MAX=30000 WARMUP=0 SIG=500 LEN=1000 DET=5 FRAGS=20 \
+	    WARM=0 SWEEP=10 SEEDS="0 3" GNUPLOT=
+	# the seed is in each run's stream, and draws other samples
+	run -0 "$PMVIEW" -t PROV -f tsv "$T/s/gzip.r3.s0.pmr"
+	[[ $output == *$'\n'"PROV"$'\t'"3"$'\t'* ]]
+	a=$("$PMVIEW" -t DET -f tsv "$T/s/gzip.r0.s0.pmr" | cut -f2 | md5sum)
+	b=$("$PMVIEW" -t DET -f tsv "$T/s/gzip.r3.s0.pmr" | cut -f2 | md5sum)
+	[ "$a" != "$b" ]
+	# a row a seed, each its own comparison's figures
+	run -0 awk -F '\t' 'NR > 1 { print $1, $2 }' "$T/s/seeds.tsv"
+	[ "$output" = $'gzip 0\ngzip 3' ]
+	for r in 0 3; do
+		want=$(awk -F '\t' '$1 == "#summary" { for (i = 2; i <= NF; i++)
+		    h[$i] = i } $1 == "summary" { print $h["err21_rel"] }' \
+		    "$T/s/gzip.r$r.cmp.tsv")
+		got=$(awk -F '\t' -v r=$r '$2 == r { print $4 }' "$T/s/seeds.tsv")
+		[ -n "$want" ] && [ "$want" = "$got" ]
+	done
+	# the summary: the mean, the lowest and the highest of the two
+	run -0 awk -F '\t' 'FNR == NR { v[++n] = $4; next }
+	    FNR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	    { m = (v[1] + v[2]) / 2; lo = v[1] < v[2] ? v[1] : v[2];
+	      hi = v[1] < v[2] ? v[2] : v[1];
+	      if ($h["seeds"] != 2 || sprintf("%.2f", m) != $h["sg_graph_rel"] ||
+	          lo + 0 != $h["sg_graph_lo"] + 0 || hi + 0 != $h["sg_graph_hi"] + 0)
+	          { print "bad", $0, m, lo, hi; exit 1 } }' \
+	    <(tail -n +2 "$T/s/seeds.tsv") "$T/s/summary.tsv"
+}
