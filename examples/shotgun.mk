@@ -87,6 +87,12 @@ WIN := $(shell seq 0 $$(($(WINDOWS) - 1)))
 # the samples of trace $(1) with seed $(2), a file a window
 samples = $(foreach i,$(WIN),$(OUT)/$(1).r$(2).s$(i).pmr)
 SEED1 := $(firstword $(SEEDS))
+ifeq ($(strip $(SEEDS)),)
+$(error SEEDS is empty: at least one sampling seed (pmsim --seed))
+endif
+ifneq ($(words $(SEEDS)),$(words $(sort $(SEEDS))))
+$(error SEEDS names a seed twice: $(SEEDS))
+endif
 # each window's run of $(SIM) ARGS on the trace $<, one stream after another
 windows = for i in $(WIN); do \
 	  s=$$(($(SKIP) + i * $(STRIDE))); \
@@ -178,12 +184,17 @@ $(OUT)/seeds.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(RUNS)) \
 	          r, $$h["rows"], $$h["err21_rel"], $$h["err21_max"], \
 	          $$h["err2_rel"], $$h["err2_max"], $$h["err1_rel"]; \
 	        printf "\t%.1f\t%s\t%.2f\n", 100 * c / k, \
-	          (e > 0 ? sprintf("%.1f", 100 * d / e) : "-"), 100 * m / n }' \
+	          (e > 0 ? sprintf("%.1f", 100 * d / e) : "-"), 100 * m / n; \
+	        found = 1 } \
+	      END { if (!found) { print FILENAME ": no summary line" > \
+	          "/dev/stderr"; exit 1 } }' \
 	      $(OUT)/$$t.r$$r.cmp.tsv || exit 1; \
 	  done; done; } > $@
 
-# the mean over the seeds of each figure (detected_pct over the seeds with
-# errant fragments); lo and hi: the extremes of the mean relative errors
+# the mean over the seeds of each figure, and lo and hi, the extremes of
+# the mean relative errors; "-" where a seed has none (no row reached
+# THRESH), never an average of fewer seeds; detected_pct over the seeds
+# that had errant fragments
 $(OUT)/summary.tsv: $(OUT)/seeds.tsv
 	awk -F '\t' -v OFS='\t' 'NR == 1 { \
 	    print "trace", "seeds", "rows", "sg_graph_rel", "sg_graph_lo", \
@@ -191,19 +202,21 @@ $(OUT)/summary.tsv: $(OUT)/seeds.tsv
 	      "sg_ms_hi", "sg_ms_max", "graph_ms_rel", "consistent_pct", \
 	      "detected_pct", "missing_pct"; next } \
 	  { t = $$1; if (!(t in n)) o[++nt] = t; n[t]++; rows[t] = $$3; \
-	    for (i = 4; i <= 9; i++) v[t, i] += $$i; v[t, 11] += $$11; \
-	    if (n[t] == 1 || $$4 < lo4[t]) lo4[t] = $$4; \
-	    if (n[t] == 1 || $$4 > hi4[t]) hi4[t] = $$4; \
-	    if (n[t] == 1 || $$6 < lo6[t]) lo6[t] = $$6; \
-	    if (n[t] == 1 || $$6 > hi6[t]) hi6[t] = $$6; \
-	    if ($$10 != "-") { dn[t]++; dv[t] += $$10 } } \
-	  END { for (j = 1; j <= nt; j++) { t = o[j]; k = n[t]; \
-	    printf "%s\t%d\t%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f", \
-	      t, k, rows[t], v[t, 4] / k, lo4[t], hi4[t], v[t, 5] / k, \
-	      v[t, 6] / k, lo6[t], hi6[t], v[t, 7] / k; \
-	    printf "\t%.2f\t%.1f\t%s\t%.2f\n", v[t, 8] / k, v[t, 9] / k, \
-	      (dn[t] ? sprintf("%.1f", dv[t] / dn[t]) : "-"), v[t, 11] / k } }' \
-	  $< > $@
+	    for (i = 4; i <= 11; i++) if ($$i != "-") { c[t, i]++; \
+	      v[t, i] += $$i; \
+	      if (c[t, i] == 1 || $$i < lo[t, i]) lo[t, i] = $$i; \
+	      if (c[t, i] == 1 || $$i > hi[t, i]) hi[t, i] = $$i } } \
+	  function all(t, i, x, f) { return c[t, i] == n[t] ? \
+	      sprintf(f, x) : "-" } \
+	  function mean(t, i, f) { return all(t, i, v[t, i] / n[t], f) } \
+	  END { for (j = 1; j <= nt; j++) { t = o[j]; \
+	    print t, n[t], rows[t], mean(t, 4, "%.2f"), all(t, 4, lo[t, 4], \
+	      "%.2f"), all(t, 4, hi[t, 4], "%.2f"), mean(t, 5, "%.2f"), \
+	      mean(t, 6, "%.2f"), all(t, 6, lo[t, 6], "%.2f"), \
+	      all(t, 6, hi[t, 6], "%.2f"), mean(t, 7, "%.2f"), \
+	      mean(t, 8, "%.2f"), mean(t, 9, "%.1f"), (c[t, 10] ? \
+	      sprintf("%.1f", v[t, 10] / c[t, 10]) : "-"), \
+	      mean(t, 11, "%.2f") } }' $< > $@
 	column -t -s "$$(printf '\t')" $@
 
 $(OUT)/fragments.tsv: $(addprefix $(OUT)/,$(addsuffix .sweep.tsv,$(TRACES)))

@@ -129,3 +129,25 @@ cycles() {
 	          { print "bad", $0, m, lo, hi; exit 1 } }' \
 	    <(tail -n +2 "$T/s/seeds.tsv") "$T/s/summary.tsv"
 }
+
+@test "shotgun.mk: no seeds or a seed twice is an error; a seed without a figure gives none, not the mean of the others" {
+	run -2 make -n -f "$TOP/examples/shotgun.mk" TOP="$TOP" OUT="$T/e" SEEDS=
+	[[ $output == *"SEEDS is empty"* ]]
+	run -2 make -n -f "$TOP/examples/shotgun.mk" TOP="$TOP" OUT="$T/e" \
+	    SEEDS="1 2 1"
+	[[ $output == *"SEEDS names a seed twice"* ]]
+	# seed 1 had no row of at least THRESH% ("-"): the relative errors
+	# are "-", the largest errors the mean of both
+	mkdir -p "$T/f"
+	printf '%s\t' trace seed rows sg_graph_rel sg_graph_max sg_ms_rel \
+	    sg_ms_max graph_ms_rel consistent_pct detected_pct > "$T/f/seeds.tsv"
+	printf 'missing_pct\n' >> "$T/f/seeds.tsv"
+	printf 'gzip\t0\t4\t5.00\t2.00\t6.00\t3.00\t4.00\t100.0\t-\t0.10\n' \
+	    >> "$T/f/seeds.tsv"
+	printf 'gzip\t1\t0\t-\t4.00\t-\t5.00\t-\t99.0\t50.0\t0.30\n' \
+	    >> "$T/f/seeds.tsv"
+	run -0 make -s -f "$TOP/examples/shotgun.mk" TOP="$TOP" OUT="$T/f" \
+	    SEEDS="0 1" TRACES=gzip -o "$T/f/seeds.tsv" "$T/f/summary.tsv"
+	run -0 tail -n 1 "$T/f/summary.tsv"
+	[ "$output" = $'gzip\t2\t0\t-\t-\t-\t3.00\t-\t-\t-\t4.00\t-\t99.5\t50.0\t0.20' ]
+}
