@@ -717,6 +717,13 @@ of_dmiss(const struct pmr_shotgun *g, const struct pmr_sim_det *d)
 	return (d->events & D_EV) != 0;
 }
 
+/* The samples of x that went direction taken (b1). */
+static uint32_t
+ndir(const struct ins *x, unsigned taken)
+{
+	return taken ? x->ntaken : x->ndet - x->ntaken;
+}
+
 /* A conditional branch's sample whose direction (b1: taken) no other
  * sample of its pc shows, of a pc sampled more than once. */
 static int
@@ -726,7 +733,7 @@ of_minor(const struct pmr_shotgun *g, const struct pmr_sim_det *d)
 
 	if (d->cls != PMR_OP_BR_COND || x->ndet < 2)
 		return 0;
-	return ((det_own(d) & 1u) ? x->ntaken : x->ndet - x->ntaken) == 1;
+	return ndir(x, det_own(d) & 1u) == 1;
 }
 
 static int
@@ -1327,7 +1334,7 @@ graft_dir(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
 	const struct pmr_sim_det *pd;
 
 	if (g->o.bits != 2 || x->cls != PMR_OP_BR_COND || x->ndet == 0 ||
-	    (b & 2u) || ((b & 1u) ? x->ntaken : x->ndet - x->ntaken) != 0)
+	    (b & 2u) || ndir(x, b & 1u) != 0)
 		return 0;
 	pd = choose_cls(g, &g->cls_minor, x->cls, s, q);
 	if (pd == NULL || (det_own(pd) & 1u) != (b & 1u))
@@ -1772,27 +1779,23 @@ sig_n(const struct pmr_shotgun *g, const struct sig *s)
 	return g->o.sig_len && g->o.sig_len < s->len ? g->o.sig_len : s->len;
 }
 
-/* The b2 bits (misses) of the first n instructions of signature s. */
+/* The b2 bits (misses) of the first n instructions of signature s; *i01
+ * its (0, 1) bits: b2 without b1, an I-side miss of an instruction that
+ * is neither a load or store nor a taken transfer, or a last-level miss
+ * (which resets b1). */
 static uint32_t
-sig_misses(const struct pmr_shotgun *g, const struct sig *s, uint32_t n)
+sig_misses(const struct pmr_shotgun *g, const struct sig *s, uint32_t n,
+    uint32_t *i01)
 {
-	uint32_t i, m = 0;
+	uint32_t i, m = 0, m01 = 0;
 
-	for (i = 0; i < n; i++)
-		m += sig_at(g, s, (size_t)s->prefix + i) >> 1;
-	return m;
-}
+	for (i = 0; i < n; i++) {
+		unsigned b = sig_at(g, s, (size_t)s->prefix + i);
 
-/* The (0, 1) bits of the first n instructions of signature s: b2 without
- * b1, an I-side miss of an instruction that is neither a load or store
- * nor a taken transfer, or a last-level miss (which resets b1). */
-static uint32_t
-sig_imisses(const struct pmr_shotgun *g, const struct sig *s, uint32_t n)
-{
-	uint32_t i, m = 0;
-
-	for (i = 0; i < n; i++)
-		m += sig_at(g, s, (size_t)s->prefix + i) == 2u;
+		m += b >> 1;
+		m01 += b == 2u;
+	}
+	*i01 = m01;
 	return m;
 }
 
@@ -1847,11 +1850,11 @@ strata_init(const struct pmr_shotgun *g, unsigned k, uint64_t want,
 	if (key == NULL)
 		return PMR_ENOMEM;
 	for (i = 0; i < g->nsig; i++) {
-		uint32_t n = sig_n(g, &g->sig[i]);
+		uint32_t i01, m = sig_misses(g, &g->sig[i],
+		    sig_n(g, &g->sig[i]), &i01);
 
 		/* by I-side misses, then by all */
-		key[i] = (uint64_t)sig_imisses(g, &g->sig[i], n) << 32 |
-		    sig_misses(g, &g->sig[i], n);
+		key[i] = (uint64_t)i01 << 32 | m;
 		ord[i] = (uint32_t)i;
 	}
 	sort_key = key;
@@ -2018,11 +2021,11 @@ pmr_shotgun_build(struct pmr_shotgun *g,
 
 		for (i = 0; i < g->nsig; i++) {
 			uint32_t n = sig_n(g, &g->sig[i]);
-			uint32_t m = sig_misses(g, &g->sig[i], n);
+			uint32_t i01, m = sig_misses(g, &g->sig[i], n, &i01);
 			double r = n ? 1000.0 * m / n : 0;
 
 			g->st.sig_b2 += m;
-			g->st.sig_i += sig_imisses(g, &g->sig[i], n);
+			g->st.sig_i += i01;
 			g->st.sig_insns += n;
 			sum += r;
 			sq += r * r;
@@ -2054,7 +2057,7 @@ again:
 		const struct sig *s;
 		int cut;
 		long off, len;
-		uint32_t k;
+		uint32_t k, i01;
 
 		h = 0;
 		if (g->o.every)
@@ -2102,8 +2105,8 @@ again:
 				goto out;
 		}
 		g->st.kept++;
-		g->st.kept_b2 += sig_misses(g, s, (uint32_t)len);
-		g->st.kept_i += sig_imisses(g, s, (uint32_t)len);
+		g->st.kept_b2 += sig_misses(g, s, (uint32_t)len, &i01);
+		g->st.kept_i += i01;
 		if (str.n > 0)
 			str.kept[h]++;
 	}
