@@ -212,7 +212,7 @@ icost-multisim: all
 # Shotgun profiling's validation (shotgun(1), VALIDATION): its fragments
 # against the full graph and multisim on every bundled trace, the pc
 # inference, the error as the fragments grow, into examples/out/shotgun/.  MAX,
-# WARMUP, TRACES, OUT as in examples/shotgun.mk.
+# WARMUP, TRACES, SEEDS, OUT as in examples/shotgun.mk.
 shotgun-eval: all
 	@$(MAKE) --no-print-directory -f examples/shotgun.mk \
 		PMSIM=$(CURDIR)/cmd/$(D)pmsim ICOST=$(CURDIR)/cmd/$(D)icost \
