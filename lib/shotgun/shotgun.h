@@ -69,6 +69,11 @@ struct pmr_shotgun_opts {
 				 * bits (b2 without b1), each stratum its
 				 * share of the fragments (0: uniformly, as
 				 * the paper's; at most PMR_SG_MAXSTRATA) [8] */
+	/* [ours] a walk that cannot go on starts again at the next
+	 * position whose context is a DET's of one pc alone, if that
+	 * leaves resync percent of the signature or more (0: never, as
+	 * the paper's) */
+	uint32_t resync;
 	uint64_t seed;
 };
 
@@ -79,7 +84,8 @@ struct pmr_shotgun_stats {
 	uint64_t dets_nopc;	/* DETs of pcs not in the program (dropped) */
 	uint64_t tried, kept;	/* fragments */
 	uint64_t truncated;	/* of those kept, cut at a choice (--keep) */
-	uint64_t kept_whole;	/* kept in the first pass: whole ones */
+	uint64_t kept_whole;	/* kept in the first pass from the start
+				 * of their signatures: whole ones */
 	uint64_t aborted[PMR_SG_NABORT];
 	uint64_t nodes;		/* nodes of kept fragments */
 	uint64_t missing;	/* of those, without a sample of their pc */
@@ -98,6 +104,9 @@ struct pmr_shotgun_stats {
 	uint64_t indirect;	/* next pcs taken from a sample's target */
 	uint64_t lookaheads;	/* of those, chosen among 2 or more targets */
 	uint64_t lookahead_changed;	/* not the best match's target */
+	/* --resync: walks started again at an anchor, fragments kept from
+	 * one, and anchors on the true pc of those checked */
+	uint64_t resyncs, resync_kept, resync_true, resync_checked;
 	uint64_t return_sites;	/* returns sent to a call site's return
 				 * address (empty stack, no sample) */
 	/* strata (--strata): how many; those given up (no fragment in
