@@ -1,0 +1,193 @@
+/*
+ * test_shotgun.c: unit tests of lib/shotgun/shotgun.c on a program,
+ * signature and detailed samples built here: a walk that meets an
+ * indirect jump no sample names starts again at an anchor (--resync),
+ * exactly where the hand-worked context says, and nowhere when the anchor
+ * is ambiguous, too thinly sampled, or leaves too short a tail.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shotgun/shotgun.h"
+#include "sim/sim.h"
+#include "unit.h"
+
+/*
+ * The program: four ints at 0x1000, an indirect jump at 0x1010, and 40
+ * instructions from 0x2000, ints but for two loads at 0x2010 and 0x2014.
+ * The signature (45 instructions, no prefix) runs 0x1000 .. 0x1010, then
+ * 0x2000 .. 0x209c: positions 0-3 ints (0,0), 4 the jump, taken (b1),
+ * 5 + k the instruction at 0x2000 + 4k, the loads at positions 9 and 10
+ * hitting (b1).  With ctx 2 the window of position p is positions p - 2
+ * .. p + 2, p - 2 lowest: position 10's is b1 at 9 and 10, 0x14, and no
+ * other position's is (9: 0x50, 11: 0x05, 8: 0x140, 4: 0x10).
+ */
+enum { SIGLEN = 45, TAIL0 = 10 };
+
+static void
+program(struct pmr_shotgun *g)
+{
+	struct pmr_sinsn si;
+	unsigned k;
+
+	memset(&si, 0, sizeof(si));
+	si.len = 4;
+	for (k = 0; k < 5; k++) {
+		si.pc = 0x1000 + 4 * k;
+		si.cls = k < 4 ? PMR_OP_INT : PMR_OP_JMP_IND;
+		CHECK_EQ(pmr_shotgun_add_insn(g, &si), 0);
+	}
+	for (k = 0; k < 40; k++) {
+		si.pc = 0x2000 + 4 * k;
+		si.cls = k == 4 || k == 5 ? PMR_OP_LOAD : PMR_OP_INT;
+		si.nmem = si.nload = si.cls == PMR_OP_LOAD;
+		CHECK_EQ(pmr_shotgun_add_insn(g, &si), 0);
+	}
+}
+
+static void
+signature(struct pmr_shotgun *g)
+{
+	static unsigned char bits[(SIGLEN + 3) / 4];
+	struct pmr_sim_sig s;
+	unsigned j;
+
+	memset(bits, 0, sizeof(bits));
+	for (j = 0; j < SIGLEN; j++)
+		if (j == 4 || j == 9 || j == 10)
+			bits[j / 4] |= (unsigned char)(1u << (2 * (j % 4)));
+	memset(&s, 0, sizeof(s));
+	s.seq = 1000;
+	s.start_pc = 0x1000;
+	s.len = SIGLEN;
+	s.bits.p = bits;
+	s.bits.n = sizeof(bits);
+	CHECK_EQ(pmr_shotgun_add_sig(g, &s), 0);
+}
+
+/* A DET of the load at pc with context window sig (ctx 2). */
+static void
+det(struct pmr_shotgun *g, uint64_t pc, uint64_t sig, uint64_t seq)
+{
+	struct pmr_sim_det d;
+
+	memset(&d, 0, sizeof(d));
+	d.seq = seq;
+	d.pc = pc;
+	d.cls = PMR_OP_LOAD;
+	d.ctx = 2;
+	d.sig = sig;
+	d.ep_fu = 1;
+	d.ep_mem = 3;
+	CHECK_EQ(pmr_shotgun_add_det(g, &d), 0);
+}
+
+struct got {
+	unsigned n, bad;
+	uint64_t frags;
+};
+
+/* Each node must be the tail's: pc 0x2014 + 4 pos, fragments of 35. */
+static int
+collect(void *arg, const struct pmr_sim_gnode *n, uint64_t frag, uint32_t pos)
+{
+	struct got *o = arg;
+
+	o->n++;
+	if (n->pc != 0x2000 + 4 * (TAIL0 - 5 + (uint64_t)pos) ||
+	    pos >= SIGLEN - TAIL0)
+		o->bad++;
+	if (frag + 1 > o->frags)
+		o->frags = frag + 1;
+	return 0;
+}
+
+/* Builds 3 fragments with resync percent; dets: 0 the two DETs of
+ * 0x2014 at position 10's window, 1 only one of them, 2 the two and one
+ * of 0x2010 with the same window. */
+static const struct pmr_shotgun_stats *
+run(struct pmr_shotgun **gp, uint32_t resync, int dets, struct got *o)
+{
+	struct pmr_shotgun_opts so;
+	struct pmr_sim_config c;
+	struct pmr_shotgun *g;
+	int err = 0;
+
+	memset(&so, 0, sizeof(so));
+	so.fragments = 3;
+	so.ctx = 2;
+	so.bits = 2;
+	so.lookahead = 64;
+	so.resync = resync;
+	so.seed = 1;
+	CHECK_EQ(pmr_sim_config_preset(&c, "fields03"), 0);
+	g = pmr_shotgun_new(&so, &c, &err);
+	CHECK(g != NULL);
+	if (g == NULL)
+		exit(1);
+	program(g);
+	signature(g);
+	det(g, 0x2014, 0x14, 500);
+	if (dets != 1)
+		det(g, 0x2014, 0x14, 700);
+	if (dets == 2)
+		det(g, 0x2010, 0x14, 900);
+	memset(o, 0, sizeof(*o));
+	CHECK_EQ(pmr_shotgun_build(g, collect, o), 0);
+	*gp = g;
+	return pmr_shotgun_stats(g);
+}
+
+/* The anchor at position 10: every fragment the tail from it. */
+UNIT_TEST(resync_anchor)
+{
+	const struct pmr_shotgun_stats *st;
+	struct pmr_shotgun *g;
+	struct got o;
+
+	st = run(&g, 50, 0, &o);
+	CHECK_EQ(st->kept, 3);
+	CHECK_EQ(st->tried, 3);
+	CHECK_EQ(st->resyncs, 3);
+	CHECK_EQ(st->resync_kept, 3);
+	CHECK_EQ(st->kept_whole, 0);
+	CHECK_EQ(st->truncated, 0);
+	CHECK_EQ(st->nodes, 3 * (SIGLEN - TAIL0));
+	CHECK_EQ(o.n, 3 * (SIGLEN - TAIL0));
+	CHECK_EQ(o.frags, 3);
+	CHECK_EQ(o.bad, 0);
+	pmr_shotgun_free(g);
+}
+
+/* No anchor: without --resync the walk aborts at the jump, every try; a
+ * window two pcs' DETs share, or one DET alone, is no anchor; nor is one
+ * that leaves less than resync percent (position 10 of 45 leaves 78%). */
+UNIT_TEST(resync_none)
+{
+	static const struct {
+		uint32_t resync;
+		int dets;
+	} t[] = { { 0, 0 }, { 50, 2 }, { 50, 1 }, { 80, 0 } };
+	const struct pmr_shotgun_stats *st;
+	struct pmr_shotgun *g;
+	struct got o;
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		st = run(&g, t[i].resync, t[i].dets, &o);
+		CHECK_EQ(st->kept, 0);
+		CHECK_EQ(st->resyncs, 0);
+		CHECK_EQ(st->aborted[PMR_SG_NOTARGET], st->tried);
+		CHECK(st->tried > 3);
+		CHECK_EQ(o.n, 0);
+		pmr_shotgun_free(g);
+	}
+	/* 77% is enough: the tail is 35 of 45 */
+	st = run(&g, 77, 0, &o);
+	CHECK_EQ(st->resync_kept, 3);
+	pmr_shotgun_free(g);
+}
+
+UNIT_MAIN(UNIT_ENTRY(resync_anchor), UNIT_ENTRY(resync_none))
