@@ -1705,9 +1705,11 @@ true_pc(const struct pmr_shotgun *g, const struct sig *s, size_t q)
 }
 
 /*
- * Builds one fragment from signature s into nodes[]; returns its length,
- * or -1 - reason if it aborts.  *errant is set if its path left the true
- * one (when the truth is known).
+ * Builds one fragment from position j0 of signature s, at pc pc0 (its
+ * start pc, or an anchor's), into nodes[]; returns its length, or -1 -
+ * reason if it aborts.  *offp is the first node off the true path (when
+ * the truth is known; -1 none), *cut 1 if it was kept up to its last
+ * choice, *stopp the node it stopped at.
  */
 static long
 fragment(struct pmr_shotgun *g, const struct sig *s, uint32_t j0,
