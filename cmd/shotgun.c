@@ -266,12 +266,13 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 	if (st->truth > 0 && n < len)
 		snprintf(buf + n, len - n, meta ? " truth=%" PRIu64 " errant=%"
 		    PRIu64 " detected=%" PRIu64 " consistent=%" PRIu64
-		    " indirect_true=%" PRIu64 "/%" PRIu64 : "; against the "
-		    "trace: %" PRIu64 " checked, %" PRIu64 " errant, %" PRIu64
-		    " of them detected, %" PRIu64 " consistent kept, indirect "
-		    "targets true %" PRIu64 "/%" PRIu64, st->truth, st->errant,
-		    st->detected, st->consistent, st->indirect_true,
-		    st->indirect_checked);
+		    " off_nodes=%" PRIu64 " indirect_true=%" PRIu64 "/%" PRIu64 :
+		    "; against the trace: %" PRIu64 " checked, %" PRIu64
+		    " errant, %" PRIu64 " of them detected, %" PRIu64
+		    " consistent kept, %" PRIu64 " nodes of the others off the "
+		    "true path, indirect targets true %" PRIu64 "/%" PRIu64,
+		    st->truth, st->errant, st->detected, st->consistent,
+		    st->off_nodes, st->indirect_true, st->indirect_checked);
 }
 
 int

@@ -171,20 +171,22 @@ $(OUT)/seeds.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(RUNS)) \
     $(addsuffix .cmp,$(RUNS)))
 	{ printf 'trace\tseed\trows\tsg_graph_rel\tsg_graph_max\tsg_ms_rel'; \
 	  printf '\tsg_ms_max\tgraph_ms_rel\tconsistent_pct\tdetected_pct'; \
-	  printf '\tmissing_pct\n'; \
+	  printf '\tmissing_pct\toffpath_pct\n'; \
 	  for t in $(TRACES); do for r in $(SEEDS); do \
 	    s=$(OUT)/$$t.r$$r.sg.stats; \
 	    kept=$(call stat,$$s,kept); cons=$(call stat,$$s,consistent); \
 	    err=$(call stat,$$s,errant); det=$(call stat,$$s,detected); \
 	    nod=$(call stat,$$s,nodes); mis=$(call stat,$$s,missing); \
+	    off=$(call stat,$$s,off_nodes); \
 	    awk -F '\t' -v t=$$t -v r=$$r -v k=$$kept -v c=$$cons -v e=$$err \
-	        -v d=$$det -v n=$$nod -v m=$$mis ' \
+	        -v d=$$det -v n=$$nod -v m=$$mis -v o=$$off ' \
 	      $$1 == "#summary" { for (i = 2; i <= NF; i++) h[$$i] = i } \
 	      $$1 == "summary" { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", t, \
 	          r, $$h["rows"], $$h["err21_rel"], $$h["err21_max"], \
 	          $$h["err2_rel"], $$h["err2_max"], $$h["err1_rel"]; \
-	        printf "\t%.1f\t%s\t%.2f\n", 100 * c / k, \
-	          (e > 0 ? sprintf("%.1f", 100 * d / e) : "-"), 100 * m / n; \
+	        printf "\t%.1f\t%s\t%.2f\t%.3f\n", 100 * c / k, \
+	          (e > 0 ? sprintf("%.1f", 100 * d / e) : "-"), 100 * m / n, \
+	          100 * o / n; \
 	        found = 1 } \
 	      END { if (!found) { print FILENAME ": no summary line" > \
 	          "/dev/stderr"; exit 1 } }' \
@@ -200,9 +202,9 @@ $(OUT)/summary.tsv: $(OUT)/seeds.tsv
 	    print "trace", "seeds", "rows", "sg_graph_rel", "sg_graph_lo", \
 	      "sg_graph_hi", "sg_graph_max", "sg_ms_rel", "sg_ms_lo", \
 	      "sg_ms_hi", "sg_ms_max", "graph_ms_rel", "consistent_pct", \
-	      "detected_pct", "missing_pct"; next } \
+	      "detected_pct", "missing_pct", "offpath_pct"; next } \
 	  { t = $$1; if (!(t in n)) o[++nt] = t; n[t]++; rows[t] = $$3; \
-	    for (i = 4; i <= 11; i++) if ($$i != "-") { c[t, i]++; \
+	    for (i = 4; i <= 12; i++) if ($$i != "-") { c[t, i]++; \
 	      v[t, i] += $$i; \
 	      if (c[t, i] == 1 || $$i < lo[t, i]) lo[t, i] = $$i; \
 	      if (c[t, i] == 1 || $$i > hi[t, i]) hi[t, i] = $$i } } \
@@ -216,7 +218,7 @@ $(OUT)/summary.tsv: $(OUT)/seeds.tsv
 	      all(t, 6, hi[t, 6], "%.2f"), mean(t, 7, "%.2f"), \
 	      mean(t, 8, "%.2f"), mean(t, 9, "%.1f"), (c[t, 10] ? \
 	      sprintf("%.1f", v[t, 10] / c[t, 10]) : "-"), \
-	      mean(t, 11, "%.2f") } }' $< > $@
+	      mean(t, 11, "%.2f"), mean(t, 12, "%.3f") } }' $< > $@
 	column -t -s "$$(printf '\t')" $@
 
 $(OUT)/fragments.tsv: $(addprefix $(OUT)/,$(addsuffix .sweep.tsv,$(TRACES)))

@@ -64,7 +64,10 @@ summary() {
 # the checks catch nearly all (the paper: 95-100%).
 # The paper's checks catch 95-100% of the fragments that leave the true
 # path: a rate, asserted where there are enough of them (cc1, dozens); on
-# the others what counts is that 98% of the kept ones stay on it.  cc1's
+# the others what counts is that 98% of the kept ones stay on it, and that
+# those that do not leave it only for a few nodes (an indirect target
+# whose code matches the signature bits, then rejoins: no check on the
+# bits can see it), under 0.1% of the nodes.  cc1's
 # short run leaves a quarter of its nodes without a sample of their pc
 # (its code runs once), the others under 2%.
 @test "shotgun: inferred paths against the trace (consistent, detected errant, missing pcs)" {
@@ -75,8 +78,11 @@ summary() {
 		kept=$(stat kept "$T/f.pmr") cons=$(stat consistent "$T/f.pmr")
 		err=$(stat errant "$T/f.pmr") det=$(stat detected "$T/f.pmr")
 		nodes=$(stat nodes "$T/f.pmr") miss=$(stat missing "$T/f.pmr")
-		echo "$tr: kept $kept consistent $cons errant $err detected $det missing $miss/$nodes"
+		off=$(stat off_nodes "$T/f.pmr")
+		echo "$tr: kept $kept consistent $cons errant $err detected $det missing $miss/$nodes off the true path $off"
 		[ "$kept" = 200 ] && [ $((cons * 100)) -ge $((kept * 98)) ]
+		# the kept errant ones leave the true path for a few nodes
+		[ -n "$off" ] && [ $((off * 1000)) -le "$nodes" ]
 		if [ "$tr" = cc1 ]; then
 			[ "$err" -ge 20 ] && [ $((det * 100)) -ge $((err * 95)) ]
 		else

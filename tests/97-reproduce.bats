@@ -141,13 +141,13 @@ cycles() {
 	mkdir -p "$T/f"
 	printf '%s\t' trace seed rows sg_graph_rel sg_graph_max sg_ms_rel \
 	    sg_ms_max graph_ms_rel consistent_pct detected_pct > "$T/f/seeds.tsv"
-	printf 'missing_pct\n' >> "$T/f/seeds.tsv"
-	printf 'gzip\t0\t4\t5.00\t2.00\t6.00\t3.00\t4.00\t100.0\t-\t0.10\n' \
+	printf 'missing_pct\toffpath_pct\n' >> "$T/f/seeds.tsv"
+	printf 'gzip\t0\t4\t5.00\t2.00\t6.00\t3.00\t4.00\t100.0\t-\t0.10\t0.000\n' \
 	    >> "$T/f/seeds.tsv"
-	printf 'gzip\t1\t0\t-\t4.00\t-\t5.00\t-\t99.0\t50.0\t0.30\n' \
+	printf 'gzip\t1\t0\t-\t4.00\t-\t5.00\t-\t99.0\t50.0\t0.30\t0.010\n' \
 	    >> "$T/f/seeds.tsv"
 	run -0 make -s -f "$TOP/examples/shotgun.mk" TOP="$TOP" OUT="$T/f" \
 	    SEEDS="0 1" TRACES=gzip -o "$T/f/seeds.tsv" "$T/f/summary.tsv"
 	run -0 tail -n 1 "$T/f/summary.tsv"
-	[ "$output" = $'gzip\t2\t0\t-\t-\t-\t3.00\t-\t-\t-\t4.00\t-\t99.5\t50.0\t0.20' ]
+	[ "$output" = $'gzip\t2\t0\t-\t-\t-\t3.00\t-\t-\t-\t4.00\t-\t99.5\t50.0\t0.20\t0.005' ]
 }

@@ -2232,6 +2232,12 @@ again:
 			g->st.errant += off >= 0;
 			g->st.detected += off >= 0 && !bad;
 			g->st.consistent += len >= 0 && !bad;
+			for (k = 0; bad && k < (uint32_t)len; k++) {
+				uint64_t t = true_pc(g, s, (size_t)s->prefix +
+				    j0 + k);
+
+				g->st.off_nodes += t != 0 && t != nodes[k].pc;
+			}
 		}
 		if (len < 0) {
 			g->st.aborted[-len - 1]++;

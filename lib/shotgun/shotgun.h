@@ -125,6 +125,7 @@ struct pmr_shotgun_stats {
 	 * stayed on it (consistent); indirect targets that were true */
 	uint64_t truth;		/* fragments checked against the truth */
 	uint64_t errant, detected, consistent;
+	uint64_t off_nodes;	/* nodes of kept fragments off the true path */
 	uint64_t indirect_true, indirect_checked;
 };
 
