@@ -566,15 +566,19 @@ det_own(const struct pmr_sim_det *d)
 	return (unsigned)(d->sig >> (2 * d->ctx)) & 3u;
 }
 
+/* The bits of a match window of +-ctx positions (2 a position). */
+static uint64_t
+ctx_bits(unsigned ctx)
+{
+	return ctx >= 31 ? ~0ull : (1ull << (2 * (2 * ctx + 1))) - 1;
+}
+
 /* A DET's context bits in the match window (the DET layout, position
  * -ctx lowest). */
 static uint64_t
 window_sig(const struct pmr_shotgun *g, const struct pmr_sim_det *d)
 {
-	unsigned ctx = g->o.ctx;
-	uint64_t m = ctx >= 31 ? ~0ull : (1ull << (2 * (2 * ctx + 1))) - 1;
-
-	return (d->sig >> (2 * (g->det_ctx - ctx))) & m;
+	return (d->sig >> (2 * (g->det_ctx - g->o.ctx))) & ctx_bits(g->o.ctx);
 }
 
 /* 1 if two DETs have the same producers the tie-break looks at. */
@@ -968,8 +972,7 @@ det_of_seq(const struct pmr_shotgun *g, uint64_t seq)
 static uint64_t
 win_mask(const struct pmr_shotgun *g)
 {
-	unsigned w = 2 * (2 * g->o.ctx + 1);
-	uint64_t m = w >= 64 ? ~0ull : (1ull << w) - 1;
+	uint64_t m = ctx_bits(g->o.ctx);
 
 	return g->o.bits == 2 ? m : m & 0x5555555555555555ull;
 }
