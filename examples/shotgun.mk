@@ -184,9 +184,10 @@ $(OUT)/seeds.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(RUNS)) \
 	      $$1 == "summary" { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", t, \
 	          r, $$h["rows"], $$h["err21_rel"], $$h["err21_max"], \
 	          $$h["err2_rel"], $$h["err2_max"], $$h["err1_rel"]; \
-	        printf "\t%.1f\t%s\t%.2f\t%.3f\n", 100 * c / k, \
+	        printf "\t%s\t%s\t%.2f\t%s\n", \
+	          (c == "" ? "-" : sprintf("%.1f", 100 * c / k)), \
 	          (e > 0 ? sprintf("%.1f", 100 * d / e) : "-"), 100 * m / n, \
-	          100 * o / n; \
+	          (o == "" ? "-" : sprintf("%.3f", 100 * o / n)); \
 	        found = 1 } \
 	      END { if (!found) { print FILENAME ": no summary line" > \
 	          "/dev/stderr"; exit 1 } }' \
