@@ -29,7 +29,7 @@
 enum {
 	O_SIG_LEN = PMR_OPT_PRIVATE, O_CTX, O_BITS, O_ORACLE, O_COVERAGE,
 	O_EVERY, O_LOOKAHEAD, O_KEEP, O_STATS, O_SYSROOT, O_STRATA,
-	O_RESYNC
+	O_RESYNC, O_WARM
 };
 
 static const char synopsis[] =
@@ -79,6 +79,9 @@ help(void)
 	    "the next anchor\n"
 	    "                       if PCT%% of the signature or more is "
 	    "left (0: never) [50]\n"
+	    "      --warm=N         -n and the strata count the nodes past "
+	    "icost --warm N of\n"
+	    "                       each fragment [1280]\n"
 	    "      --stats=FILE     the counters (key=value, as META "
 	    "shotgun-stats) into FILE\n"
 	    "      --coverage       instead of the stream, the per-pc sample "
@@ -209,12 +212,14 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 
 	n = (size_t)snprintf(buf, len, meta ? "sigs=%" PRIu64 " dets=%"
 	    PRIu64 " dets_nopc=%" PRIu64 " tried=%" PRIu64 " kept=%" PRIu64
-	    " truncated=%" PRIu64 " kept_whole=%" PRIu64 : "%" PRIu64
+	    " truncated=%" PRIu64 " kept_whole=%" PRIu64 " worth=%" PRIu64 :
+	    "%" PRIu64
 	    " SIG, %" PRIu64 " DET (%" PRIu64 " of pcs not in the program); "
 	    "fragments: %" PRIu64 " tried, %" PRIu64 " kept (%" PRIu64
-	    " cut at a choice, %" PRIu64 " whole in the first pass)",
+	    " cut at a choice, %" PRIu64 " whole in the first pass; %" PRIu64
+	    " whole fragments' worth)",
 	    st->sigs, st->dets, st->dets_nopc, st->tried, st->kept,
-	    st->truncated, st->kept_whole);
+	    st->truncated, st->kept_whole, st->worth);
 	for (k = 0; k < PMR_SG_NABORT && n < len; k++)
 		n += (size_t)snprintf(buf + n, len - n, meta ? " %s=%" PRIu64 :
 		    ", %s %" PRIu64, pmr_shotgun_abort_name(k), st->aborted[k]);
@@ -292,6 +297,7 @@ main(int argc, char *argv[])
 		{ "keep", required_argument, NULL, O_KEEP },
 		{ "strata", required_argument, NULL, O_STRATA },
 		{ "resync", required_argument, NULL, O_RESYNC },
+		{ "warm", required_argument, NULL, O_WARM },
 		{ "stats", required_argument, NULL, O_STATS },
 		{ "sysroot", required_argument, NULL, O_SYSROOT },
 		PMR_COMMON_LONGOPTS,
@@ -300,7 +306,7 @@ main(int argc, char *argv[])
 	static const char *const fmt_names[] = { "text", "tsv", NULL };
 	struct pmr_shotgun_opts so = { .fragments = 1000, .ctx = 10,
 	    .bits = 2, .lookahead = 64, .keep = 50,
-	    .strata = 8, .resync = 50 };
+	    .strata = 8, .resync = 50, .warm = 1280 };
 	struct pmr_sim_config cfg;
 	struct pmr_shotgun *g;
 	struct pmr_reader *r;
@@ -359,6 +365,10 @@ main(int argc, char *argv[])
 		case O_KEEP:
 			so.keep = (uint32_t)pmr_cli_num("--keep", optarg, 0,
 			    100);
+			break;
+		case O_WARM:
+			so.warm = (uint32_t)pmr_cli_num("--warm", optarg, 0,
+			    100000000);
 			break;
 		case O_RESYNC:
 			so.resync = (uint32_t)pmr_cli_num("--resync", optarg,
@@ -566,9 +576,9 @@ main(int argc, char *argv[])
 			err = pmr_write(o.w, PMR_REC_META, &ms.m[i]);
 		snprintf(buf, sizeof(buf), "fragments=%u every=%d sig-len=%u "
 		    "ctx=%u bits=%u oracle=%d lookahead=%u keep=%u strata=%u "
-		    "resync=%u seed=%" PRIu64, so.fragments, so.every,
+		    "resync=%u warm=%u seed=%" PRIu64, so.fragments, so.every,
 		    so.sig_len, so.ctx, so.bits, so.oracle, so.lookahead,
-		    so.keep, so.strata, so.resync, so.seed);
+		    so.keep, so.strata, so.resync, so.warm, so.seed);
 		if (err == 0)
 			err = pmr_write_meta(o.w, "gnode", "fragments shotgun");
 		if (err == 0)
@@ -605,10 +615,11 @@ main(int argc, char *argv[])
 			fprintf(stderr, "shotgun: warning: %" PRIu64 " of the %"
 			    PRIu64 " signatures made no fragment\n", st->tried -
 			    st->kept, st->tried);
-		else if (!so.every && st->kept < so.fragments)
+		else if (!so.every && st->worth < so.fragments)
 			fprintf(stderr, "shotgun: warning: %" PRIu64 " good "
-			    "fragments of the %u asked for, after %" PRIu64
-			    " tries\n", st->kept, so.fragments, st->tried);
+			    "fragments, %" PRIu64 " whole ones' worth of the %u "
+			    "asked for, after %" PRIu64 " tries\n", st->kept,
+			    st->worth, so.fragments, st->tried);
 		/* the paper's pcs without a sample: under 2%; far more
 		 * and the nodes' latencies are borrowed */
 		if (st->nodes > 0 && st->missing * 20 > st->nodes)

@@ -26,7 +26,7 @@ summary() {
 @test "shotgun --help, usage errors" {
 	run -0 "$SHOTGUN" --help
 	for o in --program --fragments --every --sig-len --ctx --bits --stats --sysroot \
-	    --lookahead --keep --strata --resync --oracle --coverage --format --seed; do
+	    --lookahead --keep --strata --resync --warm --oracle --coverage --format --seed; do
 		[[ $output == *"$o"* ]] || { echo "no $o"; return 1; }
 	done
 	run -2 "$SHOTGUN" -p x --bits 3
@@ -34,6 +34,7 @@ summary() {
 	run -2 "$SHOTGUN" -p x --keep 101
 	run -2 "$SHOTGUN" -p x --resync 101
 	[[ ${lines[0]} == *"--resync: value '101' is too large (0..100)" ]]
+	run -2 "$SHOTGUN" -p x --warm -1
 	run -2 "$SHOTGUN" -p x -f tsv
 	run -2 "$SHOTGUN" -p x --bogus
 }
@@ -131,8 +132,11 @@ summary() {
 	rtrue=$(stat resync_true "$T/r.pmr")
 	echo "resync: $rkept fragments from an anchor, anchors true $rtrue, (0,1) bits $irkept of $iall"
 	[ "$rkept" -gt 0 ] && [ "$(stat strata_out "$T/r.pmr")" = 0 ]
-	[ "$(stat kept_whole "$T/r.pmr")" = $((150 - rkept)) ]
-	[ "$(stat consistent "$T/r.pmr")" -ge 147 ]
+	rall=$(stat kept "$T/r.pmr")
+	# -n counts nodes past icost's warm-up: tails count for less, so
+	# more fragments than 150
+	[ "$rall" -gt 150 ] && [ "$(stat kept_whole "$T/r.pmr")" = $((rall - rkept)) ]
+	[ $(($(stat consistent "$T/r.pmr") * 100)) -ge $((rall * 98)) ]
 	[[ $stderr != *"strata made no fragment"* ]]
 	awk -v ia="$iall" -v ik="$ikept" -v ir="$irkept" -v t="$rtrue" \
 	    'BEGIN { split(t, a, "/"); exit !(ir > ik && ir >= 0.8 * ia && ir <= 1.1 * ia && a[1] >= 0.9 * a[2]) }'
@@ -151,22 +155,31 @@ summary() {
 	run -0 --separate-stderr "$SHOTGUN" -n 100 --resync 0 -p "$TOP/traces/python.pmr.zst" \
 	    -o "$T/p8.pmr" "$T/p.pmr"
 	out=$(stat strata_out "$T/p8.pmr") moved=$(stat strata_moved "$T/p8.pmr")
-	[ "$out" -gt 0 ] && [ "$moved" -gt 0 ] && [ "$(stat kept "$T/p8.pmr")" = 100 ]
+	pk=$(stat kept "$T/p8.pmr")
+	[ "$out" -gt 0 ] && [ "$moved" -gt 0 ] && [ "$pk" -ge 100 ]
 	# none whole: the second pass keeps them up to their last choice, said
-	[ "$(stat kept_whole "$T/p8.pmr")" = 0 ] && [ "$(stat truncated "$T/p8.pmr")" = 100 ]
-	[[ $stderr == *"0 whole fragments and 0 from an anchor could be built; 100 more are kept up to their last choice"* ]]
+	[ "$(stat kept_whole "$T/p8.pmr")" = 0 ] && [ "$(stat truncated "$T/p8.pmr")" = "$pk" ]
+	[[ $stderr == *"0 whole fragments and 0 from an anchor could be built; $pk more are kept up to their last choice"* ]]
 	[[ $stderr == *"$out of the 8 strata made no fragment: $moved fragments drawn from the strata nearest in misses instead"* ]]
 	# from anchors (the default): every fragment a tail, none cut
 	run -0 --separate-stderr "$SHOTGUN" -n 100 -p "$TOP/traces/python.pmr.zst" \
 	    -o "$T/pr.pmr" "$T/p.pmr"
-	[ "$(stat kept_whole "$T/pr.pmr")" = 0 ] && [ "$(stat resync_kept "$T/pr.pmr")" = 100 ]
-	[ "$(stat truncated "$T/pr.pmr")" = 0 ] && [ "$(stat consistent "$T/pr.pmr")" = 100 ]
+	pk=$(stat kept "$T/pr.pmr")
+	[ "$pk" -ge 100 ] && [ "$(stat kept_whole "$T/pr.pmr")" = 0 ] && [ "$(stat resync_kept "$T/pr.pmr")" = "$pk" ]
+	[ "$(stat truncated "$T/pr.pmr")" = 0 ] && [ "$(stat consistent "$T/pr.pmr")" = "$pk" ]
 	[ "$(stat strata_out "$T/pr.pmr")" = 0 ]
 	# whole fragments only (--keep 0): none here, said with the way out
 	run -1 --separate-stderr "$SHOTGUN" -n 100 --keep 0 --resync 0 \
 	    -p "$TOP/traces/python.pmr.zst" -o "$T/p0.pmr" "$T/p.pmr"
 	[[ $stderr == *"no fragment could be built whole (--keep=50 keeps"* ]]
 	[ ! -e "$T/p0.pmr" ]
+	# only tails of 90% or more: one signature has one, and 50 tries a
+	# fragment make too few; said, in fragments and whole ones' worth
+	run -0 --separate-stderr "$SHOTGUN" -n 100 --keep 0 --strata 0 --resync 90 \
+	    -p "$TOP/traces/python.pmr.zst" -o "$T/p9.pmr" "$T/p.pmr"
+	pk=$(stat kept "$T/p9.pmr") pw=$(stat worth "$T/p9.pmr")
+	[ "$(stat tried "$T/p9.pmr")" = 6000 ] && [ "$pw" -lt "$pk" ] && [ "$pk" -lt 100 ]
+	[[ $stderr == *"warning: $pk good fragments, $pw whole ones' worth of the 100 asked for, after 6000 tries"* ]]
 	# --every ignores them; a bad count is a usage error
 	"$SHOTGUN" --every --sig-len 200 -p "$TOP/traces/python.pmr.zst" -o "$T/e.pmr" "$T/p.pmr" 2>/dev/null
 	[ -z "$(stat strata "$T/e.pmr")" ]
@@ -206,7 +219,8 @@ summary() {
 	[ "$(stat grafted_miss "$T/f.pmr")" -gt 0 ] && [ "$(stat grafted_hit "$T/f.pmr")" -gt 0 ]
 	[ "$(stat grafted_dir "$T/f.pmr")" -gt 0 ]
 	# whole fragments and tails from an anchor: no second pass
-	[ $(($(stat kept_whole "$T/f.pmr") + $(stat resync_kept "$T/f.pmr"))) = 150 ]
+	fall=$(stat kept "$T/f.pmr")
+	[ "$fall" -gt 150 ] && [ $(($(stat kept_whole "$T/f.pmr") + $(stat resync_kept "$T/f.pmr"))) = "$fall" ]
 	[ "$(stat truncated "$T/f.pmr")" = 0 ] && [ "$(stat resync_kept "$T/f.pmr")" -gt 0 ]
 	[ "$(stat stripped_i "$T/f.pmr")" -gt 0 ]
 	# no I-cache or ITLB miss on a node after another of its 64-byte line
@@ -270,7 +284,7 @@ summary() {
 	[[ $output == *"shotgun -n 50 -p"* ]]
 	run -0 "$PMVIEW" -f tsv -t META "$T/d.pmr"
 	[[ $output == *$'META\tgnode\tfragments shotgun'* ]]
-	[[ $output == *$'META\tshotgun-build\tfragments=50 every=0 sig-len=0 ctx=10 bits=2 oracle=0 lookahead=64 keep=50 strata=8 resync=50 seed=0'* ]]
+	[[ $output == *$'META\tshotgun-build\tfragments=50 every=0 sig-len=0 ctx=10 bits=2 oracle=0 lookahead=64 keep=50 strata=8 resync=50 warm=1280 seed=0'* ]]
 	[[ $output == *$'META\tconfig-digest\t'* ]]
 }
 
@@ -292,7 +306,7 @@ summary() {
 	[ "${lines[0]}" = $'#pc\tclass\tnodes\tdets\tmissing' ]
 	printf '%s\n' "$output" | awk -F '\t' 'NR > 1 { n += $3 } END { exit !(n >= 20 * 1000) }'
 	run -0 bash -o pipefail -c "'$PMSIM' -q -m fields03 --shotgun=sig=2000,len=2000,det=20 --max 100000 '$p' | '$SHOTGUN' -n 10 -p '$p' | '$ICOST' -c dl1,dmiss"
-	[[ ${lines[0]} == *"over 10 shotgun fragments"* ]]
+	[[ ${lines[0]} == *"over 1"[0-9]" shotgun fragments"* ]]
 	[[ ${lines[1]} == "# shotgun: 2 categories"* ]]
 }
 

@@ -1893,6 +1893,14 @@ abort:
 #undef ABORT
 }
 
+/* [ours] The nodes of a fragment of len that icost counts (past --warm);
+ * a whole fragment shorter than that counts 1, so that -n still ends. */
+static uint64_t
+counted(const struct pmr_shotgun *g, uint32_t len)
+{
+	return len > g->o.warm ? len - g->o.warm : 1;
+}
+
 /* The length of a fragment of signature s (--sig-len). */
 static uint32_t
 sig_n(const struct pmr_shotgun *g, const struct sig *s)
@@ -1936,8 +1944,11 @@ by_key(const void *a, const void *b)
 struct strata {
 	unsigned n;
 	uint32_t first[PMR_SG_MAXSTRATA + 1];	/* in worder */
-	uint32_t quota[PMR_SG_MAXSTRATA], kept[PMR_SG_MAXSTRATA];
-	uint32_t q0[PMR_SG_MAXSTRATA];	/* the quotas at first */
+	/* in counted nodes (a fragment's past --warm; a whole one
+	 * counts unit of them) */
+	uint64_t unit;
+	uint64_t quota[PMR_SG_MAXSTRATA], kept[PMR_SG_MAXSTRATA];
+	uint64_t q0[PMR_SG_MAXSTRATA];	/* the quotas at first */
 	uint64_t med[PMR_SG_MAXSTRATA];	/* the median key */
 	uint64_t tries[PMR_SG_MAXSTRATA];
 	unsigned char alive[PMR_SG_MAXSTRATA];
@@ -1961,7 +1972,7 @@ struct strata {
  */
 static int
 strata_init(const struct pmr_shotgun *g, unsigned k, uint64_t want,
-    uint32_t *ord, struct strata *t)
+    uint64_t unit, uint32_t *ord, struct strata *t)
 {
 	uint64_t *key = malloc((g->nsig ? g->nsig : 1) * sizeof(*key));
 	uint64_t left, r[PMR_SG_MAXSTRATA];
@@ -1990,7 +2001,7 @@ strata_init(const struct pmr_shotgun *g, unsigned k, uint64_t want,
 
 		t->first[h] = (uint32_t)(g->nsig * h / k);
 		n = g->nsig * (h + 1) / k - t->first[h];
-		t->quota[h] = (uint32_t)(want * n / g->nsig);
+		t->quota[h] = want * n / g->nsig;
 		r[h] = want * n % g->nsig;
 		left -= t->quota[h];
 		t->med[h] = key[ord[t->first[h] + n / 2]];
@@ -2010,6 +2021,9 @@ strata_init(const struct pmr_shotgun *g, unsigned k, uint64_t want,
 		r[best] = 0;
 		left--;
 	}
+	for (h = 0; h < k; h++)
+		t->quota[h] *= unit;
+	t->unit = unit;
 	memcpy(t->q0, t->quota, k * sizeof(*t->q0));
 	return 0;
 }
@@ -2028,10 +2042,11 @@ strata_pick(struct pmr_shotgun *g, struct strata *t)
 	unsigned h, j;
 
 	for (h = 0; h < t->n; h++) {
-		if (t->alive[h] && (t->tries[h] >= 50 * (uint64_t)t->quota[h] +
+		if (t->alive[h] && (t->tries[h] >= 50 * (t->quota[h] / t->unit) +
 		    100 || (t->kept[h] == 0 && t->tries[h] >= 20 *
 		    (uint64_t)(t->first[h + 1] - t->first[h])))) {
-			uint32_t rem = t->quota[h] - t->kept[h];
+			uint64_t rem = t->quota[h] > t->kept[h] ?
+			    t->quota[h] - t->kept[h] : 0;
 			int nb = -1;
 
 			t->alive[h] = 0;
@@ -2053,12 +2068,14 @@ strata_pick(struct pmr_shotgun *g, struct strata *t)
 	}
 	for (h = 0; h < t->n; h++)
 		if (t->alive[h])
-			want += t->quota[h] - t->kept[h];
+			want += t->quota[h] > t->kept[h] ?
+			    t->quota[h] - t->kept[h] : 0;
 	if (want == 0)
 		return -1;
 	x = rnd_below(g, want);
 	for (h = 0; h < t->n; h++) {
-		uint64_t w = t->alive[h] ? t->quota[h] - t->kept[h] : 0;
+		uint64_t w = t->alive[h] && t->quota[h] > t->kept[h] ?
+		    t->quota[h] - t->kept[h] : 0;
 
 		if (x < w)
 			break;
@@ -2078,6 +2095,7 @@ pmr_shotgun_build(struct pmr_shotgun *g,
 	uint32_t maxlen = 0;
 	uint64_t tries, maxtries;
 	struct strata str;
+	uint64_t unit, want, units = 0;
 	int pass;
 	int h;
 	size_t i;
@@ -2111,6 +2129,18 @@ pmr_shotgun_build(struct pmr_shotgun *g,
 	for (i = 0; i < g->nsig; i++)
 		if (g->sig[i].len > maxlen)
 			maxlen = g->sig[i].len;
+	/* [ours] the fragments asked for, in nodes past --warm: a tail from
+	 * an anchor counts as the part of a whole fragment it is, so the
+	 * strata's shares and the whole are of instructions icost counts,
+	 * not of fragments (whole ones and tails alike, as many as make
+	 * them up) */
+	unit = 0;
+	for (i = 0; i < g->nsig; i++)
+		if (counted(g, sig_n(g, &g->sig[i])) > unit)
+			unit = counted(g, sig_n(g, &g->sig[i]));
+	if (unit == 0)
+		unit = 1;
+	want = (uint64_t)g->o.fragments * unit;
 	nodes = malloc(maxlen * sizeof(*nodes));
 	used = malloc(maxlen * sizeof(*used));
 	free(g->how);
@@ -2168,14 +2198,14 @@ again:
 	if (!g->o.every && g->o.strata > 0) {
 		free(g->worder);
 		if ((g->worder = malloc(g->nsig * sizeof(*g->worder))) ==
-		    NULL || strata_init(g, g->o.strata, g->o.fragments -
-		    g->st.kept, g->worder, &str) != 0) {
+		    NULL || strata_init(g, g->o.strata, (want - units +
+		    unit - 1) / unit, unit, g->worder, &str) != 0) {
 			rc = fail(g, PMR_ENOMEM, "out of memory");
 			goto out;
 		}
 	}
-	for (tries = 0; (g->o.every || g->st.kept < g->o.fragments) &&
-	    tries < maxtries; tries++) {
+	for (tries = 0; (g->o.every || units < want) && tries < maxtries;
+	    tries++) {
 		const struct sig *s;
 		int cut;
 		long off, len;
@@ -2263,13 +2293,13 @@ again:
 				goto out;
 		}
 		g->st.kept++;
+		units += counted(g, (uint32_t)len);
 		g->st.kept_b2 += sig_misses(g, s, j0, (uint32_t)len, &i01);
 		g->st.kept_i += i01;
 		if (str.n > 0)
-			str.kept[h]++;
+			str.kept[h] += counted(g, (uint32_t)len);
 	}
-	if (pass == 0 && !g->o.every && g->o.keep != 0 &&
-	    g->st.kept < g->o.fragments) {
+	if (pass == 0 && !g->o.every && g->o.keep != 0 && units < want) {
 		g->st.kept_whole = g->st.kept - g->st.resync_kept;
 		g->keep = g->o.keep;
 		pass = 1;
@@ -2278,12 +2308,16 @@ again:
 	if (pass == 0)
 		g->st.kept_whole = g->st.kept - g->st.resync_kept;
 	for (h = 0; h < (int)str.n; h++) {
-		g->st.strata_short += str.quota[h] - str.kept[h];
+		if (str.quota[h] > str.kept[h])
+			g->st.strata_short += (str.quota[h] - str.kept[h] +
+			    unit - 1) / unit;
 		g->st.strata_out += !str.alive[h];
 		if (str.alive[h] && str.quota[h] > str.q0[h])
-			g->st.strata_moved += str.quota[h] - str.q0[h];
+			g->st.strata_moved += (str.quota[h] - str.q0[h]) /
+			    unit;
 	}
 	g->st.strata = str.n;
+	g->st.worth = units / unit;
 out:
 	free(nodes);
 	free(used);

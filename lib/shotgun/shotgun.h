@@ -74,6 +74,11 @@ struct pmr_shotgun_opts {
 	 * leaves resync percent of the signature or more (0: never, as
 	 * the paper's) */
 	uint32_t resync;
+	/* [ours] the nodes icost skips at each fragment's start (icost
+	 * --warm): -n and the strata's shares count the nodes past them,
+	 * so a short fragment (a tail from an anchor) counts for the part
+	 * of a whole one it is [0 here, 1280 in shotgun(1)] */
+	uint32_t warm;
 	uint64_t seed;
 };
 
@@ -86,6 +91,8 @@ struct pmr_shotgun_stats {
 	uint64_t truncated;	/* of those kept, cut at a choice (--keep) */
 	uint64_t kept_whole;	/* kept in the first pass from the start
 				 * of their signatures: whole ones */
+	uint64_t worth;		/* the kept ones' nodes past warm, in whole
+				 * fragments' worth (-n asks for so many) */
 	uint64_t aborted[PMR_SG_NABORT];
 	uint64_t nodes;		/* nodes of kept fragments */
 	uint64_t missing;	/* of those, without a sample of their pc */

@@ -108,7 +108,8 @@ collect(void *arg, const struct pmr_sim_gnode *n, uint64_t frag, uint32_t pos)
  * 0x2014 at position 10's window, 1 only one of them, 2 the two and one
  * of 0x2010 with the same window. */
 static const struct pmr_shotgun_stats *
-run(struct pmr_shotgun **gp, uint32_t resync, int dets, struct got *o)
+run(struct pmr_shotgun **gp, uint32_t resync, int dets, struct got *o,
+    uint32_t warm)
 {
 	struct pmr_shotgun_opts so;
 	struct pmr_sim_config c;
@@ -121,6 +122,7 @@ run(struct pmr_shotgun **gp, uint32_t resync, int dets, struct got *o)
 	so.bits = 2;
 	so.lookahead = 64;
 	so.resync = resync;
+	so.warm = warm;
 	so.seed = 1;
 	CHECK_EQ(pmr_sim_config_preset(&c, "fields03"), 0);
 	g = pmr_shotgun_new(&so, &c, &err);
@@ -140,25 +142,37 @@ run(struct pmr_shotgun **gp, uint32_t resync, int dets, struct got *o)
 	return pmr_shotgun_stats(g);
 }
 
-/* The anchor at position 10: every fragment the tail from it. */
+/*
+ * The anchor at position 10: every fragment the tail from it, 35 nodes.
+ * Three fragments are asked for in nodes past the warm-up: with none,
+ * 3 x 45 = 135 nodes, so four tails (140); past 10, 3 x 35 = 105 where a
+ * tail counts 25, so five (125).
+ */
 UNIT_TEST(resync_anchor)
 {
+	static const struct {
+		uint32_t warm, tails;
+	} t[] = { { 0, 4 }, { 10, 5 } };
 	const struct pmr_shotgun_stats *st;
 	struct pmr_shotgun *g;
 	struct got o;
+	size_t i;
 
-	st = run(&g, 50, 0, &o);
-	CHECK_EQ(st->kept, 3);
-	CHECK_EQ(st->tried, 3);
-	CHECK_EQ(st->resyncs, 3);
-	CHECK_EQ(st->resync_kept, 3);
-	CHECK_EQ(st->kept_whole, 0);
-	CHECK_EQ(st->truncated, 0);
-	CHECK_EQ(st->nodes, 3 * (SIGLEN - TAIL0));
-	CHECK_EQ(o.n, 3 * (SIGLEN - TAIL0));
-	CHECK_EQ(o.frags, 3);
-	CHECK_EQ(o.bad, 0);
-	pmr_shotgun_free(g);
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		st = run(&g, 50, 0, &o, t[i].warm);
+		CHECK_EQ(st->kept, t[i].tails);
+		CHECK_EQ(st->tried, t[i].tails);
+		CHECK_EQ(st->resyncs, t[i].tails);
+		CHECK_EQ(st->resync_kept, t[i].tails);
+		CHECK_EQ(st->kept_whole, 0);
+		CHECK_EQ(st->truncated, 0);
+		CHECK_EQ(st->worth, 3);
+		CHECK_EQ(st->nodes, t[i].tails * (SIGLEN - TAIL0));
+		CHECK_EQ(o.n, t[i].tails * (SIGLEN - TAIL0));
+		CHECK_EQ(o.frags, t[i].tails);
+		CHECK_EQ(o.bad, 0);
+		pmr_shotgun_free(g);
+	}
 }
 
 /* No anchor: without --resync the walk aborts at the jump, every try; a
@@ -176,8 +190,9 @@ UNIT_TEST(resync_none)
 	size_t i;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		st = run(&g, t[i].resync, t[i].dets, &o);
+		st = run(&g, t[i].resync, t[i].dets, &o, 0);
 		CHECK_EQ(st->kept, 0);
+		CHECK_EQ(st->worth, 0);
 		CHECK_EQ(st->resyncs, 0);
 		CHECK_EQ(st->aborted[PMR_SG_NOTARGET], st->tried);
 		CHECK(st->tried > 3);
@@ -185,8 +200,8 @@ UNIT_TEST(resync_none)
 		pmr_shotgun_free(g);
 	}
 	/* 77% is enough: the tail is 35 of 45 */
-	st = run(&g, 77, 0, &o);
-	CHECK_EQ(st->resync_kept, 3);
+	st = run(&g, 77, 0, &o, 0);
+	CHECK_EQ(st->resync_kept, 4);
 	pmr_shotgun_free(g);
 }
 
