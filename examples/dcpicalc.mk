@@ -41,6 +41,15 @@ MAX ?= 2000000
 S ?= 16
 FIG4 ?= sqlite
 
+# every rule that runs a tool depends on its stamp (tools.mk): a tool
+# rebuilt since makes what it wrote stale, not silently up to date
+include $(TOP)/examples/tools.mk
+PMSIM_STAMP := $(call stamp,$(PMSIM))
+PMPROF_STAMP := $(call stamp,$(PMPROF))
+PMTRACE_STAMP := $(call stamp,$(PMTRACE))
+# the tools among a rule's prerequisites, which its $^ leaves out
+TOOLS := $(PMSIM_STAMP) $(PMPROF_STAMP) $(PMTRACE_STAMP)
+
 SIM = $(RUN) $(PMSIM) -q -m alpha21164 --max $(MAX) --truth \
 	--sampler=counter,event=cycles,S=$(S)
 trace = $(TOP)/traces/$(1).pmr.zst
@@ -54,14 +63,18 @@ $(OUT):
 
 define runs
 $(foreach s,$(SEEDS),$(OUT)/$(1).$(s).pmr): $(OUT)/$(1).%.pmr: \
-    $(call trace,$(1)) | $(OUT)
+    $(call trace,$(1)) $(PMSIM_STAMP) | $(OUT)
 	$$(SIM) --seed $$* -o $$@ $$<
-$(OUT)/$(1).score.tsv: $(foreach s,$(SEEDS),$(OUT)/$(1).$(s).pmr)
-	$$(PMPROF) calc --whatcg --score -f tsv $$^ > $$@ 2> $$@.err || \
+$(OUT)/$(1).score.tsv: $(foreach s,$(SEEDS),$(OUT)/$(1).$(s).pmr) \
+    $(PMPROF_STAMP)
+	$$(PMPROF) calc --whatcg --score -f tsv $$(filter-out $$(TOOLS),$$^) \
+	    > $$@ 2> $$@.err || \
 	    { printf '#runs\n# %s\n' "$$$$(cat $$@.err)" > $$@; }
 	rm -f $$@.err
-$(OUT)/$(1).hist.tsv: $(foreach s,$(SEEDS),$(OUT)/$(1).$(s).pmr)
-	$$(PMPROF) calc --whatcg --histogram -f tsv $$^ > $$@ 2>/dev/null || \
+$(OUT)/$(1).hist.tsv: $(foreach s,$(SEEDS),$(OUT)/$(1).$(s).pmr) \
+    $(PMPROF_STAMP)
+	$$(PMPROF) calc --whatcg --histogram -f tsv \
+	    $$(filter-out $$(TOOLS),$$^) > $$@ 2>/dev/null || \
 	    : > $$@
 endef
 $(foreach t,$(sort $(TRACES) $(FIG4)),$(eval $(call runs,$(t))))
@@ -102,15 +115,15 @@ $(OUT)/table.tsv: $(foreach t,$(TRACES),$(OUT)/$(t).score.tsv \
 # Fig. 2's shape: tests/data/prof/calc.S, a loop whose loads miss
 $(OUT)/calc: $(TOP)/tests/data/prof/calc.S | $(OUT)
 	$(CC) -nostdlib -static -no-pie -o $@ $<
-$(OUT)/calc.pmr: $(OUT)/calc
+$(OUT)/calc.pmr: $(OUT)/calc $(PMTRACE_STAMP) $(PMSIM_STAMP)
 	$(PMTRACE) -q -o $(OUT)/calc.trace -- $<
 	$(SIM) -o $@ $(OUT)/calc.trace
-$(OUT)/fig2.txt: $(OUT)/calc.pmr
+$(OUT)/fig2.txt: $(OUT)/calc.pmr $(PMPROF_STAMP)
 	$(PMPROF) calc _start $< > $@
 	cat $@
 
 # Fig. 4's shape: the procedure of $(FIG4) with the most samples
-$(OUT)/fig4.txt: $(OUT)/$(FIG4).$(firstword $(SEEDS)).pmr
+$(OUT)/fig4.txt: $(OUT)/$(FIG4).$(firstword $(SEEDS)).pmr $(PMPROF_STAMP)
 	p=$$($(PMPROF) procs -f tsv $< | awk -F '\t' '$$1 == "proc" && \
 	    $$5 !~ /^\[/ && $$5 != "unknown" { print $$5; exit }') && \
 	  $(PMPROF) calc "$$p" $< | sed -n '/^summary of/,$$p' > $@

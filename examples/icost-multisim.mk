@@ -53,6 +53,14 @@ SKIP ?= 0
 WINDOWS ?= 1
 STRIDE ?= $(MAX)
 
+# every rule that runs a tool depends on its stamp (tools.mk): a tool
+# rebuilt since makes what it wrote stale, not silently up to date
+include $(TOP)/examples/tools.mk
+PMSIM_STAMP := $(call stamp,$(PMSIM))
+ICOST_STAMP := $(call stamp,$(ICOST))
+# the tools among a rule's prerequisites, which its $^ leaves out
+TOOLS := $(PMSIM_STAMP) $(ICOST_STAMP)
+
 comma := ,
 SUBSETS := $(subst $(comma),+,$(shell $(ICOST) --subsets -c $(CATS) \
 	--order $(ORDER)))
@@ -76,27 +84,32 @@ all: $(OUT)/summary.tsv
 
 # One pmsim run per trace and subset.
 define runs
-$(OUT)/$(1)/%.pmr: $(call trace,$(1)) | $(OUT)/$(1)
+$(OUT)/$(1)/%.pmr: $(call trace,$(1)) $(PMSIM_STAMP) | $(OUT)/$(1)
 	$$(call windows,--ideal=$$(subst +,$$(comma),$$*)) > $$@
 $(OUT)/$(1):
 	mkdir -p $$@
-$(OUT)/$(1).ms.cost: $(addprefix $(OUT)/$(1)/,$(addsuffix .pmr,$(SUBSETS)))
-	$$(ICOST) -q --multisim -c $(CATS) --order $(ORDER) -f pmr -o $$@ $$^
-$(OUT)/$(1).g.cost: $(call trace,$(1)) | $(OUT)/$(1)
+$(OUT)/$(1).ms.cost: $(addprefix $(OUT)/$(1)/,$(addsuffix .pmr,$(SUBSETS))) \
+    $(ICOST_STAMP)
+	$$(ICOST) -q --multisim -c $(CATS) --order $(ORDER) -f pmr -o $$@ \
+	    $$(filter-out $$(TOOLS),$$^)
+$(OUT)/$(1).g.cost: $(call trace,$(1)) $(PMSIM_STAMP) $(ICOST_STAMP) | \
+    $(OUT)/$(1)
 	$$(call windows,--graph) | $$(ICOST) -q -c $(CATS) --order $(ORDER) \
 	    -m $(MACHINE) -f pmr -o $$@
 endef
 $(foreach t,$(TRACES),$(eval $(call runs,$(t))))
 
-$(OUT)/%.cmp: $(OUT)/%.ms.cost $(OUT)/%.g.cost
-	$(ICOST) --compare -t $(THRESH) --order $(ORDER) -o $@ $^
-$(OUT)/%.cmp.tsv: $(OUT)/%.ms.cost $(OUT)/%.g.cost
-	$(ICOST) --compare -t $(THRESH) --order $(ORDER) -f tsv -o $@ $^
+$(OUT)/%.cmp: $(OUT)/%.ms.cost $(OUT)/%.g.cost $(ICOST_STAMP)
+	$(ICOST) --compare -t $(THRESH) --order $(ORDER) -o $@ \
+	    $(filter-out $(TOOLS),$^)
+$(OUT)/%.cmp.tsv: $(OUT)/%.ms.cost $(OUT)/%.g.cost $(ICOST_STAMP)
+	$(ICOST) --compare -t $(THRESH) --order $(ORDER) -f tsv -o $@ \
+	    $(filter-out $(TOOLS),$^)
 
 # A row per trace: the summary line of the comparison, the cycles of the
 # base run, and the single categories (multisim, graph).
 $(OUT)/summary.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(TRACES)) \
-    $(addsuffix .cmp,$(TRACES)))
+    $(addsuffix .cmp,$(TRACES))) $(ICOST_STAMP)
 	{ printf 'trace\tcycles\trows\tmean_rel_err\tmax_err'; \
 	  for c in $(subst $(comma), ,$(CATS)); do \
 	    printf '\t%s_ms\t%s_graph' $$c $$c; done; printf '\n'; \

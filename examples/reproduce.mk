@@ -54,6 +54,16 @@ RUN ?=
 SUBMAKE = $(MAKE) --no-print-directory TOP=$(TOP) RUN='$(RUN)' \
 	PMSIM=$(BIN)/pmsim PMPROF=$(BIN)/pmprof PMVIEW=$(BIN)/pmview \
 	PMTRACE=$(BIN)/pmtrace ICOST=$(BIN)/icost SHOTGUN=$(BIN)/shotgun
+# the stamps (tools.mk) of the tools $(1) of $(BIN) (those it holds), for
+# the rules that run them to depend on: a tool rebuilt since makes what it
+# wrote stale, not silently up to date.  A part made by its own makefile
+# reruns when one of its tools changed since its table, and that makefile
+# reruns what the tool made stale.  The long traces are inputs, as the
+# bundled ones are: a rebuilt pmtrace does not remake them (rm -r
+# $(OUT)/long does)
+include $(TOP)/examples/tools.mk
+tools = $(foreach t,$(1),$(call stamp,$(BIN)/$(t)))
+TOOLS := $(call tools,pmsim pmprof pmview pmtrace icost shotgun pairs mhash)
 
 PROFILEME = pairs-convergence pairs-bottleneck pairs-paths pairs-bootstrap
 LONG ?= 200000000
@@ -77,19 +87,19 @@ multihash-long: $(OUT)/multihash-long/mhash-traces.tsv \
 profileme-long: $(OUT)/profileme-long/summary.txt \
     $(OUT)/profileme-long/pairs-paths.log
 samplers: $(OUT)/samplers/table.tsv
-dcpicalc: $(OUT)/dcpicalc/table.tsv
+dcpicalc: $(OUT)/dcpicalc/table.tsv $(OUT)/dcpicalc/fig2.txt
 icost-multisim: $(OUT)/icost-multisim/summary.tsv
 icost-long: $(OUT)/icost-long/summary.tsv
 shotgun-long: $(OUT)/shotgun-long/summary.tsv
 shotgun: $(OUT)/shotgun/summary.tsv
 
 # a script's printed output is its log; its files go beside it
-$(OUT)/profileme/%.log: $(TOP)/examples/%.sh
+$(OUT)/profileme/%.log: $(TOP)/examples/%.sh $(call tools,pmsim pairs)
 	mkdir -p $(@D)
 	PATH="$(BIN):$$PATH" OUT=$(@D) sh $< > $@.tmp 2>&1 || \
 	    { cat $@.tmp; exit 1; }
 	mv $@.tmp $@
-$(OUT)/multihash/%.log: $(TOP)/examples/%.sh
+$(OUT)/multihash/%.log: $(TOP)/examples/%.sh $(call tools,mhash)
 	mkdir -p $(@D)
 	PATH="$(BIN):$$PATH" OUT=$(@D) sh $< > $@.tmp 2>&1 || \
 	    { cat $@.tmp; exit 1; }
@@ -103,52 +113,61 @@ $(OUT)/long/%.pmr.zst:
 	    PMTRACE=$(abspath $(BIN))/pmtrace MAX=$(LONG) MAX_$*=$(LONG) \
 	    $*.pmr.zst
 $(OUT)/multihash-long/mhash-traces.tsv: \
-    $(foreach t,$(LONG_TRACES),$(OUT)/long/$(t).pmr.zst)
+    $(foreach t,$(LONG_TRACES),$(OUT)/long/$(t).pmr.zst) $(call tools,mhash)
 	mkdir -p $(@D)
-	PATH="$(BIN):$$PATH" OUT=$(@D) TRACES="$^" \
+	PATH="$(BIN):$$PATH" OUT=$(@D) TRACES="$(filter-out $(TOOLS),$^)" \
 	    sh $(TOP)/examples/mhash-traces.sh > $(@D)/mhash-traces.log
 # window i of the long gzip trace: LONG / WINDOWS instructions after
 # i of them, its caches and predictors warmed on what it skips
-$(OUT)/profileme-long/w%.pmr: $(OUT)/long/gzip.pmr.zst
+$(OUT)/profileme-long/w%.pmr: $(OUT)/long/gzip.pmr.zst $(call tools,pmsim)
 	mkdir -p $(@D)
 	$(RUN) $(BIN)/pmsim -q --no-pg --skip=$$(($* * ($(LONG) / $(WINDOWS)))) \
 	    --max=$$(($(LONG) / $(WINDOWS))) \
 	    --profileme=single,S=100,rearm=select --truth -o $@ $<
 $(OUT)/profileme-long/summary.txt: \
-    $(foreach i,$(WIN),$(OUT)/profileme-long/w$(i).pmr)
-	cat $^ | $(BIN)/pairs -t -q -f tsv -m retires,dcache_miss | \
+    $(foreach i,$(WIN),$(OUT)/profileme-long/w$(i).pmr) $(call tools,pairs)
+	cat $(filter-out $(TOOLS),$^) | \
+	    $(BIN)/pairs -t -q -f tsv -m retires,dcache_miss | \
 	    awk '/^#truth / { print "gzip, $(LONG) instructions: " \
 	        substr($$0, 2) }' > $@.tmp
 	mv $@.tmp $@
 $(OUT)/profileme-long/pairs-paths.log: $(TOP)/examples/pairs-paths.sh \
-    $(foreach t,$(LONG_TRACES),$(OUT)/long/$(t).pmr.zst)
+    $(foreach t,$(LONG_TRACES),$(OUT)/long/$(t).pmr.zst) \
+    $(call tools,pmsim pairs)
 	mkdir -p $(@D)
 	PATH="$(BIN):$$PATH" OUT=$(@D) TRACEDIR=$(OUT)/long \
 	    TRACES="$(LONG_TRACES)" MAX=$(PATHS_MAX) sh $< > $@.tmp 2>&1 || \
 	    { cat $@.tmp; exit 1; }
 	mv $@.tmp $@
 $(OUT)/multihash-long/mhash-fig14.tsv: \
-    $(foreach t,$(LONG_TRACES),$(OUT)/long/$(t).pmr.zst)
+    $(foreach t,$(LONG_TRACES),$(OUT)/long/$(t).pmr.zst) $(call tools,mhash)
 	mkdir -p $(@D)
-	PATH="$(BIN):$$PATH" OUT=$(@D) TRACES="$^" \
+	PATH="$(BIN):$$PATH" OUT=$(@D) TRACES="$(filter-out $(TOOLS),$^)" \
 	    sh $(TOP)/examples/mhash-fig14.sh > $(@D)/mhash-fig14.log
-$(OUT)/samplers/table.tsv:
+$(OUT)/samplers/table.tsv: $(call tools,pmsim pmprof pmview)
 	$(SUBMAKE) -f $(TOP)/examples/samplers.mk OUT=$(@D)
-$(OUT)/dcpicalc/table.tsv:
+$(OUT)/dcpicalc/table.tsv: $(call tools,pmsim pmprof)
 	$(SUBMAKE) -f $(TOP)/examples/dcpicalc.mk OUT=$(@D)
-$(OUT)/icost-multisim/summary.tsv:
+# Fig. 2's program is traced by pmtrace, which the table does not depend
+# on: a pmtrace changed since fig2.txt remakes it alone (after the table, whose
+# run makes it too, never beside it)
+$(OUT)/dcpicalc/fig2.txt: $(call tools,pmtrace) | $(OUT)/dcpicalc/table.tsv
+	$(SUBMAKE) -f $(TOP)/examples/dcpicalc.mk OUT=$(@D) $@
+$(OUT)/icost-multisim/summary.tsv: $(call tools,pmsim icost)
 	$(SUBMAKE) -f $(TOP)/examples/icost-multisim.mk OUT=$(@D)
 $(OUT)/icost-long/summary.tsv: \
-    $(foreach t,$(LONG_TRACES),$(OUT)/long/$(t).pmr.zst)
+    $(foreach t,$(LONG_TRACES),$(OUT)/long/$(t).pmr.zst) \
+    $(call tools,pmsim icost)
 	$(SUBMAKE) -f $(TOP)/examples/icost-multisim.mk OUT=$(@D) \
 	    TRACEDIR=$(OUT)/long TRACES="$(LONG_TRACES)" MAX=$(LONG_MAX) \
 	    WINDOWS=2 SKIP=$$(($(LONG) / 4)) STRIDE=$$(($(LONG) / 2))
-$(OUT)/shotgun-long/summary.tsv: $(OUT)/icost-long/summary.tsv
+$(OUT)/shotgun-long/summary.tsv: $(OUT)/icost-long/summary.tsv \
+    $(call tools,pmsim icost shotgun)
 	$(SUBMAKE) -f $(TOP)/examples/shotgun.mk OUT=$(@D) \
 	    MSOUT=$(OUT)/icost-long TRACEDIR=$(OUT)/long \
 	    TRACES="$(LONG_TRACES)" MAX=$(LONG_MAX) WARMUP=0 SWEEP="50 200 800" \
 	    WINDOWS=2 SKIP=$$(($(LONG) / 4)) STRIDE=$$(($(LONG) / 2))
-$(OUT)/shotgun/summary.tsv:
+$(OUT)/shotgun/summary.tsv: $(call tools,pmsim icost shotgun)
 	$(SUBMAKE) -f $(TOP)/examples/shotgun.mk OUT=$(@D)
 
 $(OUT)/RESULTS.md: profileme profileme-long multihash multihash-long \

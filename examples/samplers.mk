@@ -47,6 +47,13 @@ N ?= 100000
 SEED ?= 1
 RUN ?=
 
+# every rule that runs a tool depends on its stamp (tools.mk): a tool
+# rebuilt since makes what it wrote stale, not silently up to date
+include $(TOP)/examples/tools.mk
+PMSIM_STAMP := $(call stamp,$(PMSIM))
+PMPROF_STAMP := $(call stamp,$(PMPROF))
+PMVIEW_STAMP := $(call stamp,$(PMVIEW))
+
 SIM = $(PMSIM) -q -m $(MACHINE) --max $(MAX) --seed $(SEED)
 trace = $(TOP)/traces/$(1).pmr.zst
 all: $(OUT)/table.tsv
@@ -58,10 +65,10 @@ $(OUT):
 	mkdir -p $@
 
 define runs
-$(OUT)/$(1).base.pmr: $(call trace,$(1)) | $(OUT)
+$(OUT)/$(1).base.pmr: $(call trace,$(1)) $(PMSIM_STAMP) | $(OUT)
 	$$(RUN) $$(SIM) -o $$@ $$<
 $(foreach s,$(SAMPLERS),$(OUT)/$(1).$(s).tsv): $(OUT)/$(1).%.tsv: \
-    $(OUT)/$(1).base.pmr
+    $(OUT)/$(1).base.pmr $(PMSIM_STAMP) $(PMVIEW_STAMP) $(PMPROF_STAMP)
 	$$(RUN) $$(SIM) --truth $$$$(PMVIEW=$$(PMVIEW) bash $(TOP)/examples/samplers-spec.bash \
 	    $$* $$< $(N)) $(call trace,$(1)) | \
 	    $$(PMPROF) score -f tsv > $$@

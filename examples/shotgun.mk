@@ -81,6 +81,15 @@ WINDOWS ?= 1
 STRIDE ?= $(MAX)
 MSOUT ?= $(OUT)
 
+# every rule that runs a tool depends on its stamp (tools.mk): a tool
+# rebuilt since makes what it wrote stale, not silently up to date
+include $(TOP)/examples/tools.mk
+PMSIM_STAMP := $(call stamp,$(PMSIM))
+ICOST_STAMP := $(call stamp,$(ICOST))
+SHOTGUN_STAMP := $(call stamp,$(SHOTGUN))
+# the tools among a rule's prerequisites, which its $^ leaves out
+TOOLS := $(PMSIM_STAMP) $(ICOST_STAMP) $(SHOTGUN_STAMP)
+
 SIM = $(RUN) $(PMSIM) -q -m $(MACHINE) --warmup $(WARMUP) --max $(MAX)
 trace = $(TRACEDIR)/$(1).pmr.zst
 WIN := $(shell seq 0 $$(($(WINDOWS) - 1)))
@@ -117,8 +126,9 @@ all: $(OUT)/summary.tsv $(OUT)/fragments.tsv
 $(OUT):
 	mkdir -p $@
 
-# multisim of the same instructions, by its own makefile
-$(OUT)/%.ms.cost: | $(OUT)
+# multisim of the same instructions, by its own makefile (which reruns
+# what a rebuilt pmsim or icost made stale)
+$(OUT)/%.ms.cost: $(PMSIM_STAMP) $(ICOST_STAMP) | $(OUT)
 	$(MAKE) --no-print-directory -f $(TOP)/examples/icost-multisim.mk \
 	    PMSIM=$(PMSIM) ICOST=$(ICOST) OUT=$(MSOUT) MAX=$(MAX) RUN='$(RUN)' \
 	    WARMUP=$(WARMUP) MACHINE=$(MACHINE) TRACES=$* TOP=$(TOP) \
@@ -127,9 +137,10 @@ $(OUT)/%.ms.cost: | $(OUT)
 	[ "$(MSOUT)" = "$(OUT)" ] || cp $(MSOUT)/$*.ms.cost $@
 
 define runs
-$(OUT)/$(1).g.cost: $(call trace,$(1)) | $(OUT)
+$(OUT)/$(1).g.cost: $(call trace,$(1)) $(PMSIM_STAMP) $(ICOST_STAMP) | $(OUT)
 	$$(call windows,--graph) | $$(ICOST) -q -m $(MACHINE) -f pmr -o $$@
-$(OUT)/$(1).sweep.tsv: $(call samples,$(1),$(SEED1)) $(OUT)/$(1).g.cost
+$(OUT)/$(1).sweep.tsv: $(call samples,$(1),$(SEED1)) $(OUT)/$(1).g.cost \
+    $(SHOTGUN_STAMP) $(ICOST_STAMP)
 	for f in $(SWEEP); do \
 	  { $$(call fragments,$(1),$$$$f,,$(SEED1)); } > $$@.$$$$f.cost && \
 	  $$(ICOST) --compare -t $(THRESH) -f tsv $(OUT)/$(1).g.cost \
@@ -142,23 +153,26 @@ $(OUT)/$(1).sweep.tsv: $(call samples,$(1),$(SEED1)) $(OUT)/$(1).g.cost
 endef
 # trace $(1), sampling seed $(2)
 define seeded
-$(OUT)/$(1).r$(2).s%.pmr: $(call trace,$(1)) | $(OUT)
+$(OUT)/$(1).r$(2).s%.pmr: $(call trace,$(1)) $(PMSIM_STAMP) | $(OUT)
 	s=$$$$(($(SKIP) + $$* * $(STRIDE))); \
 	$$(SIM) $$$$([ $$$$s -eq 0 ] || echo --skip=$$$$s) --seed $(2) \
 	    --shotgun=sig=$(SIG),len=$(LEN),det=$(DET) -o $$@ $$<
-$(OUT)/$(1).r$(2).sg.cost: $(call samples,$(1),$(2))
+$(OUT)/$(1).r$(2).sg.cost: $(call samples,$(1),$(2)) $(SHOTGUN_STAMP) \
+    $(ICOST_STAMP)
 	$$(call fragments,$(1),$(FRAGS),--stats $$$$s.stats,$(2)) > $$@
-	cat $$(addsuffix .stats,$$^) | tr ' ' '\n' | awk -F = 'NF == 2 { \
+	cat $(addsuffix .stats,$(call samples,$(1),$(2))) | tr ' ' '\n' | \
+	  awk -F = 'NF == 2 { \
 	    if (!($$$$1 in v)) o[++n] = $$$$1; v[$$$$1] += $$$$2; c[$$$$1]++ } \
 	    END { for (i = 1; i <= n; i++) { k = o[i]; \
 	      printf "%s%s=%s", (i > 1 ? " " : ""), k, (k == "score" ? \
 	          v[k] / c[k] : v[k]) } printf "\n" }' > $(OUT)/$(1).r$(2).sg.stats
 $(OUT)/$(1).r$(2).cmp: $(OUT)/$(1).ms.cost $(OUT)/$(1).g.cost \
-    $(OUT)/$(1).r$(2).sg.cost
-	$$(ICOST) --compare -t $(THRESH) -o $$@ $$^
+    $(OUT)/$(1).r$(2).sg.cost $(ICOST_STAMP)
+	$$(ICOST) --compare -t $(THRESH) -o $$@ $$(filter-out $$(TOOLS),$$^)
 $(OUT)/$(1).r$(2).cmp.tsv: $(OUT)/$(1).ms.cost $(OUT)/$(1).g.cost \
-    $(OUT)/$(1).r$(2).sg.cost
-	$$(ICOST) --compare -t $(THRESH) -f tsv -o $$@ $$^
+    $(OUT)/$(1).r$(2).sg.cost $(ICOST_STAMP)
+	$$(ICOST) --compare -t $(THRESH) -f tsv -o $$@ \
+	    $$(filter-out $$(TOOLS),$$^)
 endef
 $(foreach t,$(TRACES),$(eval $(call runs,$(t))))
 $(foreach t,$(TRACES),$(foreach r,$(SEEDS),$(eval $(call seeded,$(t),$(r)))))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # make reproduce (examples/reproduce.mk, examples/results.sh): RESULTS.md
 # lists a part without outputs as missing, never a number; the launcher
-# prefix RUN reaches every simulation of the make-based parts.
+# prefix RUN reaches every simulation of the make-based parts; a tool
+# changed since makes what it wrote stale.
 
 load test_helper
 
@@ -96,6 +97,40 @@ cycles() {
 	    "$PMVIEW" -r --no-pg -o "$T/bad.pmr"
 	run -1 "$ICOST" --multisim -c win "$T/bad.pmr" "$T/win.10000.pmr"
 	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"META skip 'skip=x "*"names no window"* ]]
+}
+
+@test "icost-multisim.mk: a tool changed since makes what it wrote stale, and only that; a relink that changed nothing, nothing" {
+	mkdir -p "$T/bin"
+	cp "$PMSIM" "$ICOST" "$T/bin/"
+	local mk=(make -f "$TOP/examples/icost-multisim.mk" TOP="$TOP"
+	    OUT="$T/m" TRACES=gzip CATS=win MAX=20000 GNUPLOT=)
+	run -0 "${mk[@]}" -s PMSIM="$T/bin/pmsim" ICOST="$T/bin/icost"
+	[ -s "$T/m/summary.tsv" ] && [ -s "$T/m/.tools/icost" ]
+	# the outputs and stamps a minute old, so that a file system of whole
+	# seconds cannot give them the time of the stamp rewritten next
+	find "$T/m" -type f -exec touch -d '1 minute ago' {} +
+	run -0 "${mk[@]}" -q PMSIM="$T/bin/pmsim" ICOST="$T/bin/icost"
+	# relinked, the same bytes: nothing to do
+	touch "$T/bin/pmsim" "$T/bin/icost"
+	run -0 "${mk[@]}" -q PMSIM="$T/bin/pmsim" ICOST="$T/bin/icost"
+	# another icost (a byte past the ELF's end still runs): its breakdowns
+	# and comparisons are stale, the pmsim runs of the subsets are not
+	printf x >> "$T/bin/icost"
+	run -1 "${mk[@]}" -q PMSIM="$T/bin/pmsim" ICOST="$T/bin/icost"
+	run -0 "${mk[@]}" -n PMSIM="$T/bin/pmsim" ICOST="$T/bin/icost"
+	[[ $output == *"--multisim"* && $output == *"--compare"* ]]
+	[[ $output != *"--ideal"* ]]
+	# rerun (icost reads the files among the prerequisites, never the
+	# stamps among them), then up to date
+	run -0 "${mk[@]}" -s PMSIM="$T/bin/pmsim" ICOST="$T/bin/icost"
+	run -0 "${mk[@]}" -q PMSIM="$T/bin/pmsim" ICOST="$T/bin/icost"
+	# a bare name is the one on PATH
+	find "$T/m" -type f -exec touch -d '1 minute ago' {} +
+	run -0 env PATH="$T/bin:$PATH" "${mk[@]}" -q PMSIM=pmsim ICOST=icost
+	printf x >> "$T/bin/pmsim"
+	run -1 env PATH="$T/bin:$PATH" "${mk[@]}" -q PMSIM=pmsim ICOST=icost
+	run -0 env PATH="$T/bin:$PATH" "${mk[@]}" -n PMSIM=pmsim ICOST=icost
+	[[ $output == *"pmsim -q"*"--ideal=win"* ]]
 }
 
 @test "shotgun.mk: each sampling seed a run of its own, scored on its own; the summary their mean and range" {

@@ -1,0 +1,17 @@
+# examples/tools.mk: the tools' stamps, included by the experiment
+# makefiles.  $(call stamp,TOOL) is the stamp of the file TOOL names (a
+# variable's value: a path, or a bare name looked up on PATH as the
+# recipes' shell will look it up; a name not found is not tracked and gives
+# nothing): $(STAMPS)/NAME, the file's SHA-256, written when the makefile
+# is read and rewritten only when the checksum changed.  A rule that runs a
+# tool depends on the tool's stamp, so that a rebuilt tool makes what it
+# wrote stale instead of silently up to date, and a relink that changed
+# nothing reruns nothing: every program is relinked when libpmr.a changes,
+# byte for byte the same unless its own code did.  The first run into an
+# OUT without stamps remakes everything once.
+STAMPS ?= $(OUT)/.tools
+stamp = $(strip $(shell f=$$(command -v '$(firstword $(1))' 2>/dev/null) && \
+	[ -f "$$f" ] || exit 0; s=$$(sha256sum < "$$f") || exit 0; \
+	n='$(STAMPS)'/$$(basename "$$f"); mkdir -p '$(STAMPS)' || exit 0; \
+	[ "$$(cat "$$n" 2>/dev/null)" = "$$s" ] || echo "$$s" > "$$n"; \
+	echo "$$n"))
