@@ -136,6 +136,15 @@ summary() {
 	# -n counts nodes past icost's warm-up: tails count for less, so
 	# more fragments than 150
 	[ "$rall" -gt 150 ] && [ "$(stat kept_whole "$T/r.pmr")" = $((rall - rkept)) ]
+	# icost counting from another warm-up weighs the tails otherwise:
+	# said, once; not with the same, nor on whole fragments alone
+	run -0 --separate-stderr "$ICOST" -c dl1 "$T/r.pmr" "$T/r.pmr"
+	[ "$(grep -c 'shotgun drew its fragments' <<<"$stderr")" = 1 ]
+	[[ $stderr == *"counting the nodes past --warm 1280 (shotgun --warm), icost counts from --warm 0: the $rkept short ones (tails, cut)"* ]]
+	run -0 --separate-stderr "$ICOST" --warm 1280 -c dl1 "$T/r.pmr"
+	[[ $stderr != *"shotgun drew"* ]]
+	run -0 --separate-stderr "$ICOST" -c dl1 "$T/s8.pmr"
+	[[ $stderr != *"shotgun drew"* ]]
 	[ $(($(stat consistent "$T/r.pmr") * 100)) -ge $((rall * 98)) ]
 	[[ $stderr != *"strata made no fragment"* ]]
 	awk -v ia="$iall" -v ik="$ikept" -v ir="$irkept" -v t="$rtrue" \

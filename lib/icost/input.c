@@ -421,7 +421,45 @@ struct gread {
 	/* this stream's GNODEs are fragments (shotgun's), with no observed
 	 * cycles; any such stream makes the breakdown shotgun's */
 	int frag_here, shotgun, full;
+	/* shotgun's --warm (META shotgun-build) if it differs from ours,
+	 * + 1 (0: the same, or not said); said once */
+	uint64_t sg_warm1;
+	int warm_said;
 };
+
+/*
+ * The value of key (as "key=") among the space-separated tokens of a META
+ * value, into *v; 0 if it is there and a number.
+ */
+static int
+meta_num(const struct pmr_meta *m, const char *key, uint64_t *v)
+{
+	size_t kl = strlen(key), i = 0, n = m->value.n;
+	const char *p = (const char *)m->value.p;
+
+	while (i < n) {
+		size_t j = i;
+
+		while (j < n && p[j] != ' ')
+			j++;
+		if (j - i > kl + 1 && memcmp(p + i, key, kl) == 0 &&
+		    p[i + kl] == '=') {
+			uint64_t x = 0;
+			size_t k;
+
+			for (k = i + kl + 1; k < j; k++) {
+				if (p[k] < '0' || p[k] > '9' ||
+				    x > (UINT64_MAX - 9) / 10)
+					return -1;
+				x = x * 10 + (uint64_t)(p[k] - '0');
+			}
+			*v = x;
+			return 0;
+		}
+		i = j + 1;
+	}
+	return -1;
+}
 
 /* A META record of a graph's stream. */
 static int
@@ -462,6 +500,32 @@ graph_meta(struct pmr_icost_input *ip, struct in *in, struct gread *s,
 		if (s->g != NULL)
 			pmr_icost_graph_observed(s->g, !s->frag_here &&
 			    !ip->fragments && ip->cut == 0);
+	} else if (meta_is(&m, "shotgun-build")) {
+		uint64_t w;
+
+		s->sg_warm1 = meta_num(&m, "warm", &w) == 0 &&
+		    w != ip->go.warm ? w + 1 : 0;
+	} else if (meta_is(&m, "shotgun-stats")) {
+		uint64_t cut, tails;
+
+		/* shotgun -n and its strata count the nodes past its --warm:
+		 * with another warm-up here, a fragment shorter than the
+		 * whole (a tail from an anchor, one cut at a choice) weighs
+		 * more or less than the share it was drawn for; whole ones
+		 * alone weigh alike either way */
+		if (!s->warm_said && s->sg_warm1 != 0 &&
+		    meta_num(&m, "truncated", &cut) == 0 &&
+		    meta_num(&m, "resync_kept", &tails) == 0 &&
+		    cut + tails > 0) {
+			say(ip, PMR_ICOST_WARNING, "warning: %s: shotgun drew "
+			    "its fragments counting the nodes past --warm %"
+			    PRIu64 " (shotgun --warm), icost counts from "
+			    "--warm %u: the %" PRIu64 " short ones (tails, "
+			    "cut) weigh other than their share (give both the "
+			    "same)", in->name, s->sg_warm1 - 1, ip->go.warm,
+			    cut + tails);
+			s->warm_said = 1;
+		}
 	} else if (meta_is(&m, "ideal"))
 		return fail(ip, PMR_ECORRUPT, "%s: the GNODE records come "
 		    "from an idealized run (pmsim --ideal): its graph is not "
