@@ -51,6 +51,10 @@ TOP ?= $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))/..
 BIN ?= $(TOP)/cmd
 OUT ?= examples/out
 RUN ?=
+# a part made by its own makefile: its recipe line starts with '+', so that
+# the sub-make shares -j's job slots (make sees no $(MAKE) inside a
+# variable: without it each part ran one job at a time, "jobserver
+# unavailable") and make -n shows the part's own commands
 SUBMAKE = $(MAKE) --no-print-directory TOP=$(TOP) RUN='$(RUN)' \
 	PMSIM=$(BIN)/pmsim PMPROF=$(BIN)/pmprof PMVIEW=$(BIN)/pmview \
 	PMTRACE=$(BIN)/pmtrace ICOST=$(BIN)/icost SHOTGUN=$(BIN)/shotgun
@@ -145,30 +149,30 @@ $(OUT)/multihash-long/mhash-fig14.tsv: \
 	PATH="$(BIN):$$PATH" OUT=$(@D) TRACES="$(filter-out $(TOOLS),$^)" \
 	    sh $(TOP)/examples/mhash-fig14.sh > $(@D)/mhash-fig14.log
 $(OUT)/samplers/table.tsv: $(call tools,pmsim pmprof pmview)
-	$(SUBMAKE) -f $(TOP)/examples/samplers.mk OUT=$(@D)
+	+$(SUBMAKE) -f $(TOP)/examples/samplers.mk OUT=$(@D)
 $(OUT)/dcpicalc/table.tsv: $(call tools,pmsim pmprof)
-	$(SUBMAKE) -f $(TOP)/examples/dcpicalc.mk OUT=$(@D)
+	+$(SUBMAKE) -f $(TOP)/examples/dcpicalc.mk OUT=$(@D)
 # Fig. 2's program is traced by pmtrace, which the table does not depend
 # on: a pmtrace changed since fig2.txt remakes it alone (after the table, whose
 # run makes it too, never beside it)
 $(OUT)/dcpicalc/fig2.txt: $(call tools,pmtrace) | $(OUT)/dcpicalc/table.tsv
-	$(SUBMAKE) -f $(TOP)/examples/dcpicalc.mk OUT=$(@D) $@
+	+$(SUBMAKE) -f $(TOP)/examples/dcpicalc.mk OUT=$(@D) $@
 $(OUT)/icost-multisim/summary.tsv: $(call tools,pmsim icost)
-	$(SUBMAKE) -f $(TOP)/examples/icost-multisim.mk OUT=$(@D)
+	+$(SUBMAKE) -f $(TOP)/examples/icost-multisim.mk OUT=$(@D)
 $(OUT)/icost-long/summary.tsv: \
     $(foreach t,$(LONG_TRACES),$(OUT)/long/$(t).pmr.zst) \
     $(call tools,pmsim icost)
-	$(SUBMAKE) -f $(TOP)/examples/icost-multisim.mk OUT=$(@D) \
+	+$(SUBMAKE) -f $(TOP)/examples/icost-multisim.mk OUT=$(@D) \
 	    TRACEDIR=$(OUT)/long TRACES="$(LONG_TRACES)" MAX=$(LONG_MAX) \
 	    WINDOWS=2 SKIP=$$(($(LONG) / 4)) STRIDE=$$(($(LONG) / 2))
 $(OUT)/shotgun-long/summary.tsv: $(OUT)/icost-long/summary.tsv \
     $(call tools,pmsim icost shotgun)
-	$(SUBMAKE) -f $(TOP)/examples/shotgun.mk OUT=$(@D) \
+	+$(SUBMAKE) -f $(TOP)/examples/shotgun.mk OUT=$(@D) \
 	    MSOUT=$(OUT)/icost-long TRACEDIR=$(OUT)/long \
 	    TRACES="$(LONG_TRACES)" MAX=$(LONG_MAX) WARMUP=0 SWEEP="50 200 800" \
 	    WINDOWS=2 SKIP=$$(($(LONG) / 4)) STRIDE=$$(($(LONG) / 2))
 $(OUT)/shotgun/summary.tsv: $(call tools,pmsim icost shotgun)
-	$(SUBMAKE) -f $(TOP)/examples/shotgun.mk OUT=$(@D)
+	+$(SUBMAKE) -f $(TOP)/examples/shotgun.mk OUT=$(@D)
 
 $(OUT)/RESULTS.md: profileme profileme-long multihash multihash-long \
     samplers dcpicalc icost-multisim icost-long shotgun shotgun-long \

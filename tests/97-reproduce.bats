@@ -40,9 +40,13 @@ setup() {
 		    { echo "$mk: no RUN prefix"; return 1; }
 	done
 	# and reproduce.mk hands it down
-	run -0 make -n -f "$TOP/examples/reproduce.mk" TOP="$TOP" BIN=/bin \
+	# (a '+' line: make -n runs the part's makefile, which prints its
+	# runs, and with -j it shares the job slots, without "jobserver
+	# unavailable")
+	run -0 make -j2 -n -f "$TOP/examples/reproduce.mk" TOP="$TOP" BIN=/bin \
 	    RUN=XRUN OUT="$T/o" samplers
-	[[ $output == *"RUN='XRUN'"* ]]
+	[[ $output == *"RUN='XRUN'"* && $output == *"XRUN /bin/pmsim "* ]]
+	[[ $output != *"jobserver unavailable"* ]]
 	# to every window of a long trace, too
 	run -0 make -n -f "$TOP/examples/icost-multisim.mk" TOP="$TOP" \
 	    RUN=XRUN PMSIM=/bin/PMSIM ICOST="$BIN/icost" OUT="$T/w" \
