@@ -29,7 +29,7 @@
 enum {
 	O_SIG_LEN = PMR_OPT_PRIVATE, O_CTX, O_BITS, O_ORACLE, O_COVERAGE,
 	O_EVERY, O_LOOKAHEAD, O_KEEP, O_STATS, O_SYSROOT, O_STRATA,
-	O_RESYNC, O_WARM
+	O_RESYNC, O_WARM, O_WP
 };
 
 static const char synopsis[] =
@@ -82,6 +82,11 @@ help(void)
 	    "      --warm=N         -n and the strata count the nodes past "
 	    "icost --warm N of\n"
 	    "                       each fragment [1280]\n"
+	    "      --wp=WAY         the wrong path's prefetch cycles: as the "
+	    "sample has them\n"
+	    "                       (sample), or at the DETs' rate on the nodes "
+	    "that can\n"
+	    "                       have them (rate) [sample]\n"
 	    "      --stats=FILE     the counters (key=value, as META "
 	    "shotgun-stats) into FILE\n"
 	    "      --coverage       instead of the stream, the per-pc sample "
@@ -254,6 +259,21 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 		    st->sig_insns ? 1000.0 * (double)st->sig_i /
 		    (double)st->sig_insns : 0.0, st->nodes ? 1000.0 *
 		    (double)st->kept_i / (double)st->nodes : 0.0);
+	if (n < len) {
+		uint64_t nd = st->dets - st->dets_nopc;
+
+		if (meta)
+			n += (size_t)snprintf(buf + n, len - n, " wp_dets=%"
+			    PRIu64 " wp_kept=%" PRIu64, st->wp_dets,
+			    st->wp_kept);
+		else
+			n += (size_t)snprintf(buf + n, len - n, "; the wrong "
+			    "path's prefetch cycles a 1000 instructions: %.1f "
+			    "in the DETs, %.1f in the fragments", nd ? 1000.0 *
+			    (double)st->wp_dets / (double)nd : 0.0, st->nodes ?
+			    1000.0 * (double)st->wp_kept / (double)st->nodes :
+			    0.0);
+	}
 	if (st->strata > 0 && n < len)
 		n += (size_t)snprintf(buf + n, len - n, meta ? " strata=%"
 		    PRIu64 " strata_out=%" PRIu64 " strata_moved=%" PRIu64
@@ -298,15 +318,17 @@ main(int argc, char *argv[])
 		{ "strata", required_argument, NULL, O_STRATA },
 		{ "resync", required_argument, NULL, O_RESYNC },
 		{ "warm", required_argument, NULL, O_WARM },
+		{ "wp", required_argument, NULL, O_WP },
 		{ "stats", required_argument, NULL, O_STATS },
 		{ "sysroot", required_argument, NULL, O_SYSROOT },
 		PMR_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	static const char *const fmt_names[] = { "text", "tsv", NULL };
+	static const char *const wp_names[] = { "sample", "rate", NULL };
 	struct pmr_shotgun_opts so = { .fragments = 1000, .ctx = 10,
 	    .bits = 2, .lookahead = 64, .keep = 50,
-	    .strata = 8, .resync = 50, .warm = 1280 };
+	    .strata = 8, .resync = 50, .warm = 1280, .wp = 0 };
 	struct pmr_sim_config cfg;
 	struct pmr_shotgun *g;
 	struct pmr_reader *r;
@@ -365,6 +387,9 @@ main(int argc, char *argv[])
 		case O_KEEP:
 			so.keep = (uint32_t)pmr_cli_num("--keep", optarg, 0,
 			    100);
+			break;
+		case O_WP:
+			so.wp = (uint32_t)pmr_cli_pick("--wp", optarg, wp_names);
 			break;
 		case O_WARM:
 			so.warm = (uint32_t)pmr_cli_num("--warm", optarg, 0,
@@ -576,9 +601,10 @@ main(int argc, char *argv[])
 			err = pmr_write(o.w, PMR_REC_META, &ms.m[i]);
 		snprintf(buf, sizeof(buf), "fragments=%u every=%d sig-len=%u "
 		    "ctx=%u bits=%u oracle=%d lookahead=%u keep=%u strata=%u "
-		    "resync=%u warm=%u seed=%" PRIu64, so.fragments, so.every,
-		    so.sig_len, so.ctx, so.bits, so.oracle, so.lookahead,
-		    so.keep, so.strata, so.resync, so.warm, so.seed);
+		    "resync=%u warm=%u wp=%s seed=%" PRIu64, so.fragments,
+		    so.every, so.sig_len, so.ctx, so.bits, so.oracle,
+		    so.lookahead, so.keep, so.strata, so.resync, so.warm,
+		    wp_names[so.wp], so.seed);
 		if (err == 0)
 			err = pmr_write_meta(o.w, "gnode", "fragments shotgun");
 		if (err == 0)

@@ -26,7 +26,7 @@ summary() {
 @test "shotgun --help, usage errors" {
 	run -0 "$SHOTGUN" --help
 	for o in --program --fragments --every --sig-len --ctx --bits --stats --sysroot \
-	    --lookahead --keep --strata --resync --warm --oracle --coverage --format --seed; do
+	    --lookahead --keep --strata --resync --warm --wp --oracle --coverage --format --seed; do
 		[[ $output == *"$o"* ]] || { echo "no $o"; return 1; }
 	done
 	run -2 "$SHOTGUN" -p x --bits 3
@@ -35,6 +35,8 @@ summary() {
 	run -2 "$SHOTGUN" -p x --resync 101
 	[[ ${lines[0]} == *"--resync: value '101' is too large (0..100)" ]]
 	run -2 "$SHOTGUN" -p x --warm -1
+	run -2 "$SHOTGUN" -p x --wp none
+	[[ ${lines[0]} == *"--wp: value 'none' is unknown (sample, rate)"* ]]
 	run -2 "$SHOTGUN" -p x -f tsv
 	run -2 "$SHOTGUN" -p x --bogus
 }
@@ -145,6 +147,30 @@ summary() {
 	[[ $stderr != *"shotgun drew"* ]]
 	run -0 --separate-stderr "$ICOST" -c dl1 "$T/s8.pmr"
 	[[ $stderr != *"shotgun drew"* ]]
+	# the wrong path's prefetch cycles with --wp rate: at the DETs' rate
+	# a node, and only on nodes at a line start whose line did not miss;
+	# as the samples have them (--wp sample, the default), off line
+	# starts and on misses too
+	"$SHOTGUN" -q -n 150 --wp rate -p "$p" -o "$T/wr.pmr" "$T/s.pmr"
+	for f in wr r; do
+		"$PMVIEW" -f tsv -t GNODE "$T/$f.pmr" | awk -F '\t' '
+		    function hex(s,  i, v) { v = 0; s = tolower(substr(s, 3))
+			for (i = 1; i <= length(s); i++)
+				v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return v }
+		    $1 == "GNODE" { line = int(hex($3) / 64)
+			lf = $2 != ps + 1 || line != pl
+			if ($29 > 0) { nz++; bad += !lf || $7 > 0 || $24 > 0 }
+			ps = $2; pl = line }
+		    END { print nz + 0, bad + 0 }' > "$T/$f.wp"
+		echo "$f: wp_kept $(stat wp_kept "$T/$f.pmr") of $(stat nodes "$T/$f.pmr") nodes, wp_dets $(stat wp_dets "$T/$f.pmr") of $(stat dets "$T/$f.pmr"); nonzero, misplaced: $(cat "$T/$f.wp")"
+	done
+	read -r nz bad < "$T/wr.wp" && [ "$nz" -gt 1000 ] && [ "$bad" = 0 ]
+	read -r nz bad < "$T/r.wp" && [ "$bad" -gt $((nz / 5)) ]
+	[ "$(stat wp_dets "$T/r.pmr")" = "$(stat wp_dets "$T/wr.pmr")" ]
+	awk -v k="$(stat wp_kept "$T/wr.pmr")" -v n="$(stat nodes "$T/wr.pmr")" \
+	    -v d="$(stat wp_dets "$T/wr.pmr")" -v m="$(stat dets "$T/wr.pmr")" \
+	    'BEGIN { r = (k / n) / (d / m); exit !(r > 0.9 && r < 1.1) }'
 	[ $(($(stat consistent "$T/r.pmr") * 100)) -ge $((rall * 98)) ]
 	[[ $stderr != *"strata made no fragment"* ]]
 	awk -v ia="$iall" -v ik="$ikept" -v ir="$irkept" -v t="$rtrue" \
@@ -208,7 +234,11 @@ summary() {
 # (README); 13% and 3.4 with whole fragments drawn by strata of I-side
 # misses; 19.8% and 4.6 with the tails of the windows that abort, from an
 # anchor (--resync; over pmsim seeds 0-2 of 1000 fragments 24.8% against
-# 27.6%, the spread between seeds 23-27% against 17-39%).
+# 27.6%, the spread between seeds 23-27% against 17-39%); 15.2% and 4.4
+# with -n counting nodes past --warm, 10.1% and 3.2 with the wrong path's
+# prefetch cycles at the DETs' rate (--wp rate; over seeds 0-2 of 1000
+# fragments 21.5% against 24.5%, but worse on a long trace's cold window,
+# so not the default).
 # The line rule never trips on the true path.
 @test "shotgun on cc1: rare pcs' proxies from the pcs sampled once, misses by their own bits and lines (the oracle within 20% of the full graph)" {
 	"$PMSIM" -q -m fields03 --graph --shotgun=sig=2000,len=4000,det=20 --warmup 500000 \
@@ -224,7 +254,13 @@ summary() {
 	"$ICOST" -q --warm 1280 -f pmr -o "$T/f.cost" "$T/f.pmr"
 	read -r rel max <<<"$(summary "$T/g.cost" "$T/f.cost")"
 	echo "cc1, assembled: mean relative error $rel%, largest $max points"
-	awk -v r="$rel" -v m="$max" 'BEGIN { exit !(r <= 22 && m <= 5) }'
+	awk -v r="$rel" -v m="$max" 'BEGIN { exit !(r <= 18 && m <= 5) }'
+	# the wrong path's prefetch cycles at the DETs' rate: closer here
+	"$SHOTGUN" -q -n 150 --wp rate -p "$TOP/traces/cc1.pmr.zst" "$T/s.pmr.zst" |
+	    "$ICOST" -q --warm 1280 -f pmr -o "$T/fr.cost"
+	read -r rel max <<<"$(summary "$T/g.cost" "$T/fr.cost")"
+	echo "cc1, assembled, --wp rate: mean relative error $rel%, largest $max points"
+	awk -v r="$rel" -v m="$max" 'BEGIN { exit !(r <= 14 && m <= 4) }'
 	[ "$(stat grafted_miss "$T/f.pmr")" -gt 0 ] && [ "$(stat grafted_hit "$T/f.pmr")" -gt 0 ]
 	[ "$(stat grafted_dir "$T/f.pmr")" -gt 0 ]
 	# whole fragments and tails from an anchor: no second pass
@@ -293,7 +329,7 @@ summary() {
 	[[ $output == *"shotgun -n 50 -p"* ]]
 	run -0 "$PMVIEW" -f tsv -t META "$T/d.pmr"
 	[[ $output == *$'META\tgnode\tfragments shotgun'* ]]
-	[[ $output == *$'META\tshotgun-build\tfragments=50 every=0 sig-len=0 ctx=10 bits=2 oracle=0 lookahead=64 keep=50 strata=8 resync=50 warm=1280 seed=0'* ]]
+	[[ $output == *$'META\tshotgun-build\tfragments=50 every=0 sig-len=0 ctx=10 bits=2 oracle=0 lookahead=64 keep=50 strata=8 resync=50 warm=1280 wp=sample seed=0'* ]]
 	[[ $output == *$'META\tconfig-digest\t'* ]]
 }
 
@@ -314,7 +350,7 @@ summary() {
 	run -0 "$SHOTGUN" --coverage -f tsv -n 20 -p "$p" "$T/s.pmr"
 	[ "${lines[0]}" = $'#pc\tclass\tnodes\tdets\tmissing' ]
 	printf '%s\n' "$output" | awk -F '\t' 'NR > 1 { n += $3 } END { exit !(n >= 20 * 1000) }'
-	run -0 bash -o pipefail -c "'$PMSIM' -q -m fields03 --shotgun=sig=2000,len=2000,det=20 --max 100000 '$p' | '$SHOTGUN' -n 10 -p '$p' | '$ICOST' -c dl1,dmiss"
+	run -0 bash -o pipefail -c "'$PMSIM' -q -m fields03 --shotgun=sig=2000,len=2000,det=20 --max 100000 '$p' | '$SHOTGUN' -n 10 -p '$p' | '$ICOST' --warm 1280 -c dl1,dmiss"
 	[[ ${lines[0]} == *"over 1"[0-9]" shotgun fragments"* ]]
 	[[ ${lines[1]} == "# shotgun: 2 categories"* ]]
 }

@@ -79,6 +79,10 @@ struct pmr_shotgun_opts {
 	 * so a short fragment (a tail from an anchor) counts for the part
 	 * of a whole one it is [0 here, 1280 in shotgun(1)] */
 	uint32_t warm;
+	/* [ours] the wrong path's prefetch cycles (GNODE dd_wp): 0 as the
+	 * sample has them (the paper's way), 1 at the DETs' rate on the
+	 * nodes at a line start without an I-side miss [0] */
+	uint32_t wp;
 	uint64_t seed;
 };
 
@@ -133,6 +137,9 @@ struct pmr_shotgun_stats {
 	uint64_t truth;		/* fragments checked against the truth */
 	uint64_t errant, detected, consistent;
 	uint64_t off_nodes;	/* nodes of kept fragments off the true path */
+	/* the wrong path's prefetch cycles (dd_wp): summed over the DETs
+	 * of the program's pcs, and over the kept fragments' nodes */
+	uint64_t wp_dets, wp_kept;
 	uint64_t indirect_true, indirect_checked;
 };
 
