@@ -1726,6 +1726,15 @@ true_pc(const struct pmr_shotgun *g, const struct sig *s, size_t q)
 	return g->truth[s->truth + q] ? g->truth[s->truth + q] - 1 : 0;
 }
 
+/* Whether node k of a fragment from position j0 of s was filled by the
+ * sample of its own instance (the oracle's). */
+static int
+own_sample(const struct pmr_shotgun *g, const struct sig *s, uint32_t j0,
+    uint32_t k, const struct pmr_sim_det *d)
+{
+	return g->o.oracle && d != NULL && d->seq == s->seq + j0 + k;
+}
+
 /*
  * Builds one fragment from position j0 of signature s, at pc pc0 (its
  * start pc, or an anchor's), into nodes[]; returns its length, or -1 -
@@ -1802,7 +1811,7 @@ fragment(struct pmr_shotgun *g, const struct sig *s, uint32_t j0,
 			    &nodes[i]) | graft_dir(g, x, s, q, b, &nodes[i]));
 		}
 		reg_producers(g, x, i, &lastxfer, &nodes[i]);
-		if (g->o.oracle && d != NULL && d->seq == s->seq + j0 + i) {
+		if (own_sample(g, s, j0, i, d)) {
 			/* its own producers, as the full graph has them */
 			nodes[i].pr_reg_a = inside(d->pr_reg_a, i);
 			nodes[i].pr_reg_b = inside(d->pr_reg_b, i);
@@ -1910,15 +1919,6 @@ abort:
 	}
 	return -1 - reason;
 #undef ABORT
-}
-
-/* Whether node k of a fragment from position j0 of s was filled by the
- * sample of its own instance (the oracle's). */
-static int
-own_sample(const struct pmr_shotgun *g, const struct sig *s, uint32_t j0,
-    uint32_t k, const struct pmr_sim_det *d)
-{
-	return g->o.oracle && d != NULL && d->seq == s->seq + j0 + k;
 }
 
 /* Whether node k can have the wrong path's prefetch cycles: it starts a
