@@ -29,7 +29,7 @@
 enum {
 	O_SIG_LEN = PMR_OPT_PRIVATE, O_CTX, O_BITS, O_ORACLE, O_COVERAGE,
 	O_EVERY, O_LOOKAHEAD, O_KEEP, O_STATS, O_SYSROOT, O_STRATA,
-	O_RESYNC, O_WARM, O_WP
+	O_RESYNC, O_WARM, O_WP, O_CALIB
 };
 
 static const char synopsis[] =
@@ -87,6 +87,10 @@ help(void)
 	    "                       (sample), or at the DETs' rate on the nodes "
 	    "that can\n"
 	    "                       have them (rate) [sample]\n"
+	    "      --calibrate=PCT  then more fragments rich in I-side "
+	    "misses, up to PCT%%\n"
+	    "                       more nodes, until they have the DETs' "
+	    "rate (0: never) [50]\n"
 	    "      --stats=FILE     the counters (key=value, as META "
 	    "shotgun-stats) into FILE\n"
 	    "      --coverage       instead of the stream, the per-pc sample "
@@ -274,6 +278,13 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 			    1000.0 * (double)st->wp_kept / (double)st->nodes :
 			    0.0);
 	}
+	if (st->calib_extra + st->calib_rejected > 0 && n < len)
+		n += (size_t)snprintf(buf + n, len - n, meta ? " calib_before="
+		    "%.2f calib_extra=%" PRIu64 " calib_rejected=%" PRIu64 :
+		    "; calibration: b2 without b1 %.2f a 1000 counted nodes "
+		    "before, %" PRIu64 " counted nodes added, %" PRIu64
+		    " fragments not kept", st->calib_before, st->calib_extra,
+		    st->calib_rejected);
 	if (st->strata > 0 && n < len)
 		n += (size_t)snprintf(buf + n, len - n, meta ? " strata=%"
 		    PRIu64 " strata_out=%" PRIu64 " strata_moved=%" PRIu64
@@ -319,6 +330,7 @@ main(int argc, char *argv[])
 		{ "resync", required_argument, NULL, O_RESYNC },
 		{ "warm", required_argument, NULL, O_WARM },
 		{ "wp", required_argument, NULL, O_WP },
+		{ "calibrate", required_argument, NULL, O_CALIB },
 		{ "stats", required_argument, NULL, O_STATS },
 		{ "sysroot", required_argument, NULL, O_SYSROOT },
 		PMR_COMMON_LONGOPTS,
@@ -328,7 +340,8 @@ main(int argc, char *argv[])
 	static const char *const wp_names[] = { "sample", "rate", NULL };
 	struct pmr_shotgun_opts so = { .fragments = 1000, .ctx = 10,
 	    .bits = 2, .lookahead = 64, .keep = 50,
-	    .strata = 8, .resync = 50, .warm = 1280, .wp = 0 };
+	    .strata = 8, .resync = 50, .warm = 1280, .wp = 0,
+	    .calib = 50 };
 	struct pmr_sim_config cfg;
 	struct pmr_shotgun *g;
 	struct pmr_reader *r;
@@ -387,6 +400,10 @@ main(int argc, char *argv[])
 		case O_KEEP:
 			so.keep = (uint32_t)pmr_cli_num("--keep", optarg, 0,
 			    100);
+			break;
+		case O_CALIB:
+			so.calib = (uint32_t)pmr_cli_num("--calibrate", optarg,
+			    0, 1000);
 			break;
 		case O_WP:
 			so.wp = (uint32_t)pmr_cli_pick("--wp", optarg, wp_names);
@@ -601,10 +618,10 @@ main(int argc, char *argv[])
 			err = pmr_write(o.w, PMR_REC_META, &ms.m[i]);
 		snprintf(buf, sizeof(buf), "fragments=%u every=%d sig-len=%u "
 		    "ctx=%u bits=%u oracle=%d lookahead=%u keep=%u strata=%u "
-		    "resync=%u warm=%u wp=%s seed=%" PRIu64, so.fragments,
-		    so.every, so.sig_len, so.ctx, so.bits, so.oracle,
-		    so.lookahead, so.keep, so.strata, so.resync, so.warm,
-		    wp_names[so.wp], so.seed);
+		    "resync=%u warm=%u wp=%s calibrate=%u seed=%" PRIu64,
+		    so.fragments, so.every, so.sig_len, so.ctx, so.bits,
+		    so.oracle, so.lookahead, so.keep, so.strata, so.resync,
+		    so.warm, wp_names[so.wp], so.calib, so.seed);
 		if (err == 0)
 			err = pmr_write_meta(o.w, "gnode", "fragments shotgun");
 		if (err == 0)

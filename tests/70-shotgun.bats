@@ -26,7 +26,7 @@ summary() {
 @test "shotgun --help, usage errors" {
 	run -0 "$SHOTGUN" --help
 	for o in --program --fragments --every --sig-len --ctx --bits --stats --sysroot \
-	    --lookahead --keep --strata --resync --warm --wp --oracle --coverage --format --seed; do
+	    --lookahead --keep --strata --resync --warm --wp --calibrate --oracle --coverage --format --seed; do
 		[[ $output == *"$o"* ]] || { echo "no $o"; return 1; }
 	done
 	run -2 "$SHOTGUN" -p x --bits 3
@@ -35,6 +35,8 @@ summary() {
 	run -2 "$SHOTGUN" -p x --resync 101
 	[[ ${lines[0]} == *"--resync: value '101' is too large (0..100)" ]]
 	run -2 "$SHOTGUN" -p x --warm -1
+	run -2 "$SHOTGUN" -p x --calibrate 1001
+	[[ ${lines[0]} == *"--calibrate"* ]]
 	run -2 "$SHOTGUN" -p x --wp none
 	[[ ${lines[0]} == *"--wp: value 'none' is unknown (sample, rate)"* ]]
 	run -2 "$SHOTGUN" -p x -f tsv
@@ -268,6 +270,24 @@ summary() {
 	[ "$fall" -gt 150 ] && [ $(($(stat kept_whole "$T/f.pmr") + $(stat resync_kept "$T/f.pmr"))) = "$fall" ]
 	[ "$(stat truncated "$T/f.pmr")" = 0 ] && [ "$(stat resync_kept "$T/f.pmr")" -gt 0 ]
 	[ "$(stat stripped_i "$T/f.pmr")" -gt 0 ]
+	# --calibrate (50, the default): the fragments' I-side misses past
+	# --warm were short of the DETs' rate (the cold code that does not
+	# assemble); more fragments rich in them bring the rate up
+	drate=$("$PMVIEW" -f tsv -t DET "$T/s.pmr.zst" | awk -F '\t' '
+	    NR > 1 { n++; m += $7 % 4 != 0 } END { print 1000 * m / n }')
+	frate() {
+		"$PMVIEW" -f tsv -t GNODE "$1" | awk -F '\t' '
+		    NR > 1 { k = $2 == seq + 1 ? k + 1 : 0; seq = $2
+			if (k >= 1280) { n++; m += $6 % 4 != 0 } }
+		    END { print 1000 * m / n }'
+	}
+	before=$(stat calib_before "$T/f.pmr") after=$(frate "$T/f.pmr")
+	"$SHOTGUN" -q -n 150 --calibrate 0 -p "$TOP/traces/cc1.pmr.zst" -o "$T/c0.pmr" "$T/s.pmr.zst"
+	none=$(frate "$T/c0.pmr")
+	echo "I-side misses a 1000 counted nodes: DETs $drate, fragments $none (--calibrate 0), $before before and $after after calibrating"
+	[ -z "$(stat calib_extra "$T/c0.pmr")" ] && [ "$(stat calib_extra "$T/f.pmr")" -gt 0 ]
+	awk -v d="$drate" -v n="$none" -v b="$before" -v a="$after" \
+	    'BEGIN { exit !(n < 0.85 * d && b < 0.85 * d && a > b && a >= 0.95 * d && a < 1.2 * d) }'
 	# no I-cache or ITLB miss on a node after another of its 64-byte line
 	# in the same fragment (consecutive seq)
 	for f in o f; do
@@ -329,7 +349,7 @@ summary() {
 	[[ $output == *"shotgun -n 50 -p"* ]]
 	run -0 "$PMVIEW" -f tsv -t META "$T/d.pmr"
 	[[ $output == *$'META\tgnode\tfragments shotgun'* ]]
-	[[ $output == *$'META\tshotgun-build\tfragments=50 every=0 sig-len=0 ctx=10 bits=2 oracle=0 lookahead=64 keep=50 strata=8 resync=50 warm=1280 wp=sample seed=0'* ]]
+	[[ $output == *$'META\tshotgun-build\tfragments=50 every=0 sig-len=0 ctx=10 bits=2 oracle=0 lookahead=64 keep=50 strata=8 resync=50 warm=1280 wp=sample calibrate=50 seed=0'* ]]
 	[[ $output == *$'META\tconfig-digest\t'* ]]
 }
 

@@ -83,6 +83,10 @@ struct pmr_shotgun_opts {
 	 * sample has them (the paper's way), 1 at the DETs' rate on the
 	 * nodes at a line start without an I-side miss [0] */
 	uint32_t wp;
+	/* [ours] at most this many percent more counted nodes, of
+	 * fragments richer in I-side misses than the signatures, until
+	 * the kept ones have the signatures' rate [0] */
+	uint32_t calib;
 	uint64_t seed;
 };
 
@@ -141,6 +145,11 @@ struct pmr_shotgun_stats {
 	 * of the program's pcs, and over the kept fragments' nodes */
 	uint64_t wp_dets, wp_kept;
 	uint64_t indirect_true, indirect_checked;
+	/* --calibrate: the kept fragments' I-side misses (b2 without b1)
+	 * a 1000 counted nodes before it, the counted nodes it added, the
+	 * fragments it built and did not keep (too few of them) */
+	double calib_before;
+	uint64_t calib_extra, calib_rejected;
 };
 
 struct pmr_shotgun;
