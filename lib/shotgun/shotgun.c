@@ -2445,9 +2445,12 @@ again2:
 	 * (19.1-25.9) against 24.5% (21.7-29.6).  The other traces'
 	 * fragments have the DETs' rate.  A survey's calibration to a known
 	 * total: the fragments are a sample whose selection depends on
-	 * what is measured, the DETs one that does not.
+	 * what is measured, the DETs one that does not.  Not with
+	 * --oracle, whose fragments are drawn evenly (the true path
+	 * always assembles): it measures the fill and the sampling.
 	 */
-	if (pass < 2 && !g->o.every && g->o.calib > 0 && g->st.sig_insns > 0) {
+	if (pass < 2 && !g->o.every && !g->o.oracle && g->o.calib > 0 &&
+	    g->st.sig_insns > 0) {
 		target = g->ndet_idx ? (double)g->det_imiss /
 		    (double)g->ndet_idx : 0;
 		maxextra = want * g->o.calib / 100;
