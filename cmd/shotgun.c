@@ -281,7 +281,7 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 	if (st->calib_extra + st->calib_rejected > 0 && n < len)
 		n += (size_t)snprintf(buf + n, len - n, meta ? " calib_before="
 		    "%.2f calib_extra=%" PRIu64 " calib_rejected=%" PRIu64 :
-		    "; calibration: b2 without b1 %.2f a 1000 counted nodes "
+		    "; calibration: I-side misses %.2f a 1000 counted nodes "
 		    "before, %" PRIu64 " counted nodes added, %" PRIu64
 		    " fragments not kept", st->calib_before, st->calib_extra,
 		    st->calib_rejected);

@@ -2387,7 +2387,7 @@ again2:
 		for (k = g->o.warm; k < (uint32_t)len; k++)
 			ci1 += (nodes[k].events & I_EV) != 0;
 		/* the calibration: only a fragment richer in I-side
-		 * misses than the signatures */
+		 * misses than the DETs */
 		if (pass == 2 && (double)ci1 <= target *
 		    (double)counted(g, (uint32_t)len)) {
 			g->st.calib_rejected++;
@@ -2434,8 +2434,8 @@ again2:
 	 * [ours] --calibrate: the kept fragments' I-side misses (nodes
 	 * past --warm with an I-cache or ITLB miss) brought up to the
 	 * DETs' rate (instructions drawn evenly: the run's) by more
-	 * fragments, of the signatures whose (0, 1) bits are above the
-	 * signatures' rate, each kept only if it has more than that rate,
+	 * fragments, of the signatures whose (0, 1) bits an instruction
+	 * are above that rate, each kept only if it has more than it,
 	 * until the rate is reached or --calibrate percent more counted
 	 * nodes were added.  The strata keep the signatures' shares, but
 	 * within a signature the cold code that does not assemble is

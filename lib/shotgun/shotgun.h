@@ -84,8 +84,8 @@ struct pmr_shotgun_opts {
 	 * nodes at a line start without an I-side miss [0] */
 	uint32_t wp;
 	/* [ours] at most this many percent more counted nodes, of
-	 * fragments richer in I-side misses than the signatures, until
-	 * the kept ones have the signatures' rate [0] */
+	 * fragments richer in I-side misses than the DETs, until the kept
+	 * ones have the DETs' rate [0 here, 50 in shotgun(1)] */
 	uint32_t calib;
 	uint64_t seed;
 };
@@ -145,8 +145,8 @@ struct pmr_shotgun_stats {
 	 * of the program's pcs, and over the kept fragments' nodes */
 	uint64_t wp_dets, wp_kept;
 	uint64_t indirect_true, indirect_checked;
-	/* --calibrate: the kept fragments' I-side misses (b2 without b1)
-	 * a 1000 counted nodes before it, the counted nodes it added, the
+	/* --calibrate: the kept fragments' I-side misses (nodes past
+	 * --warm with an I-cache or ITLB miss) a 1000 counted nodes before it, the counted nodes it added, the
 	 * fragments it built and did not keep (too few of them) */
 	double calib_before;
 	uint64_t calib_extra, calib_rejected;
