@@ -115,24 +115,52 @@ pmr_icost_bd_icost(const struct pmr_icost_bd *b, uint32_t u, double *frac,
 }
 
 void
-pmr_icost_bd_check(const struct pmr_icost_bd *b, struct pmr_icost_checks *k)
+pmr_icost_bd_check(const struct pmr_icost_bd *b, uint32_t bm, uint32_t im,
+    int wp_ok, struct pmr_icost_checks *k)
 {
 	uint32_t m, all = (1u << b->ncat) - 1, v;
 
 	memset(k, 0, sizeof(*k));
 	for (m = 0; m <= all; m++) {
+		/* no imiss in m: the wrong path's lines count */
+		int wp = wp_ok && (m & im) == 0;
+
 		if (!b->have[m])
 			continue;
 		k->subsets++;
-		if (b->ts[m] > b->t[m])
-			k->negative++;
+		if (b->ts[m] > b->t[m]) {
+			if (wp && (m & bm) != 0)
+				k->wp_negative++;
+			else
+				k->negative++;
+		}
 		/* monotone: m's measured subsets one category smaller */
 		for (v = m; v != 0; v &= v - 1) {
-			uint32_t s = m & ~(v & -v);
+			uint32_t c = v & -v, s = m & ~c;
+			double d;
 
-			if (b->have[s] && pmr_icost_bd_frac(b, s) >
-			    pmr_icost_bd_frac(b, m) + 1e-12)
+			if (!b->have[s])
+				continue;
+			d = pmr_icost_bd_frac(b, s) - pmr_icost_bd_frac(b, m);
+			if (d <= 1e-12)
+				continue;
+			if (wp && (c & bm) != 0) {
+				k->wp_nonmono++;
+				if (d > k->wp_worst) {
+					k->wp_worst = d;
+					k->wp_worst_sub = s;
+					k->wp_worst_cat = (unsigned)
+					    __builtin_ctz(c);
+				}
+			} else {
 				k->nonmono++;
+				if (d > k->worst) {
+					k->worst = d;
+					k->worst_sub = s;
+					k->worst_cat = (unsigned)
+					    __builtin_ctz(c);
+				}
+			}
 		}
 		/* cost(m) = the sum of the icosts of its subsets, in cycles */
 		if (pmr_icost_bd_exact(b)) {

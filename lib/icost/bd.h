@@ -41,16 +41,33 @@ int pmr_icost_bd_icost(const struct pmr_icost_bd *b, uint32_t u,
     double *frac, int64_t *cyc);
 
 /* The invariants of a breakdown (§2.3): on a graph, cost >= 0 and
- * monotone in the subset; always, cost(U) = sum of icost over U's
- * subsets, exactly in cycles. */
+ * monotone in the subset, but for the wrong path's line fetches (below);
+ * always, cost(U) = sum of icost over U's subsets, exactly in cycles.
+ *
+ * A graph of a machine that fetches down wrong paths is not monotone in
+ * bmisp: a line a wrong path brought (GNODE dd_wp) is a miss again once
+ * there are no mispredicts, unless imiss is idealized as well.  So a
+ * negative cost of a subset with a bmisp category and no imiss one, and
+ * a subset whose cost falls when a bmisp category joins it while no
+ * imiss one is in it, are counted apart (wp_*) when wp_ok.  bm and im
+ * are the masks of the categories that idealize mispredicts, and of
+ * those that idealize every instruction's I-side misses. */
 struct pmr_icost_checks {
 	unsigned subsets;	/* measured */
-	unsigned negative;	/* cost < 0 */
-	unsigned nonmono;	/* cost(S) > cost(S + one category) */
+	unsigned negative;	/* cost < 0 (not wp_negative) */
+	unsigned nonmono;	/* cost(S) > cost(S + one category) (not
+				 * wp_nonmono) */
+	unsigned wp_negative, wp_nonmono;	/* the same, of bmisp */
+	/* the largest fall, as a fraction of t, of those counted in
+	 * nonmono (worst_*) and in wp_nonmono (wp_worst_*): cost(sub) -
+	 * cost(sub + cat) */
+	double worst, wp_worst;
+	uint32_t worst_sub, wp_worst_sub;
+	unsigned worst_cat, wp_worst_cat;
 	unsigned sums, badsum;	/* sums checked, sums off */
 };
-void pmr_icost_bd_check(const struct pmr_icost_bd *b,
-    struct pmr_icost_checks *k);
+void pmr_icost_bd_check(const struct pmr_icost_bd *b, uint32_t bm,
+    uint32_t im, int wp_ok, struct pmr_icost_checks *k);
 
 /* Top-Down level 1 (Yasin, ISPASS 2014) over map slots, from the final
  * STATS of the base run(s): sums, so that streams add. */

@@ -656,6 +656,7 @@ graph_end(struct pmr_icost_input *ip, struct in *in, struct gread *s,
 	}
 	pmr_icost_graph_diag(s->g, &ip->dg);
 	ip->graph_read = 1;
+	ip->graph_wp = s->cfg.wrong_path != 0;
 	bd->insns = ip->dg.measured;
 	if (ip->dg.measured == 0)
 		return fail(ip, PMR_ECORRUPT, "%s: no fragment longer than "
@@ -1212,6 +1213,55 @@ pmr_icost_input_title(const struct pmr_icost_input *ip,
 		    dg->late[2], dg->late[3], dg->late[4], dg->dropped);
 }
 
+/* The masks of bd's categories that idealize mispredicts (bm) and that
+ * idealize every instruction's I-side misses (im), by name: ip's
+ * categories, or the base ones for names ip does not have (COST
+ * records). */
+static void
+wp_masks(const struct pmr_icost_input *ip, const struct pmr_icost_bd *bd,
+    uint32_t *bm, uint32_t *im)
+{
+	unsigned i, k;
+
+	*bm = *im = 0;
+	for (i = 0; i < bd->ncat; i++) {
+		const struct pmr_icost_base *base;
+		unsigned ideal = 0;
+		int filtered = 0;
+
+		for (k = 0; k < ip->ncat; k++)
+			if (strcmp(ip->cats[k].name, bd->names[i]) == 0)
+				break;
+		if (k < ip->ncat) {
+			ideal = ip->cats[k].ideal;
+			filtered = ip->cats[k].filtered;
+		} else if ((base = pmr_icost_base_byname(bd->names[i])) !=
+		    NULL)
+			ideal = base->ideal;
+		if (ideal & PMR_SIM_IDEAL_BMISP)
+			*bm |= 1u << i;
+		if ((ideal & PMR_SIM_IDEAL_IMISS) && !filtered)
+			*im |= 1u << i;
+	}
+}
+
+/* "c joining a+b", the category c joining the subset m; "c alone". */
+static const char *
+fall_name(const struct pmr_icost_bd *bd, unsigned c, uint32_t m, char *buf,
+    size_t len)
+{
+	size_t n;
+	unsigned i;
+
+	n = (size_t)snprintf(buf, len, "%s %s", bd->names[c],
+	    m ? "joining " : "alone");
+	for (i = 0; i < bd->ncat && n < len; i++)
+		if (m & (1u << i))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+			    (m & ((1u << i) - 1)) ? "+" : "", bd->names[i]);
+	return buf;
+}
+
 int
 pmr_icost_input_check(struct pmr_icost_input *ip,
     const struct pmr_icost_bd *bd, int want_td)
@@ -1219,6 +1269,8 @@ pmr_icost_input_check(struct pmr_icost_input *ip,
 	const struct pmr_icost_diag *dg = &ip->dg;
 	struct pmr_icost_checks ck;
 	uint64_t late;
+	uint32_t bm, im;
+	char a[256];
 
 	if (ip->graph_read)
 		say(ip, PMR_ICOST_VERBOSE, "%" PRIu64 " nodes, %" PRIu64
@@ -1232,23 +1284,37 @@ pmr_icost_input_check(struct pmr_icost_input *ip,
 		return fail(ip, PMR_ECORRUPT, "--topdown: the STATS records "
 		    "have no Top-Down slots (written before pmr 1.4): run "
 		    "pmsim again");
-	pmr_icost_bd_check(bd, &ck);
+	wp_masks(ip, bd, &bm, &im);
+	/* COST records do not say the machine: their graph may have
+	 * fetched wrong paths */
+	pmr_icost_bd_check(bd, bm, im, bd->source != PMR_COST_MULTISIM &&
+	    (!ip->graph_read || ip->graph_wp), &ck);
 	if (ck.badsum != 0)
 		return fail(ip, PMR_ECORRUPT, "the icosts of %u subsets do "
 		    "not sum to their cost: a bug", ck.badsum);
 	if (bd->source != PMR_COST_MULTISIM && ip->go.warm != 0 &&
-	    (ck.negative != 0 || ck.nonmono != 0))
+	    (ck.negative + ck.nonmono + ck.wp_negative + ck.wp_nonmono) != 0)
 		say(ip, PMR_ICOST_NOTE, "note: %u negative costs and %u costs "
 		    "below a subset's (with --warm a time is a difference of "
-		    "two commits, which need not be monotone)", ck.negative,
-		    ck.nonmono);
-	else if (bd->source != PMR_COST_MULTISIM &&
-	    (ck.negative != 0 || ck.nonmono != 0))
-		say(ip, PMR_ICOST_WARNING, "warning: the graph gave %u "
-		    "negative costs and %u costs below a subset's (the "
-		    "critical path should be monotone)", ck.negative,
-		    ck.nonmono);
-	else if (ck.negative != 0 || ck.nonmono != 0)
+		    "two commits, which need not be monotone)", ck.negative +
+		    ck.wp_negative, ck.nonmono + ck.wp_nonmono);
+	else if (bd->source != PMR_COST_MULTISIM) {
+		if (ck.wp_negative != 0 || ck.wp_nonmono != 0)
+			say(ip, PMR_ICOST_NOTE, "note: idealizing mispredicts "
+			    "made %u costs negative and %u costs fall (the "
+			    "most: %s, %.1f points less): the lines wrong paths "
+			    "brought miss without them, unless imiss is "
+			    "idealized too", ck.wp_negative, ck.wp_nonmono,
+			    fall_name(bd, ck.wp_worst_cat, ck.wp_worst_sub, a,
+			    sizeof(a)), 100 * ck.wp_worst);
+		if (ck.negative != 0 || ck.nonmono != 0)
+			say(ip, PMR_ICOST_WARNING, "warning: the graph gave %u "
+			    "negative costs and %u costs below a subset's "
+			    "(the most: %s, %.1f points less; the critical "
+			    "path should be monotone)", ck.negative,
+			    ck.nonmono, fall_name(bd, ck.worst_cat,
+			    ck.worst_sub, a, sizeof(a)), 100 * ck.worst);
+	} else if ((ck.negative + ck.nonmono) != 0)
 		say(ip, PMR_ICOST_NOTE, "note: multisim gave %u negative costs "
 		    "and %u costs below a subset's (simulation is not "
 		    "monotone)", ck.negative, ck.nonmono);

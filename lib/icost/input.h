@@ -53,6 +53,7 @@ struct pmr_icost_input {
 
 	/* results */
 	int graph_read;		/* the breakdown is from GNODE records */
+	int graph_wp;		/* of a machine that fetches wrong paths */
 	struct pmr_icost_diag dg;	/* of the graph read */
 	struct pmr_icost_td td;	/* the base runs' final STATS */
 	char sym_note[400];	/* the first image without symbols, why */

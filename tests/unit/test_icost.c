@@ -77,7 +77,7 @@ UNIT_TEST(random_tables)
 				    m, memo, done));
 				CHECK_NEAR(f, (double)c / (double)t, 1e-9);
 			}
-			pmr_icost_bd_check(&b, &k);
+			pmr_icost_bd_check(&b, 0, 0, 1, &k);
 			CHECK_EQ(k.subsets, all + 1);
 			CHECK_EQ(k.sums, all + 1);
 			CHECK_EQ(k.badsum, 0);
@@ -97,7 +97,7 @@ UNIT_TEST(checks)
 	pmr_icost_bd_add(&b, 1, 1000, 900);
 	pmr_icost_bd_add(&b, 2, 1000, 800);
 	pmr_icost_bd_add(&b, 3, 1000, 600);
-	pmr_icost_bd_check(&b, &k);
+	pmr_icost_bd_check(&b, 0, 0, 1, &k);
 	CHECK_EQ(k.negative, 0);
 	CHECK_EQ(k.nonmono, 0);
 	pmr_icost_bd_free(&b);
@@ -107,9 +107,39 @@ UNIT_TEST(checks)
 	pmr_icost_bd_add(&b, 1, 1000, 900);
 	pmr_icost_bd_add(&b, 2, 1000, 1100);	/* negative */
 	pmr_icost_bd_add(&b, 3, 1000, 950);	/* below {a}'s cost */
-	pmr_icost_bd_check(&b, &k);
+	pmr_icost_bd_check(&b, 0, 0, 1, &k);
 	CHECK_EQ(k.negative, 1);
 	CHECK_EQ(k.nonmono, 2);	/* {b} below {}, {a,b} below {a} */
+	pmr_icost_bd_free(&b);
+
+	/* b idealizes mispredicts, c I-side misses: b's falls without c
+	 * are the wrong path's lines (when wp_ok), b's with c and a's are
+	 * not */
+	CHECK_EQ(pmr_icost_bd_init(&b, PMR_COST_GRAPH, names, 3), 0);
+	pmr_icost_bd_add(&b, 0, 1000, 1000);
+	pmr_icost_bd_add(&b, 1, 1000, 700);	/* a 30% */
+	pmr_icost_bd_add(&b, 2, 1000, 1050);	/* b -5%: negative */
+	pmr_icost_bd_add(&b, 3, 1000, 800);	/* a+b 20%: b joining a */
+	pmr_icost_bd_add(&b, 4, 1000, 900);	/* c 10% */
+	pmr_icost_bd_add(&b, 5, 1000, 600);	/* a+c 40% */
+	pmr_icost_bd_add(&b, 6, 1000, 920);	/* b+c 8%: b joining c */
+	pmr_icost_bd_add(&b, 7, 1000, 650);	/* a+b+c 35%: b joining a+c */
+	pmr_icost_bd_check(&b, 2, 4, 1, &k);
+	CHECK_EQ(k.wp_negative, 1);
+	CHECK_EQ(k.negative, 0);
+	CHECK_EQ(k.wp_nonmono, 2);	/* {b} below {}, {a,b} below {a} */
+	CHECK_EQ(k.nonmono, 2);		/* {b,c} below {c}, {a,b,c} below {a,c} */
+	CHECK_EQ(k.wp_worst_sub, 1);
+	CHECK_EQ(k.wp_worst_cat, 1);
+	CHECK_NEAR(k.wp_worst, 0.10, 1e-12);
+	CHECK_EQ(k.worst_sub, 5);
+	CHECK_EQ(k.worst_cat, 1);
+	CHECK_NEAR(k.worst, 0.05, 1e-12);
+	/* a machine without wrong paths: every fall counts */
+	pmr_icost_bd_check(&b, 2, 4, 0, &k);
+	CHECK_EQ(k.wp_negative + k.wp_nonmono, 0);
+	CHECK_EQ(k.negative, 1);
+	CHECK_EQ(k.nonmono, 4);
 	pmr_icost_bd_free(&b);
 }
 
@@ -161,7 +191,29 @@ UNIT_TEST(input)
 	CHECK_EQ(pmr_icost_input_check(&ip, &b, 0), 0);
 	CHECK_EQ(said[PMR_ICOST_WARNING], 1);
 	CHECK_STR(said_last, "warning: the graph gave 1 negative costs and 2 "
-	    "costs below a subset's (the critical path should be monotone)");
+	    "costs below a subset's (the most: b alone, 10.0 points less; "
+	    "the critical path should be monotone)");
+	/* b idealizing mispredicts: the wrong path's lines, a note; not
+	 * with --warm's note, nor on a machine without wrong paths */
+	ip.cats[1].ideal = PMR_SIM_IDEAL_BMISP;
+	CHECK_EQ(pmr_icost_input_check(&ip, &b, 0), 0);
+	CHECK_EQ(said[PMR_ICOST_WARNING], 1);
+	CHECK_EQ(said[PMR_ICOST_NOTE], 1);
+	CHECK_STR(said_last, "note: idealizing mispredicts made 1 costs "
+	    "negative and 2 costs fall (the most: b alone, 10.0 points less): "
+	    "the lines wrong paths brought miss without them, unless imiss is "
+	    "idealized too");
+	ip.graph_read = 1;	/* of a machine without wrong paths */
+	CHECK_EQ(pmr_icost_input_check(&ip, &b, 0), 0);
+	CHECK_EQ(said[PMR_ICOST_WARNING], 2);
+	CHECK_EQ(said[PMR_ICOST_NOTE], 1);
+	ip.graph_wp = 1;	/* of one with */
+	CHECK_EQ(pmr_icost_input_check(&ip, &b, 0), 0);
+	CHECK_EQ(said[PMR_ICOST_WARNING], 2);
+	CHECK_EQ(said[PMR_ICOST_NOTE], 2);
+	ip.graph_read = ip.graph_wp = 0;
+	ip.cats[1].ideal = PMR_SIM_IDEAL_WIN;
+	memset(said, 0, sizeof(said));
 	b.source = PMR_COST_MULTISIM;
 	CHECK_EQ(pmr_icost_input_check(&ip, &b, 0), 0);
 	CHECK_EQ(said[PMR_ICOST_NOTE], 1);
