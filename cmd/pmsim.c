@@ -602,7 +602,7 @@ main(int argc, char *argv[])
 		    st->branches, st->samples, st->pairs);
 	/* a sampler that was asked for and wrote nothing is said, never
 	 * left for the reader of an empty profile to find */
-	if (status == 0 && st->samples == 0 && st->pairs == 0 &&
+	if (status == 0 && !com.quiet && st->samples == 0 && st->pairs == 0 &&
 	    (o.pm != PMR_SIM_PM_OFF || o.sampler != PMR_SIM_SAMPLER_PROFILEME))
 		warnx("warning: the %s sampler wrote no samples in %" PRIu64
 		    " cycles (%" PRIu64 " instructions; S=%" PRIu64 ")",
@@ -611,6 +611,20 @@ main(int argc, char *argv[])
 		    o.pm_select == PMR_SIM_SELECT_MAPPED ? "ibs" : "profileme",
 		    st->cycles, st->retired,
 		    o.sampler != PMR_SIM_SAMPLER_PROFILEME ? o.bs_s : o.pm_s);
+	/* shotgun's builder needs both kinds: a run too short for its
+	 * intervals is said here, not as shotgun's "no SIG records" */
+	if (status == 0 && !com.quiet && o.shotgun) {
+		uint64_t sigs, dets;
+
+		pmr_sim_shotgun_counts(sim, &sigs, &dets);
+		if (sigs == 0 || dets == 0)
+			warnx("warning: --shotgun wrote %" PRIu64 " signatures "
+			    "(SIG, sig=%" PRIu64 ",len=%u) and %" PRIu64
+			    " detailed samples (DET, det=%" PRIu64 ") in %"
+			    PRIu64 " instructions: shotgun needs both (shorter "
+			    "intervals or signatures)", sigs, o.sg_sig,
+			    o.sg_len, dets, o.sg_det, st->retired);
+	}
 	if (w != NULL && pmr_writer_close(w, msg, sizeof(msg)) != 0) {
 		warnx("%s: %s", pmr_outname(com.output), msg);
 		status = 1;

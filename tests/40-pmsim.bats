@@ -757,6 +757,22 @@ crit_path() {
 	run -0 --separate-stderr "$PMSIM" --no-pg --max=1000 \
 	    --profileme=paired,S=1000000 -o /dev/null "$TOP/traces/gzip.pmr.zst"
 	[[ $stderr == "pmsim: warning: the profileme sampler wrote no samples"* ]]
+	# shotgun needs both kinds: no signature (the default sig=1000000 on
+	# 1000 instructions; len=1000 does not fit either), or no DET, is said;
+	# both is not
+	run -0 --separate-stderr "$PMSIM" --no-pg --max=1000 --shotgun \
+	    -o /dev/null "$TOP/traces/gzip.pmr.zst"
+	[ "$stderr" = "pmsim: warning: --shotgun wrote 0 signatures (SIG, sig=1000000,len=1000) and 1 detailed samples (DET, det=1000) in 1000 instructions: shotgun needs both (shorter intervals or signatures)" ]
+	run -0 --separate-stderr "$PMSIM" --no-pg --max=1000 \
+	    --shotgun=sig=100,len=100,det=100000 -o /dev/null "$TOP/traces/gzip.pmr.zst"
+	[[ $stderr == "pmsim: warning: --shotgun wrote "*" signatures (SIG, sig=100,len=100) and 0 detailed samples (DET, det=100000) in 1000 instructions: shotgun needs both (shorter intervals or signatures)" ]]
+	run -0 --separate-stderr "$PMSIM" --no-pg --max=1000 \
+	    --shotgun=sig=100,len=100,det=100 -o /dev/null "$TOP/traces/gzip.pmr.zst"
+	[ -z "$stderr" ]
+	# -q: no warnings
+	run -0 --separate-stderr "$PMSIM" -q --no-pg --max=1000 --shotgun \
+	    --profileme=paired,S=1000000 -o /dev/null "$TOP/traces/gzip.pmr.zst"
+	[ -z "$stderr" ]
 }
 
 @test "pmsim: a write error on stdout names stdout" {

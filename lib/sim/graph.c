@@ -101,7 +101,11 @@ sim_gnode_retire(struct pmr_sim *s, unsigned n)
 void
 sim_shotgun_emit(void *s, uint32_t type, const void *rec)
 {
-	sim_emit(s, type, rec);
+	struct pmr_sim *sim = s;
+
+	sim->sg_sigs += type == PMR_REC_SIG;
+	sim->sg_dets += type == PMR_REC_DET;
+	sim_emit(sim, type, rec);
 }
 
 /* Notes the fetch distance to the producer of register r (GNODE). */

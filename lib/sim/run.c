@@ -44,6 +44,14 @@ pmr_sim_skipped(const struct pmr_sim *s)
 	return s->nskipped;
 }
 
+void
+pmr_sim_shotgun_counts(const struct pmr_sim *s, uint64_t *sigs,
+    uint64_t *dets)
+{
+	*sigs = s->sg_sigs;
+	*dets = s->sg_dets;
+}
+
 const struct pmr_sim_stats *
 pmr_sim_stats(const struct pmr_sim *s)
 {

@@ -393,6 +393,9 @@ uint64_t pmr_sim_window_seed(uint64_t seed, uint64_t skip);
 int pmr_sim_window_skip(const void *value, size_t n, uint64_t *skip);
 /* Returns the statistics so far (valid after pmr_sim_run). */
 const struct pmr_sim_stats *pmr_sim_stats(const struct pmr_sim *s);
+/* The SIG and DET records the shotgun sampler wrote so far. */
+void pmr_sim_shotgun_counts(const struct pmr_sim *s, uint64_t *sigs,
+    uint64_t *dets);
 /* Returns the effective configuration (idealizations applied). */
 const struct pmr_sim_config *pmr_sim_config(const struct pmr_sim *s);
 /* Returns the effective options (defaults resolved: W, S). */

@@ -261,6 +261,7 @@ struct pmr_sim {
 	struct eundo *undo;	/* beside ents, by slot */
 	struct egn *gnodes;	/* beside ents, by slot; written if graph_on */
 	int graph_on;		/* a graph or the hook reads gnodes */
+	uint64_t sg_sigs, sg_dets;	/* SIG and DET records written */
 	uint32_t wsize, wmask;
 	uint64_t head, map, tail;	/* absolute counters, slot = & wmask */
 	uint64_t *ready;	/* bitmap over slots */
