@@ -89,6 +89,10 @@ struct pmr_shotgun {
 	size_t nins, nchunk;
 	int (*fetch)(void *, uint64_t, struct pmr_sinsn *);
 	void *fetch_arg;
+	/* the calls the path read has not returned from (a ring), for a
+	 * call's length in a trace without encodings */
+	uint64_t calls[RSTACK];
+	unsigned ncalls, calltop;
 	uint32_t *slot;		/* ins index + 1, 0 empty */
 	size_t nslot;
 	/* samples */
@@ -458,8 +462,35 @@ pmr_shotgun_add_static(struct pmr_shotgun *g, const struct pmr_dinsn *di)
 			return rc;
 		x = ins_find(g, di->pc);
 	}
+	/* a trace without encodings (ChampSim) learns a direct target at
+	 * the first taken instance, a length at the first fall-through:
+	 * the instruction was added at its first instance, perhaps before */
+	if (x->target == 0 && di->si->target != 0 && (x->cls == PMR_OP_JMP ||
+	    x->cls == PMR_OP_CALL || x->cls == PMR_OP_BR_COND))
+		x->target = di->si->target;
 	if (x->fall == 0 && !(di->flags & (PMR_DI_TAKEN | PMR_DI_NEXTUNK)))
 		x->fall = di->next_pc;
+	/* and a call, never a fall-through, its return address from the
+	 * return that comes back to it (as ChampSim learns its call sizes:
+	 * without it every return to such a call ended its fragment) */
+	if (x->cls == PMR_OP_CALL || x->cls == PMR_OP_CALL_IND) {
+		g->calltop = (g->calltop + 1) % RSTACK;
+		g->calls[g->calltop] = x->pc;
+		g->ncalls += g->ncalls < RSTACK;
+	} else if (x->cls == PMR_OP_RET && g->ncalls > 0) {
+		uint64_t c = g->calls[g->calltop];
+		struct ins *y;
+
+		g->calltop = (g->calltop + RSTACK - 1) % RSTACK;
+		g->ncalls--;
+		if (!(di->flags & PMR_DI_NEXTUNK) && di->next_pc > c &&
+		    di->next_pc - c <= 15 && (y = ins_find(g, c)) != NULL &&
+		    y->fall == 0) {
+			y->fall = di->next_pc;
+			if (y->len == 0)
+				y->len = (uint8_t)(di->next_pc - c);
+		}
+	}
 	return 0;
 }
 
