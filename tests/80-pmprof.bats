@@ -401,7 +401,10 @@ samples() {
 	"$PMSIM" -q --max 20000 --sampler=tip,S=50 --truth -o "$T/tt.pmr" "$TOP/traces/gzip.pmr.zst"
 	run -0 "$PMPROF" score -f tsv "$T/tt.pmr" "$T/pebs.pmr"
 	[[ $output != *$'error\tpebs:cycles'* ]]
-	[[ ${lines[-1]} == $'note\tnot scored, some of its runs have no TRUTH: pebs:cycles' ]]
+	printf '%s\n' "${lines[@]}" | grep -qxF $'note\tnot scored, some of its runs have no TRUTH: pebs:cycles'
+	# gzip's 2 samples in no image (qemu's start-up code) are blocks of
+	# their own, and a note says so
+	printf '%s\n' "${lines[@]}" | grep -qxF $'note\tpcs in no image (the trace names no binary for them): each is a block of its own'
 	run -1 --separate-stderr "$PMPROF" score -e pebs:cycles "$T/tt.pmr" "$T/pebs.pmr"
 	run -0 "$PMPROF" score "$T/tt.pmr" "$T/pebs.pmr" "$T/tt.pmr"
 	# two runs read from standard input are one run

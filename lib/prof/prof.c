@@ -775,7 +775,8 @@ group_of(struct pmr_prof *p, enum pmr_prof_by by, struct blocks *bl,
 		if (by == PMR_PROF_BY_IMAGE || by == PMR_PROF_BY_PROC) {
 			g->lo = 0;	/* one row: every unknown pc */
 			g->hi = 0;
-		}
+		} else if (by == PMR_PROF_BY_BLOCK)
+			*nocode |= 2;	/* no code to find blocks in */
 		return 0;
 	}
 	if (by == PMR_PROF_BY_IMAGE) {
@@ -814,7 +815,7 @@ group_of(struct pmr_prof *p, enum pmr_prof_by by, struct blocks *bl,
 		    (rc = blocks_load(p, bl, im, lo, hi)) != 0)
 			return rc;
 		if (!bl->ok) {
-			*nocode = 1;
+			*nocode |= 1;
 			return 0;
 		}
 		b = bl->n;
@@ -940,11 +941,16 @@ pmr_prof_group(struct pmr_prof *p, enum pmr_prof_by by, int per_run,
 			    pmr_images_get(p->img, k)->path,
 			    pmr_sym_strerror(st));
 		}
-		if (nocode && len < sizeof(p->note) - 1)
-			snprintf(p->note + len, sizeof(p->note) - len,
-			    "%sthe code of some procedures could not be "
-			    "read: their instructions are blocks", len ?
-			    "; " : "");
+		if ((nocode & 1) && len < sizeof(p->note) - 1)
+			len += (size_t)snprintf(p->note + len,
+			    sizeof(p->note) - len, "%sthe code of some "
+			    "procedures could not be read: their instructions "
+			    "are blocks", len ? "; " : "");
+		if ((nocode & 2) && len < sizeof(p->note) - 1)
+			len += (size_t)snprintf(p->note + len,
+			    sizeof(p->note) - len, "%spcs in no image (the "
+			    "trace names no binary for them): each is a block "
+			    "of its own", len ? "; " : "");
 		if (len > sizeof(p->note) - 1)
 			memcpy(p->note + sizeof(p->note) - 4, "...", 4);
 		*note = p->note;
