@@ -398,6 +398,11 @@ cmp_cproc(const void *x, const void *y)
 	    a->lo > b->lo;
 }
 
+/* A run whose trace names no binary (ChampSim, drmemtrace) has no code
+ * for calc to read. */
+#define NOIMAGES " (the runs have no IMAGE records: their trace names no " \
+	"binary, as a ChampSim or drmemtrace trace does not)"
+
 /* The procedures to analyse: proc, or every one with samples. */
 static struct cproc *
 calc_procs(struct pmr_prof *p, const char *proc, long ev, size_t *n,
@@ -417,7 +422,9 @@ calc_procs(struct pmr_prof *p, const char *proc, long ev, size_t *n,
 		    &v->lo, &v->hi)) {
 			free(v);
 			snprintf(buf, sizeof(buf), "no procedure '%s' in the "
-			    "images' symbols", proc);
+			    "images' symbols%s", proc,
+			    pmr_images_count(pmr_prof_images(p)) == 0 ?
+			    NOIMAGES : "");
 			*msg = buf;
 			return NULL;
 		}
@@ -443,8 +450,9 @@ calc_procs(struct pmr_prof *p, const char *proc, long ev, size_t *n,
 	if (m == 0) {
 		free(v);
 		snprintf(buf, sizeof(buf), "no CYCLES samples in any "
-		    "procedure of the images' symbols%s%s", note != NULL ?
-		    "; " : "", note != NULL ? note : "");
+		    "procedure of the images' symbols%s%s%s",
+		    pmr_images_count(pmr_prof_images(p)) == 0 ? NOIMAGES : "",
+		    note != NULL ? "; " : "", note != NULL ? note : "");
 		*msg = buf;
 		return NULL;
 	}

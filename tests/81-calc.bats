@@ -160,6 +160,13 @@ col() {
 	[[ $stderr == "pmprof: no CYCLES samples in the input (pmsim --sampler=counter,event=cycles)" ]]
 	run -1 --separate-stderr "$PMPROF" calc no_such_proc "$D/real.pmr"
 	[[ $stderr == "pmprof: no procedure 'no_such_proc' in the images' symbols" ]]
+	# a trace that names no binary has no code: said why
+	"$PMSIM" -q -m alpha21164 --sampler=counter,event=cycles,S=64 \
+	    -o "$T/cs.pmr" "$TOP/tests/data/ext-traces/simple_app.champsim.xz"
+	run -1 --separate-stderr "$PMPROF" calc --whatcg "$T/cs.pmr"
+	[ "$stderr" = "pmprof: no CYCLES samples in any procedure of the images' symbols (the runs have no IMAGE records: their trace names no binary, as a ChampSim or drmemtrace trace does not)" ]
+	run -1 --separate-stderr "$PMPROF" calc main "$T/cs.pmr"
+	[ "$stderr" = "pmprof: no procedure 'main' in the images' symbols (the runs have no IMAGE records: their trace names no binary, as a ChampSim or drmemtrace trace does not)" ]
 	run -1 --separate-stderr "$PMPROF" calc --score _start "$T/tip.pmr"
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	"$PMSIM" -q -m alpha21164 --sampler=counter,event=cycles,S=64 \
