@@ -285,6 +285,11 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 		    "before, %" PRIu64 " counted nodes added, %" PRIu64
 		    " fragments not kept", st->calib_before, st->calib_extra,
 		    st->calib_rejected);
+	if (st->calib_target > 0 && n < len)
+		n += (size_t)snprintf(buf + n, len - n, meta ? " calib_target="
+		    "%.2f calib_after=%.2f" : "; I-side misses a 1000: %.2f in "
+		    "the DETs, %.2f in the fragments' counted nodes",
+		    st->calib_target, st->calib_after);
 	if (st->strata > 0 && n < len)
 		n += (size_t)snprintf(buf + n, len - n, meta ? " strata=%"
 		    PRIu64 " strata_out=%" PRIu64 " strata_moved=%" PRIu64
@@ -671,6 +676,17 @@ main(int argc, char *argv[])
 			    "latencies: too few samples for this code (a longer "
 			    "run, or denser ones: pmsim --shotgun=det=N)\n",
 			    100.0 * (double)st->missing / (double)st->nodes);
+		/* the fragments' I-side misses against the DETs' (the
+		 * run's), after --calibrate drew what it could */
+		if (st->calib_short)
+			fprintf(stderr, "shotgun: warning: the fragments have "
+			    "%.1f I-side misses (I-cache, ITLB) a 1000 counted "
+			    "nodes%s, the DETs %.1f: the code where they are "
+			    "does not assemble, and what they cost is "
+			    "understated%s\n", st->calib_after,
+			    st->calib_extra > 0 ? " after the calibration" : "",
+			    st->calib_target, so.calib == 0 ?
+			    " (--calibrate draws more)" : "");
 		/* the fragments' misses against the signatures': far
 		 * fewer, and icost understates what misses cost */
 		if (st->sig_insns > 0 && st->nodes > 0) {

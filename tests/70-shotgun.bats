@@ -282,8 +282,16 @@ summary() {
 		    END { print 1000 * m / n }'
 	}
 	before=$(stat calib_before "$T/f.pmr") after=$(frate "$T/f.pmr")
-	"$SHOTGUN" -q -n 150 --calibrate 0 -p "$TOP/traces/cc1.pmr.zst" -o "$T/c0.pmr" "$T/s.pmr.zst"
+	run -0 --separate-stderr "$SHOTGUN" -n 150 --calibrate 0 -p "$TOP/traces/cc1.pmr.zst" -o "$T/c0.pmr" "$T/s.pmr.zst"
 	none=$(frate "$T/c0.pmr")
+	# a shortfall left is said (not after the calibration brought the
+	# rate), the rates as the stats have them
+	[[ $stderr == *"shotgun: warning: the fragments have "*" I-side misses (I-cache, ITLB) a 1000 counted nodes, the DETs "*": the code where they are does not assemble, and what they cost is understated (--calibrate draws more)"* ]]
+	awk -v d="$drate" -v t="$(stat calib_target "$T/c0.pmr")" -v n="$none" \
+	    -v c="$(stat calib_after "$T/c0.pmr")" -v a="$after" -v f="$(stat calib_after "$T/f.pmr")" \
+	    'BEGIN { exit !((t - d)^2 < 1e-4 && (c - n)^2 < 1e-4 && (f - a)^2 < 1e-4) }'
+	run -0 --separate-stderr "$SHOTGUN" -n 150 -p "$TOP/traces/cc1.pmr.zst" -o /dev/null "$T/s.pmr.zst"
+	[[ $stderr != *"I-side misses (I-cache, ITLB)"* ]]
 	echo "I-side misses a 1000 counted nodes: DETs $drate, fragments $none (--calibrate 0), $before before and $after after calibrating"
 	[ -z "$(stat calib_extra "$T/c0.pmr")" ] && [ "$(stat calib_extra "$T/f.pmr")" -gt 0 ]
 	awk -v d="$drate" -v n="$none" -v b="$before" -v a="$after" \

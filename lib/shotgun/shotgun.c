@@ -2516,6 +2516,16 @@ again2:
 	}
 	if (pass == 2)
 		g->st.calib_extra = extra;
+	/* whether the fragments have the DETs' I-side misses in the end:
+	 * if not, what those misses cost is understated, and said */
+	if (!g->o.every && !g->o.oracle && g->det_imiss >= 30 && units > 0) {
+		target = (double)g->det_imiss / (double)g->ndet_idx;
+		g->st.calib_target = 1000.0 * target;
+		g->st.calib_after = 1000.0 * (double)ci / (double)units;
+		g->st.calib_short = target * (double)units - (double)ci > 2.0 *
+		    sqrt((double)g->det_imiss) / (double)g->ndet_idx *
+		    (double)units;
+	}
 	for (h = 0; h < (int)str.n; h++) {
 		if (str.quota[h] > str.kept[h])
 			g->st.strata_short += (str.quota[h] - str.kept[h] +

@@ -150,6 +150,13 @@ struct pmr_shotgun_stats {
 	 * fragments it built and did not keep (too few of them) */
 	double calib_before;
 	uint64_t calib_extra, calib_rejected;
+	/* the DETs' I-side misses a 1000 and the kept fragments' at the
+	 * end (both 0 under --every and --oracle, or with fewer than 30
+	 * DETs that missed); calib_short: the fragments' rate is below the
+	 * DETs' by more than twice its standard error (what the
+	 * calibration could not bring, or no calibration) */
+	double calib_target, calib_after;
+	int calib_short;
 };
 
 struct pmr_shotgun;
