@@ -114,6 +114,20 @@ pmr_icost_bd_icost(const struct pmr_icost_bd *b, uint32_t u, double *frac,
 	return 1;
 }
 
+/* Counts a fall d of the cost as category c joins subset s, and keeps
+ * the largest. */
+static void
+fall(unsigned *n, double *worst, uint32_t *sub, unsigned *cat, double d,
+    uint32_t s, uint32_t c)
+{
+	(*n)++;
+	if (d > *worst) {
+		*worst = d;
+		*sub = s;
+		*cat = (unsigned)__builtin_ctz(c);
+	}
+}
+
 void
 pmr_icost_bd_check(const struct pmr_icost_bd *b, uint32_t bm, uint32_t im,
     int wp_ok, struct pmr_icost_checks *k)
@@ -144,23 +158,12 @@ pmr_icost_bd_check(const struct pmr_icost_bd *b, uint32_t bm, uint32_t im,
 			d = pmr_icost_bd_frac(b, s) - pmr_icost_bd_frac(b, m);
 			if (d <= 1e-12)
 				continue;
-			if (wp && (c & bm) != 0) {
-				k->wp_nonmono++;
-				if (d > k->wp_worst) {
-					k->wp_worst = d;
-					k->wp_worst_sub = s;
-					k->wp_worst_cat = (unsigned)
-					    __builtin_ctz(c);
-				}
-			} else {
-				k->nonmono++;
-				if (d > k->worst) {
-					k->worst = d;
-					k->worst_sub = s;
-					k->worst_cat = (unsigned)
-					    __builtin_ctz(c);
-				}
-			}
+			if (wp && (c & bm) != 0)
+				fall(&k->wp_nonmono, &k->wp_worst,
+				    &k->wp_worst_sub, &k->wp_worst_cat, d, s, c);
+			else
+				fall(&k->nonmono, &k->worst, &k->worst_sub,
+				    &k->worst_cat, d, s, c);
 		}
 		/* cost(m) = the sum of the icosts of its subsets, in cycles */
 		if (pmr_icost_bd_exact(b)) {
