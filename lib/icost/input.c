@@ -641,18 +641,23 @@ graph_end(struct pmr_icost_input *ip, struct in *in, struct gread *s,
 	 * show what that window overlaps: say so */
 	if ((s->shotgun || ip->fragments || ip->cut != 0) && s->frags > 0 &&
 	    !ip->go.win_inf) {
-		unsigned w2 = 20 * s->cfg.rob;
+		/* signatures of twice that, rounded up to a thousand and
+		 * 4000 at least (fields03's 1280: the paper's 4000) */
+		unsigned w2 = 20 * s->cfg.rob, len = (2 * w2 + 999) / 1000 *
+		    1000;
 
 		for (k = 0; k < ip->ncat; k++)
 			if (ip->cats[k].ideal & PMR_SIM_IDEAL_WIN)
 				break;
+		if (len < 4000)
+			len = 4000;
 		if (k < ip->ncat && s->nodes / s->frags < 2 * (uint64_t)w2)
 			say(ip, PMR_ICOST_WARNING, "warning: fragments of %"
 			    PRIu64 " instructions on average, under twice the "
 			    "window win idealizes (2 x %u): win and its "
 			    "interactions are understated (longer signatures, "
-			    "pmsim --shotgun=len=4000, and --warm=%u avoid it)",
-			    s->nodes / s->frags, w2, w2);
+			    "pmsim --shotgun=len=%u, and --warm=%u avoid it)",
+			    s->nodes / s->frags, w2, len, w2);
 	}
 	pmr_icost_graph_diag(s->g, &ip->dg);
 	ip->graph_read = 1;
