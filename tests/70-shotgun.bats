@@ -405,6 +405,14 @@ summary() {
 	"$PMVIEW" -r --no-pg -o "$T/b.pmr" "$T/b.tsv"
 	run -1 "$SHOTGUN" -p "$p" -o "$T/x.pmr" "$T/b.pmr"
 	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"a SIG of 10 + 5000 instructions with 253 bytes of bits"* ]]
+	# a DET of no operation class (it indexes the by-class samples: a
+	# corrupt one crashed the index)
+	"$PMVIEW" -f tsv "$T/s.pmr" | awk -F '\t' 'BEGIN { OFS = "\t" }
+	    $1 == "DET" && !done { $4 = 18; done = 1 } $1 != "END" { print }' > "$T/c.tsv"
+	"$PMVIEW" -r --no-pg -o "$T/c.pmr" "$T/c.tsv"
+	run -1 "$SHOTGUN" -p "$p" -o "$T/x.pmr" "$T/c.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *": a DET of operation class 18 (at most 17)" ]]
+	[ ! -e "$T/x.pmr" ]
 	# DETs of pcs not in the program are dropped and counted
 	"$PMVIEW" -f tsv "$T/s.pmr" | awk -F '\t' 'BEGIN { OFS = "\t" }
 	    $1 == "DET" && n++ < 3 { $3 = "0x10" } $1 != "END" { print }' > "$T/d.tsv"

@@ -379,6 +379,10 @@ pmr_shotgun_add_det(struct pmr_shotgun *g, const struct pmr_sim_det *d)
 	if (d->ctx > PMR_SIM_SG_MAXCTX)
 		return fail(g, PMR_ECORRUPT, "a DET of context %u (at most "
 		    "%u)", d->ctx, PMR_SIM_SG_MAXCTX);
+	/* the class indexes the by-class samples */
+	if (d->cls >= PMR_OP_NCLASS)
+		return fail(g, PMR_ECORRUPT, "a DET of operation class %u (at "
+		    "most %u)", d->cls, PMR_OP_NCLASS - 1);
 	if (grow(&g->det, &g->capdet, g->ndet + 1, sizeof(*g->det)) != 0)
 		return fail(g, PMR_ENOMEM, "out of memory");
 	g->det[g->ndet++] = *d;
