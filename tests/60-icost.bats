@@ -153,6 +153,11 @@ row() {
 	run -2 "$ICOST" -c dl1,nosuch "$T/g.pmr"
 	[[ ${lines[0]} == "icost: --cats: value 'nosuch' is unknown"* ]]
 	run -2 "$ICOST" -e 'x=dmiss:pc=9-3' "$T/g.pmr"
+	# a COST record of absurd cycles (a flipped byte) overflowed the
+	# report's sums: refused
+	costs 1000 a,b 0 1000 1 900 2 9000000000000000000 3 500
+	run -1 "$ICOST" "$T/c.pmr"
+	[ "${#lines[@]}" -eq 1 ] && [[ $output == *": COST of 1000 and 9000000000000000000 cycles, or sums, beyond 2^48 a record and 2^60 in all" ]]
 }
 
 @test "icost: options in --help; --focus, --bar, -e sets" {

@@ -403,6 +403,14 @@ cost_add(struct pmr_icost_input *ip, const struct in *in,
 	if (c.mask >> bd->ncat != 0)
 		return fail(ip, PMR_ECORRUPT, "%s: record %" PRIu64 ": COST "
 		    "mask beyond its categories", in->name, rec->index);
+	/* cycles a run, and sums of runs, that the signed arithmetic of
+	 * costs and icosts holds (2^48 cycles: 3 days at 1 GHz) */
+	if (c.t >= 1ull << 48 || c.ts >= 1ull << 48 || bd->t[c.mask] +
+	    c.t >= 1ull << 60 || bd->ts[c.mask] + c.ts >= 1ull << 60)
+		return fail(ip, PMR_ECORRUPT, "%s: record %" PRIu64 ": COST "
+		    "of %" PRIu64 " and %" PRIu64 " cycles, or sums, beyond "
+		    "2^48 a record and 2^60 in all", in->name, rec->index,
+		    c.t, c.ts);
 	pmr_icost_bd_add(bd, c.mask, c.t, c.ts);
 	if (c.mask == 0) {
 		bd->insns += c.insns;
