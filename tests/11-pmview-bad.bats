@@ -82,3 +82,46 @@ check_all() {
 	run -2 --separate-stderr "$PMVIEW" -t 0 "$DATA/mhash/value-20k.pmr.zst"
 	[[ $stderr == "pmview: --type: value '0' is unknown"* ]]
 }
+
+# Runs "$@" on each of the files $T/m/m*: exit 0 or 1, never a signal, a
+# sanitizer's report or a hang; on 1 the last line on stderr is the
+# program's own.
+on_flipped() {
+	local f st err prog=${1##*/}
+	for f in "$T"/m/m*; do
+		st=0
+		timeout 120 "$@" "$f" >/dev/null 2>"$T/err" || st=$?
+		err=$(cat "$T/err")
+		if [ "$st" -gt 1 ] || [[ $err == *Sanitizer* || $err == *"runtime error"* ]] ||
+		    { [ "$st" = 1 ] && [[ $(tail -n 1 "$T/err") != "$prog: "* ]]; }; then
+			echo "$*: ${f##*/}: exit $st: $err"
+			cp "$f" "$BATS_FILE_TMPDIR/${prog}-${f##*/}" 2>/dev/null
+			return 1
+		fi
+	done
+}
+
+@test "bytes flipped in the programs' inputs: exit 0 or 1, never a crash (60 seeded copies each)" {
+	T=$BATS_TEST_TMPDIR
+	p=$TOP/traces/gzip.pmr.zst
+	# a DET of no operation class crashed shotgun, a COST record of
+	# absurd cycles overflowed icost's sums: found this way
+	"$PMSIM" -q -m fields03 --graph --max 3000 --no-pg -o "$T/g.pmr" "$p"
+	"$TOP/tests/flip-bytes" 1 60 "$T/g.pmr" "$T/m"
+	on_flipped "$ICOST"
+	"$ICOST" -q -f pmr --no-pg -o "$T/c.pmr" "$T/g.pmr"
+	"$TOP/tests/flip-bytes" 2 60 "$T/c.pmr" "$T/m"
+	on_flipped "$ICOST"
+	"$PMSIM" -q -m fields03 --max 20000 --shotgun=sig=500,len=500,det=10 --no-pg -o "$T/s.pmr" "$p"
+	"$TOP/tests/flip-bytes" 3 60 "$T/s.pmr" "$T/m"
+	on_flipped "$SHOTGUN" -q -n 5 -p "$p" -o /dev/null
+	"$PMSIM" -q --max 20000 --sampler=tip,S=50 --truth --no-pg -o "$T/t.pmr" "$p"
+	"$TOP/tests/flip-bytes" 4 60 "$T/t.pmr" "$T/m"
+	on_flipped "$PMPROF" score
+	"$PMSIM" -q --max 20000 --profileme=paired,S=50 --no-pg -o "$T/p.pmr" "$p"
+	"$TOP/tests/flip-bytes" 5 60 "$T/p.pmr" "$T/m"
+	on_flipped "$PAIRS" -o /dev/null
+	"$PMTRACE" import -q --max 5000 -o "$T/tr.pmr" "$p"
+	"$TOP/tests/flip-bytes" 6 60 "$T/tr.pmr" "$T/m"
+	on_flipped "$PMSIM" -q --graph --truth --profileme=paired,S=50 -o /dev/null
+}
