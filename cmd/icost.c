@@ -29,7 +29,7 @@
 enum {
 	O_ORDER = PMR_OPT_PRIVATE, O_ALL, O_FOCUS, O_MULTISIM, O_COMPARE,
 	O_BAR, O_WIN_INF, O_FU, O_FRAGMENTS, O_SUBSETS, O_TOPDOWN,
-	O_SYSROOT, O_NODES, O_TOP, O_TOP_K, O_WITH, O_WARM, O_CUT
+	O_SYSROOT, O_NODES, O_TOP, O_TOP_K, O_WITH, O_WARM, O_CUT, O_ISSUE
 };
 
 static const char synopsis[] =
@@ -76,6 +76,10 @@ help(void)
 	    "20]\n"
 	    "      --fu-contention=bw|lgalu  who owns the unit contention of "
 	    "long ops [bw]\n"
+	    "      --issue=observed|sched  each lane keeps the observed issue "
+	    "waits, or\n"
+	    "                       schedules its own issue slots and units "
+	    "[observed]\n"
 	    "      --fragments      the input is fragments: a seq gap starts "
 	    "a new one\n"
 	    "      --warm=N         a fragment's time counts from its N-th "
@@ -374,6 +378,7 @@ main(int argc, char *argv[])
 		{ "bar", no_argument, NULL, O_BAR },
 		{ "win-inf", no_argument, NULL, O_WIN_INF },
 		{ "fu-contention", required_argument, NULL, O_FU },
+		{ "issue", required_argument, NULL, O_ISSUE },
 		{ "fragments", no_argument, NULL, O_FRAGMENTS },
 		{ "subsets", no_argument, NULL, O_SUBSETS },
 		{ "topdown", no_argument, NULL, O_TOPDOWN },
@@ -388,6 +393,7 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	static const char *const fu_names[] = { "bw", "lgalu", NULL };
+	static const char *const issue_names[] = { "observed", "sched", NULL };
 	const char *catlist = NULL, *focus_s = NULL, *preset = NULL;
 	const char *kvs[64];
 	unsigned nkv = 0, order = 2, nl, k;
@@ -459,6 +465,10 @@ main(int argc, char *argv[])
 		case O_FU:
 			ip.go.re_lgalu = pmr_cli_pick("--fu-contention", optarg,
 			    fu_names) == 1;
+			break;
+		case O_ISSUE:
+			ip.go.issue_sched = pmr_cli_pick("--issue", optarg,
+			    issue_names) == 1;
 			break;
 		case O_FRAGMENTS:
 			ip.fragments = 1;

@@ -55,6 +55,7 @@
 #include <sys/mman.h>
 
 #include "icost/icost.h"
+#include "sim/sched.h"
 
 #define HUGE_PAGE ((size_t)2 << 20)
 
@@ -125,7 +126,18 @@ struct pmr_icost_graph {
 	lt rebase_at;		/* REBASE_AT */
 	unsigned gain_bits;	/* pmr_icost_graph_gain_on: idealizations */
 	int64_t gain[2];	/* this node's, the previous node's */
+	/* --issue sched: each lane's issues a cycle, in all and by unit
+	 * pool ([L][SL][8]: [0] all, [1 + pool]), for the cycles from
+	 * sl_low (the lane's newest dispatch: no node issues before it) on,
+	 * a ring; the units of each pool and the issue width */
+	uint8_t *sl;
+	lt *sl_low;
+	unsigned nfu[PMR_SIM_NPOOL], iw;
+	struct pmr_sim_config cfg;
 };
+/* The cycles of a lane's issue ring: an issue this far past its dispatch
+ * is not counted (it contends with nothing the ring holds). */
+#define SL (1u << 14)
 
 /* Bit numbers of PMR_SIM_IDEAL_* (one table for graph and machine). */
 enum { B_DL1, B_DMISS, B_IMISS, B_BMISP, B_WIN, B_BW, B_SHALU, B_LGALU };
@@ -209,6 +221,8 @@ pmr_icost_graph_free(struct pmr_icost_graph *g)
 	free(g->mring);
 	free(g->mnode);
 	free(g->mfree);
+	free(g->sl);
+	free(g->sl_low);
 	free(g);
 }
 
@@ -336,6 +350,21 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 						if (cat[d].ideal >> b & 1)
 							g->ib[b][k] = -1;
 			}
+	g->cfg = *c;
+	if (g->o.issue_sched) {
+		g->sl = calloc((size_t)L * SL * 8, 1);
+		g->sl_low = calloc(L, sizeof(lt));
+		if (g->sl == NULL || g->sl_low == NULL) {
+			pmr_icost_graph_free(g);
+			return PMR_ENOMEM;
+		}
+		g->nfu[PMR_SIM_POOL_ALU] = c->n_alu;
+		g->nfu[PMR_SIM_POOL_IMUL] = c->n_imul;
+		g->nfu[PMR_SIM_POOL_FADD] = c->n_fadd;
+		g->nfu[PMR_SIM_POOL_FMUL] = c->n_fmul;
+		g->nfu[PMR_SIM_POOL_MEM] = c->n_mem;
+		g->iw = c->issue_width;
+	}
 	g->rebase_at = REBASE_AT;
 	{
 		const char *e = getenv("PMR_ICOST_REBASE_AT");
@@ -402,6 +431,11 @@ pmr_icost_graph_restart(struct pmr_icost_graph *g)
 		g->pbb[k] = 0;
 		g->base[k] = 0;	/* nothing before is read again */
 	}
+	if (g->sl != NULL) {	/* nothing issued yet */
+		memset(g->sl, 0, (size_t)g->L * SL * 8);
+		for (k = 0; k < g->L; k++)
+			g->sl_low[k] = 0;
+	}
 }
 
 /*
@@ -433,6 +467,17 @@ rebase(struct pmr_icost_graph *g)
 
 		for (k = 0; k < g->L; k++)
 			x[k] = x[k] > NEG / 2 ? x[k] - b[k] : x[k];
+	}
+	/* the issue rings are by cycle: cycle t's counts go to t - b */
+	for (k = 0; g->sl != NULL && k < g->L; k++) {
+		static uint8_t tmp[SL * 8];
+		uint8_t *x = g->sl + (size_t)k * SL * 8;
+		size_t sh = ((size_t)b[k] & (SL - 1)) * 8;
+
+		memcpy(tmp, x + sh, SL * 8 - sh);
+		memcpy(tmp + SL * 8 - sh, x, sh);
+		memcpy(x, tmp, SL * 8);
+		g->sl_low[k] -= b[k];
 	}
 	for (k = 0; k < g->L; k++) {
 		g->pq[k] = g->pq[k] > NEG / 2 ? g->pq[k] - b[k] : g->pq[k];
@@ -1048,13 +1093,92 @@ loop_fused(unsigned L, lt *restrict F, lt *restrict D, lt *restrict R,
 }
 
 /*
+ * --issue sched: each lane issues in cycles and units of its own.  pmsim
+ * issues the oldest ready instructions first, up to the issue width and
+ * each pool's units; so does a lane that gives each node, in program
+ * order, the first cycle from its ready time R with an issue and a unit
+ * of its pool left (a younger node can take an earlier cycle only while
+ * this one is not ready).  The base lane issues as observed (R + RE,
+ * exact), and what of its RE the schedule does not explain (resid: a
+ * divide's busy unit, an MSHR, a retry) the other lanes keep; a lane
+ * whose nodes are ready as the base lane's issues as it does.  Lanes
+ * that idealize bw (no contention) keep no ring.  Then lane_epc again
+ * with the lane's wait for RE.
+ */
+static __attribute__((noinline)) void
+sched_lanes(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
+    lt re, unsigned L, const lt *D, const lt *R, lt *E, lt *P, lt *Qd,
+    lt *C, lt *Pr, const lt *Ir, const lt *If, const lt *Mv,
+    const lt *PL, const lt *PP, const lt *C1, const lt *Ra, const lt *Rb,
+    const lt *I_dl1, const lt *I_dm, const lt *I_bw, lt fu, lt mem,
+    lt miss, lt tlb, lt em, int full, int mshr)
+{
+	lt all = mem + miss + tlb, hm = miss != 0 ? -1 : 0, resid = 0;
+	struct pmr_sim_optime ot;
+	unsigned k, p;
+
+	if (n->cls == PMR_OP_LOAD || n->cls == PMR_OP_STORE ||
+	    n->cls == PMR_OP_LDST || n->ep_mem > 0 || n->ep_miss > 0)
+		p = PMR_SIM_POOL_MEM;
+	else {
+		pmr_sim_optime(&g->cfg, n->cls, 0, 0, &ot);
+		p = ot.pool;
+	}
+	for (k = 0; k < L; k++) {
+		uint8_t *x = g->sl + (size_t)k * SL * 8;
+		lt d = D[k], t;
+
+		/* the cycles before the newest dispatch are free again */
+		if (d - g->sl_low[k] >= (lt)SL)
+			memset(x, 0, SL * 8);
+		else if (d > g->sl_low[k]) {
+			size_t a = (size_t)g->sl_low[k] & (SL - 1);
+			size_t e = (size_t)d & (SL - 1);
+
+			if (a < e)
+				memset(x + a * 8, 0, (e - a) * 8);
+			else {
+				memset(x + a * 8, 0, (SL - a) * 8);
+				memset(x, 0, e * 8);
+			}
+		}
+		if (d > g->sl_low[k])
+			g->sl_low[k] = d;
+		if (Ir[k])
+			continue;
+		for (t = R[k]; t - d < (lt)SL &&
+		    (x[(t & (SL - 1)) * 8] >= g->iw ||
+		    x[(t & (SL - 1)) * 8 + 1 + p] >= g->nfu[p]); t++)
+			;
+		if (k == 0) {
+			resid = re - (t - R[0]);
+		} else {
+			t += resid;
+			if (t < R[k])
+				t = R[k];
+			lane_epc(k, R[k], Ir, If, Mv, PL, PP, C1, Ra, Rb,
+			    I_dl1, I_dm, I_bw, t - R[k], fu, mem, all, hm,
+			    tlb, em, E, P, Qd, C, Pr, full, mshr);
+		}
+		t = E[k];
+		if (t >= d && t - d < (lt)SL) {
+			uint8_t *c = x + (t & (SL - 1)) * 8;
+
+			c[0] += c[0] < 255;
+			c[1 + p] += c[1 + p] < 255;
+		}
+	}
+}
+
+/*
  * One node, every lane: the loops over lanes vectorize; the host's widest
  * vectors are picked at load time (the clones below: x86-64-v4 is
  * AVX-512 with VL, BW and DQ, 4% faster than AVX-512F alone on an AMD
  * EPYC, whose masks and moves it uses).
  */
 __attribute__((always_inline)) static inline void
-node_step(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
+node_step(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
+    const int sched)
 {
 	const unsigned L = g->L;
 	lt *slot = g->ring + (g->i & g->rmask) * NX * L;
@@ -1234,6 +1358,10 @@ node_step(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 		FUSED(1, 1, 0); FUSED(1, 1, 1);
 #undef FUSED
 		}
+		if (sched)
+			sched_lanes(g, n, re, L, D, R, E, P, Qd, C, Pr, Ir, If,
+			    g->neg, PL, PP, C1, Ra, Rb, I_dl1, I_dm, I_bw, fu,
+			    mem, miss, tlb, em, fx, 0);
 		r0 = R[0];
 	} else {
 		if (ff)
@@ -1277,6 +1405,10 @@ node_step(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 			loop_epc(L, E, P, Qd, C, Pr, R, Ir, If, Mv, PL, PP, C1,
 			    Ra, Rb, I_dl1, I_dm, I_bw, re, fu, mem, miss, tlb,
 			    em, 0);
+		if (sched)
+			sched_lanes(g, n, re, L, D, R, E, P, Qd, C, Pr, Ir, If,
+			    Mv, PL, PP, C1, Ra, Rb, I_dl1, I_dm, I_bw, fu, mem,
+			    miss, tlb, em, fx || prim, 1);
 		if (prim)
 			mshr_take(g, E, mem + miss + tlb, C, I_dm);
 	}
@@ -1297,7 +1429,28 @@ node_step(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 __attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) void
 pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 {
-	node_step(g, n);
+	if (g->sl != NULL)
+		node_step(g, n, 1);
+	else
+		node_step(g, n, 0);
+}
+
+__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"), noinline))
+static size_t
+run_sched(struct pmr_icost_graph *g, const unsigned char *p, size_t n,
+    size_t stride, uint64_t *prev)
+{
+	struct pmr_sim_gnode x;
+	size_t k;
+
+	for (k = 0; k < n; k++, p += stride) {
+		pmr_sim_gnode_decode_at(p, &x);
+		if (*prev == UINT64_MAX || x.seq != *prev + 1)
+			break;
+		node_step(g, &x, 1);
+		*prev = x.seq;
+	}
+	return k;
 }
 
 /* The nodes of a run of pmsim's GNODE records, decoded and stepped in one
@@ -1309,11 +1462,15 @@ pmr_icost_graph_run(struct pmr_icost_graph *g, const unsigned char *p,
 	struct pmr_sim_gnode x;
 	size_t k;
 
+	/* --issue sched: a function of its own, the default's loop as it
+	 * was (two node steps in one function cost it 1.7% instructions) */
+	if (g->sl != NULL)
+		return run_sched(g, p, n, stride, prev);
 	for (k = 0; k < n; k++, p += stride) {
 		pmr_sim_gnode_decode_at(p, &x);
 		if (*prev == UINT64_MAX || x.seq != *prev + 1)
 			break;
-		node_step(g, &x);
+		node_step(g, &x, 0);
 		*prev = x.seq;
 	}
 	return k;

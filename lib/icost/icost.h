@@ -68,6 +68,12 @@ struct pmr_icost_gopts {
 				 * is lgalu's; 0 (default): bw's, as all RE */
 	int win_inf;		/* win deletes the window edges (default 0:
 				 * the window x 20, as pmsim --ideal=win) */
+	int issue_sched;	/* 1: each lane schedules its own issue
+				 * slots and unit pools (width, n_alu ...),
+				 * oldest first, keeping of the observed
+				 * issue wait (RE) only what the base
+				 * lane's schedule does not explain; 0
+				 * (default): every lane keeps RE */
 	uint32_t warm;		/* a fragment's time counts from the commit
 				 * of its warm-th node (0: from its start);
 				 * shorter fragments count nothing */

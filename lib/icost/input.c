@@ -1320,7 +1320,16 @@ pmr_icost_input_check(struct pmr_icost_input *ip,
 			    "idealized too", ck.wp_negative, ck.wp_nonmono,
 			    fall_name(bd, ck.wp_worst_cat, ck.wp_worst_sub, a,
 			    sizeof(a)), 100 * ck.wp_worst);
-		if (ck.negative != 0 || ck.nonmono != 0)
+		if ((ck.negative != 0 || ck.nonmono != 0) &&
+		    ip->go.issue_sched)
+			say(ip, PMR_ICOST_NOTE, "note: the graph gave %u "
+			    "negative costs and %u costs below a subset's "
+			    "(the most: %s, %.1f points less; with --issue "
+			    "sched a lane that runs ahead can contend more)",
+			    ck.negative, ck.nonmono, fall_name(bd,
+			    ck.worst_cat, ck.worst_sub, a, sizeof(a)),
+			    100 * ck.worst);
+		else if (ck.negative != 0 || ck.nonmono != 0)
 			say(ip, PMR_ICOST_WARNING, "warning: the graph gave %u "
 			    "negative costs and %u costs below a subset's "
 			    "(the most: %s, %.1f points less; the critical "

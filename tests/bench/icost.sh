@@ -29,10 +29,12 @@ graph=$(best "$PMSIM" -q -m fields03 --graph --max "$MAX" -o /dev/null "$TRACE")
 o2=$(best "$ICOST" "$tmp/g.pmr")
 o1=$(best "$ICOST" -c dl1 "$tmp/g.pmr")
 all=$(best "$ICOST" --all "$tmp/g.pmr")
-awk -v n="$n" -v p="$plain" -v g="$graph" -v a="$o2" -v b="$o1" -v c="$all" 'BEGIN {
+sch=$(best "$ICOST" --issue sched "$tmp/g.pmr")
+awk -v n="$n" -v p="$plain" -v g="$graph" -v a="$o2" -v b="$o1" -v c="$all" -v s="$sch" 'BEGIN {
 	printf "icost: %d graph nodes (gzip, fields03), best of runs:\n", n
 	printf "  --order 2, 8 categories (38 lanes): %6.2f M nodes/s (goal 10)\n", n / a / 1e6
 	printf "  -c dl1 (2 lanes):                   %6.2f M nodes/s\n", n / b / 1e6
 	printf "  --all, 8 categories (256 lanes):    %6.2f M nodes/s\n", n / c / 1e6
+	printf "  --order 2, --issue sched (38 lanes): %5.2f M nodes/s\n", n / s / 1e6
 	printf "  pmsim --graph -o /dev/null: %.2f s, without --graph %.2f s (+%.0f%%)\n", g, p, 100 * (g / p - 1)
 }'
