@@ -1435,10 +1435,10 @@ pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 		node_step(g, n, 0);
 }
 
-__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"), noinline))
-static size_t
-run_sched(struct pmr_icost_graph *g, const unsigned char *p, size_t n,
-    size_t stride, uint64_t *prev)
+/* The nodes of a run of GNODE records with node_step(sched) (below). */
+__attribute__((always_inline)) static inline size_t
+run_nodes(struct pmr_icost_graph *g, const unsigned char *p, size_t n,
+    size_t stride, uint64_t *prev, const int sched)
 {
 	struct pmr_sim_gnode x;
 	size_t k;
@@ -1447,10 +1447,18 @@ run_sched(struct pmr_icost_graph *g, const unsigned char *p, size_t n,
 		pmr_sim_gnode_decode_at(p, &x);
 		if (*prev == UINT64_MAX || x.seq != *prev + 1)
 			break;
-		node_step(g, &x, 1);
+		node_step(g, &x, sched);
 		*prev = x.seq;
 	}
 	return k;
+}
+
+__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"), noinline))
+static size_t
+run_sched(struct pmr_icost_graph *g, const unsigned char *p, size_t n,
+    size_t stride, uint64_t *prev)
+{
+	return run_nodes(g, p, n, stride, prev, 1);
 }
 
 /* The nodes of a run of pmsim's GNODE records, decoded and stepped in one
@@ -1459,21 +1467,11 @@ __attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) size_t
 pmr_icost_graph_run(struct pmr_icost_graph *g, const unsigned char *p,
     size_t n, size_t stride, uint64_t *prev)
 {
-	struct pmr_sim_gnode x;
-	size_t k;
-
 	/* --issue sched: a function of its own, the default's loop as it
 	 * was (two node steps in one function cost it 1.7% instructions) */
 	if (g->sl != NULL)
 		return run_sched(g, p, n, stride, prev);
-	for (k = 0; k < n; k++, p += stride) {
-		pmr_sim_gnode_decode_at(p, &x);
-		if (*prev == UINT64_MAX || x.seq != *prev + 1)
-			break;
-		node_step(g, &x, 0);
-		*prev = x.seq;
-	}
-	return k;
+	return run_nodes(g, p, n, stride, prev, 0);
 }
 
 void
