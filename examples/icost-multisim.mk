@@ -65,9 +65,7 @@ PMSIM_STAMP := $(call stamp,$(PMSIM))
 ICOST_STAMP := $(call stamp,$(ICOST))
 # the graph's --issue, stamped as the tools are: another remakes the
 # graph's breakdowns
-ISSUE_STAMP := $(strip $(shell mkdir -p '$(STAMPS)' && \
-	n='$(STAMPS)/issue'; [ "$$(cat "$$n" 2>/dev/null)" = '$(ISSUE)' ] || \
-	echo '$(ISSUE)' > "$$n"; echo "$$n"))
+ISSUE_STAMP := $(call setting,issue,$(ISSUE))
 # the tools among a rule's prerequisites, which its $^ leaves out
 TOOLS := $(PMSIM_STAMP) $(ICOST_STAMP) $(ISSUE_STAMP)
 

@@ -51,6 +51,10 @@
 # instruction trace must give as many samples per static pc as billions of
 # instructions would.
 #
+# icost runs the graph and the fragments with --issue $(ISSUE) (sched, as
+# icost-multisim.mk: each lane schedules its own issue; ISSUE=observed
+# keeps the base run's issue waits, icost's default).
+#
 # Windows of a long trace as in icost-multisim.mk (TRACEDIR, SKIP, WINDOWS,
 # STRIDE): shotgun assembles each window's samples on its own (-p reads the
 # trace up to the window for the program, then its path) and icost merges
@@ -75,6 +79,7 @@ WARM ?= 1280
 SEEDS ?= 0 1 2
 SWEEP ?= 25 50 100 200 400 800 1600
 THRESH ?= 5
+ISSUE ?= sched
 TRACEDIR ?= $(TOP)/traces
 SKIP ?= 0
 WINDOWS ?= 1
@@ -87,8 +92,10 @@ include $(TOP)/examples/tools.mk
 PMSIM_STAMP := $(call stamp,$(PMSIM))
 ICOST_STAMP := $(call stamp,$(ICOST))
 SHOTGUN_STAMP := $(call stamp,$(SHOTGUN))
+# icost's --issue, stamped as the tools are
+ISSUE_STAMP := $(call setting,issue,$(ISSUE))
 # the tools among a rule's prerequisites, which its $^ leaves out
-TOOLS := $(PMSIM_STAMP) $(ICOST_STAMP) $(SHOTGUN_STAMP)
+TOOLS := $(PMSIM_STAMP) $(ICOST_STAMP) $(SHOTGUN_STAMP) $(ISSUE_STAMP)
 
 SIM = $(RUN) $(PMSIM) -q -m $(MACHINE) --warmup $(WARMUP) --max $(MAX)
 trace = $(TRACEDIR)/$(1).pmr.zst
@@ -112,7 +119,7 @@ windows = for i in $(WIN); do \
 # another
 fragments = for s in $(call samples,$(1),$(4)); do \
 	  $(SHOTGUN) -n $(2) -p $(call trace,$(1)) $(3) $$s | \
-	  $(ICOST) -q --warm $(WARM) -f pmr || exit 1; \
+	  $(ICOST) -q --warm $(WARM) --issue $(ISSUE) -f pmr || exit 1; \
 	done
 # a pmsim or shotgun that fails in a pipe fails the recipe
 SHELL := /bin/bash
@@ -137,10 +144,12 @@ $(OUT)/%.ms.cost: $(PMSIM_STAMP) $(ICOST_STAMP) | $(OUT)
 	[ "$(MSOUT)" = "$(OUT)" ] || cp $(MSOUT)/$*.ms.cost $@
 
 define runs
-$(OUT)/$(1).g.cost: $(call trace,$(1)) $(PMSIM_STAMP) $(ICOST_STAMP) | $(OUT)
-	$$(call windows,--graph) | $$(ICOST) -q -m $(MACHINE) -f pmr -o $$@
+$(OUT)/$(1).g.cost: $(call trace,$(1)) $(PMSIM_STAMP) $(ICOST_STAMP) \
+    $(ISSUE_STAMP) | $(OUT)
+	$$(call windows,--graph) | $$(ICOST) -q -m $(MACHINE) --issue $(ISSUE) \
+	    -f pmr -o $$@
 $(OUT)/$(1).sweep.tsv: $(call samples,$(1),$(SEED1)) $(OUT)/$(1).g.cost \
-    $(SHOTGUN_STAMP) $(ICOST_STAMP)
+    $(SHOTGUN_STAMP) $(ICOST_STAMP) $(ISSUE_STAMP)
 	for f in $(SWEEP); do \
 	  { $$(call fragments,$(1),$$$$f,,$(SEED1)); } > $$@.$$$$f.cost && \
 	  $$(ICOST) --compare -t $(THRESH) -f tsv $(OUT)/$(1).g.cost \
@@ -158,7 +167,7 @@ $(OUT)/$(1).r$(2).s%.pmr: $(call trace,$(1)) $(PMSIM_STAMP) | $(OUT)
 	$$(SIM) $$$$([ $$$$s -eq 0 ] || echo --skip=$$$$s) --seed $(2) \
 	    --shotgun=sig=$(SIG),len=$(LEN),det=$(DET) -o $$@ $$<
 $(OUT)/$(1).r$(2).sg.cost: $(call samples,$(1),$(2)) $(SHOTGUN_STAMP) \
-    $(ICOST_STAMP)
+    $(ICOST_STAMP) $(ISSUE_STAMP)
 	$$(call fragments,$(1),$(FRAGS),--stats $$$$s.stats,$(2)) > $$@
 	cat $(addsuffix .stats,$(call samples,$(1),$(2))) | tr ' ' '\n' | \
 	  awk -F = 'NF == 2 { \

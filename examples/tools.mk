@@ -15,3 +15,9 @@ stamp = $(strip $(shell f=$$(command -v '$(firstword $(1))' 2>/dev/null) && \
 	n='$(STAMPS)'/$$(basename "$$f"); mkdir -p '$(STAMPS)' || exit 0; \
 	[ "$$(cat "$$n" 2>/dev/null)" = "$$s" ] || echo "$$s" > "$$n"; \
 	echo "$$n"))
+# $(call setting,NAME,VALUE): the stamp of a setting that changes what a
+# tool writes (icost --issue): $(STAMPS)/NAME holds VALUE, rewritten only
+# when it changed, so that another value remakes what depends on it.
+setting = $(strip $(shell mkdir -p '$(STAMPS)' && n='$(STAMPS)/$(1)'; \
+	[ "$$(cat "$$n" 2>/dev/null)" = '$(2)' ] || echo '$(2)' > "$$n"; \
+	echo "$$n"))

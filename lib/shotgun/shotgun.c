@@ -2347,7 +2347,7 @@ again2:
 	    extra < maxextra : g->o.every || units < want) && tries < maxtries;
 	    tries++) {
 		const struct sig *s;
-		int cut;
+		int cut, checked, bad;
 		long off, len;
 		uint32_t k, i01, j0, stop;
 
@@ -2398,21 +2398,14 @@ again2:
 
 		g->st.tried++;
 		g->st.truncated += cut;
-		if (s->truth != SIZE_MAX && g->truth_on) {
-			/* errant: the walk left the true path; detected:
-			 * nothing off it is kept */
-			int bad = len >= 0 && off >= 0 && off < len;
-
+		checked = s->truth != SIZE_MAX && g->truth_on;
+		/* errant: the walk left the true path; detected: nothing
+		 * off it is kept */
+		bad = len >= 0 && off >= 0 && off < len;
+		if (checked) {
 			g->st.truth++;
 			g->st.errant += off >= 0;
 			g->st.detected += off >= 0 && !bad;
-			g->st.consistent += len >= 0 && !bad;
-			for (k = 0; bad && k < (uint32_t)len; k++) {
-				uint64_t t = true_pc(g, s, (size_t)s->prefix +
-				    j0 + k);
-
-				g->st.off_nodes += t != 0 && t != nodes[k].pc;
-			}
 		}
 		if (len < 0) {
 			g->st.aborted[-len - 1]++;
@@ -2427,6 +2420,18 @@ again2:
 		    (double)counted(g, (uint32_t)len)) {
 			g->st.calib_rejected++;
 			continue;
+		}
+		/* of the kept ones (a fragment the calibration built and
+		 * did not keep counted here before: cc1's consistent were
+		 * 116% of the kept) */
+		if (checked) {
+			g->st.consistent += !bad;
+			for (k = 0; bad && k < (uint32_t)len; k++) {
+				uint64_t t = true_pc(g, s, (size_t)s->prefix +
+				    j0 + k);
+
+				g->st.off_nodes += t != 0 && t != nodes[k].pc;
+			}
 		}
 		if (g->o.wp)
 			wp_spread(g, s, j0, nodes, used, (uint32_t)len);
