@@ -131,7 +131,7 @@ struct pmr_icost_graph {
 	 * sl_low (the lane's newest dispatch: no node issues before it) on,
 	 * a ring; the units of each pool and the issue width */
 	uint8_t *sl;
-	lt *sl_low;
+	lt *sl_low, *sl_hi;	/* [L]: sl_hi the newest cycle counted */
 	unsigned nfu[PMR_SIM_NPOOL], iw;
 	struct pmr_sim_config cfg;
 };
@@ -353,7 +353,7 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 	g->cfg = *c;
 	if (g->o.issue_sched) {
 		g->sl = calloc((size_t)L * SL * 8, 1);
-		g->sl_low = calloc(L, sizeof(lt));
+		g->sl_low = calloc(2 * (size_t)L, sizeof(lt));
 		if (g->sl == NULL || g->sl_low == NULL) {
 			pmr_icost_graph_free(g);
 			return PMR_ENOMEM;
@@ -364,6 +364,7 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 		g->nfu[PMR_SIM_POOL_FMUL] = c->n_fmul;
 		g->nfu[PMR_SIM_POOL_MEM] = c->n_mem;
 		g->iw = c->issue_width;
+		g->sl_hi = g->sl_low + L;
 	}
 	g->rebase_at = REBASE_AT;
 	{
@@ -413,6 +414,30 @@ close_frag(struct pmr_icost_graph *g)
 		g->dg.t_obs += g->last_obs - g->off;
 }
 
+/* --issue sched: lane k's counts of the cycles [a, b) back to 0 (the
+ * whole ring if the range is as long). */
+static void
+sl_clear(struct pmr_icost_graph *g, unsigned k, lt a, lt b)
+{
+	uint8_t *x = g->sl + (size_t)k * SL * 8;
+	size_t i, e;
+
+	if (b <= a)
+		return;
+	if (b - a >= (lt)SL) {
+		memset(x, 0, SL * 8);
+		return;
+	}
+	i = (size_t)a & (SL - 1);
+	e = (size_t)b & (SL - 1);
+	if (i < e)
+		memset(x + i * 8, 0, (e - i) * 8);
+	else {
+		memset(x + i * 8, 0, (SL - i) * 8);
+		memset(x, 0, e * 8);
+	}
+}
+
 void
 pmr_icost_graph_restart(struct pmr_icost_graph *g)
 {
@@ -431,10 +456,11 @@ pmr_icost_graph_restart(struct pmr_icost_graph *g)
 		g->pbb[k] = 0;
 		g->base[k] = 0;	/* nothing before is read again */
 	}
-	if (g->sl != NULL) {	/* nothing issued yet */
-		memset(g->sl, 0, (size_t)g->L * SL * 8);
-		for (k = 0; k < g->L; k++)
-			g->sl_low[k] = 0;
+	/* nothing issued yet: only the cycles counted are cleared (a
+	 * whole ring a lane a fragment was 5 MB of memset at 38 lanes) */
+	for (k = 0; g->sl != NULL && k < g->L; k++) {
+		sl_clear(g, k, g->sl_low[k], g->sl_hi[k] + 1);
+		g->sl_low[k] = g->sl_hi[k] = 0;
 	}
 }
 
@@ -478,6 +504,7 @@ rebase(struct pmr_icost_graph *g)
 		memcpy(tmp + SL * 8 - sh, x, sh);
 		memcpy(x, tmp, SL * 8);
 		g->sl_low[k] -= b[k];
+		g->sl_hi[k] -= b[k];
 	}
 	for (k = 0; k < g->L; k++) {
 		g->pq[k] = g->pq[k] > NEG / 2 ? g->pq[k] - b[k] : g->pq[k];
@@ -1117,33 +1144,20 @@ sched_lanes(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
 	struct pmr_sim_optime ot;
 	unsigned k, p;
 
-	if (n->cls == PMR_OP_LOAD || n->cls == PMR_OP_STORE ||
-	    n->cls == PMR_OP_LDST || n->ep_mem > 0 || n->ep_miss > 0)
-		p = PMR_SIM_POOL_MEM;
-	else {
-		pmr_sim_optime(&g->cfg, n->cls, 0, 0, &ot);
-		p = ot.pool;
-	}
+	/* the pool as pmsim's: a node that reads memory is the memory
+	 * pool's whatever its class */
+	pmr_sim_optime(&g->cfg, n->cls, n->ep_mem > 0 || n->ep_miss > 0, 0,
+	    &ot);
+	p = ot.pool;
 	for (k = 0; k < L; k++) {
 		uint8_t *x = g->sl + (size_t)k * SL * 8;
 		lt d = D[k], t;
 
 		/* the cycles before the newest dispatch are free again */
-		if (d - g->sl_low[k] >= (lt)SL)
-			memset(x, 0, SL * 8);
-		else if (d > g->sl_low[k]) {
-			size_t a = (size_t)g->sl_low[k] & (SL - 1);
-			size_t e = (size_t)d & (SL - 1);
-
-			if (a < e)
-				memset(x + a * 8, 0, (e - a) * 8);
-			else {
-				memset(x + a * 8, 0, (SL - a) * 8);
-				memset(x, 0, e * 8);
-			}
-		}
-		if (d > g->sl_low[k])
+		if (d > g->sl_low[k]) {
+			sl_clear(g, k, g->sl_low[k], d);
 			g->sl_low[k] = d;
+		}
 		if (Ir[k])
 			continue;
 		for (t = R[k]; t - d < (lt)SL &&
@@ -1166,6 +1180,8 @@ sched_lanes(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
 
 			c[0] += c[0] < 255;
 			c[1 + p] += c[1 + p] < 255;
+			if (t > g->sl_hi[k])
+				g->sl_hi[k] = t;
 		}
 	}
 }
