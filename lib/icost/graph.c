@@ -75,7 +75,7 @@ enum { XF, XD, XE, XP, XC, NX };	/* node times kept in the ring */
  * fetch queue (base, win); C of i - 1, i - retire width (base, bw), i -
  * window (base, win). */
 enum fixrow { R_F1, R_FA, R_FB, R_D1, R_MA, R_MB, R_GA, R_GB, R_C1, R_RA,
-	R_RB, R_WA, R_WB, NFIX0, NFIX = 16 };
+	R_RB, R_WA, R_WB, NFIX };
 
 struct pmr_icost_graph {
 	unsigned L, nlanes;	/* lanes, padded to a multiple of 8 */
@@ -293,15 +293,15 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 	g->L = L = (nlanes + 7) & ~7u;
 	g->far = far;
 	{
-		static const unsigned char x[NFIX0] = { XF, XF, XF, XD, XD,
+		static const unsigned char x[NFIX] = { XF, XF, XF, XD, XD,
 		    XD, XD, XD, XC, XC, XC, XC, XC };
-		const uint64_t d[NFIX0] = { 1, g->fw[0], g->fw[1], 1, g->mw[0],
+		const uint64_t d[NFIX] = { 1, g->fw[0], g->fw[1], 1, g->mw[0],
 		    g->mw[1], g->fq[0], g->fq[1], 1, g->rw[0], g->rw[1],
 		    g->w[0], g->w[1] };
 
-		for (k = 0; k < NFIX; k++) {	/* the rest: row i - 1 */
-			g->fxd[k] = k < NFIX0 ? d[k] : 1;
-			g->fxx[k] = k < NFIX0 ? x[k] : XF;
+		for (k = 0; k < NFIX; k++) {
+			g->fxd[k] = d[k];
+			g->fxx[k] = x[k];
 			g->fxoff[k] = g->fxd[k] * NX * L * sizeof(lt);
 			g->fxin[k] = g->fxx[k] * L * sizeof(lt);
 		}
@@ -1194,9 +1194,9 @@ sched_lanes(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
  */
 __attribute__((always_inline)) static inline void
 node_step(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
-    const int sched)
+    const int sched, const unsigned Lk)	/* Lk: g->L, or 0 */
 {
-	const unsigned L = g->L;
+	const unsigned L = Lk != 0 ? Lk : g->L;
 	lt *slot = g->ring + (g->i & g->rmask) * NX * L;
 	/* each array written here is apart from every other one read or
 	 * written (the ring rows of other nodes, the scratch vectors) */
@@ -1446,15 +1446,15 @@ __attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) void
 pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 {
 	if (g->sl != NULL)
-		node_step(g, n, 1);
+		node_step(g, n, 1, 0);
 	else
-		node_step(g, n, 0);
+		node_step(g, n, 0, 0);
 }
 
 /* The nodes of a run of GNODE records with node_step(sched) (below). */
 __attribute__((always_inline)) static inline size_t
 run_nodes(struct pmr_icost_graph *g, const unsigned char *p, size_t n,
-    size_t stride, uint64_t *prev, const int sched)
+    size_t stride, uint64_t *prev, const int sched, const unsigned Lk)
 {
 	struct pmr_sim_gnode x;
 	size_t k;
@@ -1463,7 +1463,7 @@ run_nodes(struct pmr_icost_graph *g, const unsigned char *p, size_t n,
 		pmr_sim_gnode_decode_at(p, &x);
 		if (*prev == UINT64_MAX || x.seq != *prev + 1)
 			break;
-		node_step(g, &x, sched);
+		node_step(g, &x, sched, Lk);
 		*prev = x.seq;
 	}
 	return k;
@@ -1474,7 +1474,7 @@ static size_t
 run_sched(struct pmr_icost_graph *g, const unsigned char *p, size_t n,
     size_t stride, uint64_t *prev)
 {
-	return run_nodes(g, p, n, stride, prev, 1);
+	return run_nodes(g, p, n, stride, prev, 1, 0);
 }
 
 /* The nodes of a run of pmsim's GNODE records, decoded and stepped in one
@@ -1487,7 +1487,15 @@ pmr_icost_graph_run(struct pmr_icost_graph *g, const unsigned char *p,
 	 * was (two node steps in one function cost it 1.7% instructions) */
 	if (g->sl != NULL)
 		return run_sched(g, p, n, stride, prev);
-	return run_nodes(g, p, n, stride, prev, 0);
+	/* the common lane counts with L a constant: the loops over the
+	 * lanes unrolled, their pointers loaded once a node rather than an
+	 * iteration (--order 2 over 8 categories: 38 lanes, 5% faster;
+	 * one category: 2 lanes, 13%) */
+	if (g->L == 40)
+		return run_nodes(g, p, n, stride, prev, 0, 40);
+	if (g->L == 8)
+		return run_nodes(g, p, n, stride, prev, 0, 8);
+	return run_nodes(g, p, n, stride, prev, 0, 0);
 }
 
 void
