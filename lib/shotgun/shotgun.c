@@ -2042,6 +2042,26 @@ sig_n(const struct pmr_shotgun *g, const struct sig *s)
 	return g->o.sig_len && g->o.sig_len < s->len ? g->o.sig_len : s->len;
 }
 
+/*
+ * Whether ci I-side misses in units counted nodes fall short of the DETs'
+ * rate: by more than twice that rate's standard error (a binomial's, of
+ * that many DETs), of a rate that 30 DETs or more show (grep's 5 to 10
+ * I-side misses in 50,000 DETs, none in its fragments, are no rate to
+ * chase or to warn of).  The calibration's trigger and the end's check.
+ */
+static int
+imiss_short(const struct pmr_shotgun *g, uint64_t ci, uint64_t units)
+{
+	double rate;
+
+	if (g->det_imiss < 30 || g->ndet_idx == 0 || units == 0)
+		return 0;
+	rate = (double)g->det_imiss / (double)g->ndet_idx;
+	return rate * (double)units - (double)ci > 2.0 *
+	    sqrt((double)g->det_imiss) / (double)g->ndet_idx *
+	    (double)units;
+}
+
 /* The b2 bits (misses) of the first n instructions of signature s; *i01
  * its (0, 1) bits: b2 without b1, an I-side miss of an instruction that
  * is neither a load or store nor a taken transfer, or a last-level miss
@@ -2510,13 +2530,8 @@ again2:
 		}
 		g->st.calib_before = units ? 1000.0 * (double)ci /
 		    (double)units : 0;
-		/* only a shortfall beyond twice the DETs' rate's standard
-		 * error (a binomial's, of that many DETs), of a rate that 30
-		 * DETs or more show: grep's 5 to 10 I-side misses in 50,000
-		 * DETs (none in its fragments) are no rate to chase */
-		if (ncal > 0 && g->det_imiss >= 30 && target * (double)units -
-		    (double)ci > 2.0 * sqrt((double)g->det_imiss) /
-		    (double)g->ndet_idx * (double)units) {
+		/* only a shortfall that counts (imiss_short) */
+		if (ncal > 0 && imiss_short(g, ci, units)) {
 			pass = 2;
 			/* as many tries as the fragments took, and some */
 			maxtries = tries + 1000;
@@ -2531,9 +2546,7 @@ again2:
 		target = (double)g->det_imiss / (double)g->ndet_idx;
 		g->st.calib_target = 1000.0 * target;
 		g->st.calib_after = 1000.0 * (double)ci / (double)units;
-		g->st.calib_short = target * (double)units - (double)ci > 2.0 *
-		    sqrt((double)g->det_imiss) / (double)g->ndet_idx *
-		    (double)units;
+		g->st.calib_short = imiss_short(g, ci, units);
 	}
 	for (h = 0; h < (int)str.n; h++) {
 		if (str.quota[h] > str.kept[h])
