@@ -132,6 +132,7 @@ struct pmr_icost_graph {
 	 * a ring; the units of each pool and the issue width */
 	uint8_t *sl;
 	lt *sl_low, *sl_hi;	/* [L]: sl_hi the newest cycle counted */
+	unsigned sl_pool;	/* the node's pool (sched_wait) */
 	unsigned nfu[PMR_SIM_NPOOL], iw;
 	struct pmr_sim_config cfg;
 };
@@ -965,17 +966,19 @@ lane_dr(size_t k, lt a, const lt *restrict D1, const lt *restrict Ma,
 /* E, P, Q and C after R (rr), into lane k of E, P, Qd, C and of Pr, P
  * as consumers see it; full: a memory access (latencies, the line-fill
  * and partial-miss edges, and with mshr the MSHR edge Mv); without, P =
- * E + the unit latency */
+ * E + the unit latency.  The wait for contention: re, or with vre the
+ * lane's own W[k] (--issue sched). */
 __attribute__((always_inline)) static inline void
 lane_epc(size_t k, lt rr, const lt *restrict Ir, const lt *restrict If,
     const lt *restrict Mv, const lt *restrict PL, const lt *restrict PP,
     const lt *restrict C1, const lt *restrict Ra, const lt *restrict Rb,
     const lt *restrict I_dl1, const lt *restrict I_dm,
-    const lt *restrict I_bw, lt re, lt fu, lt mem, lt all, lt hm, lt tlb,
-    lt em, lt *restrict E, lt *restrict P, lt *restrict Qd,
-    lt *restrict C, lt *restrict Pr, const int full, const int mshr)
+    const lt *restrict I_bw, lt re, const lt *restrict W, lt fu, lt mem,
+    lt all, lt hm, lt tlb, lt em, lt *restrict E, lt *restrict P,
+    lt *restrict Qd, lt *restrict C, lt *restrict Pr, const int full,
+    const int mshr, const int vre)
 {
-	lt e = rr + (re & ~Ir[k]), x, m1, m, f, p, q, c;
+	lt e = rr + ((vre ? W[k] : re) & ~Ir[k]), x, m1, m, f, p, q, c;
 
 	f = fu & ~If[k];
 	if (full) {
@@ -1061,8 +1064,8 @@ loop_epc(unsigned L, lt *restrict E, lt *restrict P, lt *restrict Qd,
     const lt *restrict PL, const lt *restrict PP, const lt *restrict C1,
     const lt *restrict Ra, const lt *restrict Rb,
     const lt *restrict I_dl1, const lt *restrict I_dm,
-    const lt *restrict I_bw, lt re, lt fu, lt mem, lt miss, lt tlb,
-    lt em, const int full)
+    const lt *restrict I_bw, lt re, const lt *restrict W, lt fu, lt mem,
+    lt miss, lt tlb, lt em, const int full, const int vre)
 {
 	lt all = mem + miss + tlb, hm = miss != 0 ? -1 : 0;
 	size_t k;
@@ -1072,8 +1075,8 @@ loop_epc(unsigned L, lt *restrict E, lt *restrict P, lt *restrict Qd,
 	_Pragma("GCC ivdep")
 	for (k = 0; k < L; k++)
 		lane_epc(k, R[k], Ir, If, Mv, PL, PP, C1, Ra, Rb, I_dl1, I_dm,
-		    I_bw, re, fu, mem, all, hm, tlb, em, E, P, Qd, C, Pr, full,
-		    1);
+		    I_bw, re, W, fu, mem, all, hm, tlb, em, E, P, Qd, C, Pr,
+		    full, 1, vre);
 }
 
 /* The three as one loop, for a node without an MSHR edge or a decoupled
@@ -1114,8 +1117,8 @@ loop_fused(unsigned L, lt *restrict F, lt *restrict D, lt *restrict R,
 		    I_bw, I_win, fe, &r, fd);
 		R[k] = r;
 		lane_epc(k, r, Ir, If, NULL, PL, PP, C1, Ra, Rb, I_dl1, I_dm,
-		    I_bw, re, fu, mem, all, hm, tlb, em, E, P, Qd, C, Pr, fx,
-		    0);
+		    I_bw, re, NULL, fu, mem, all, hm, tlb, em, E, P, Qd, C, Pr,
+		    fx, 0, 0);
 	}
 }
 
@@ -1129,28 +1132,26 @@ loop_fused(unsigned L, lt *restrict F, lt *restrict D, lt *restrict R,
  * exact), and what of its RE the schedule does not explain (resid: a
  * divide's busy unit, an MSHR, a retry) the other lanes keep; a lane
  * whose nodes are ready as the base lane's issues as it does.  Lanes
- * that idealize bw (no contention) keep no ring.  Then lane_epc again
- * with the lane's wait for RE.
+ * that idealize bw (no contention) keep no ring.  sched_wait finds each
+ * lane's wait W after R and D, loop_epc takes it for RE (all lanes in
+ * one vector loop: calling lane_epc a lane at a time again cost a
+ * fifth of the step), and sched_count counts the issues.
  */
 static __attribute__((noinline)) void
-sched_lanes(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
-    lt re, unsigned L, const lt *D, const lt *R, lt *E, lt *P, lt *Qd,
-    lt *C, lt *Pr, const lt *Ir, const lt *If, const lt *Mv,
-    const lt *PL, const lt *PP, const lt *C1, const lt *Ra, const lt *Rb,
-    const lt *I_dl1, const lt *I_dm, const lt *I_bw, lt fu, lt mem,
-    lt miss, lt tlb, lt em, int full, int mshr)
+sched_wait(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
+    lt re, unsigned L, const lt *D, const lt *R, const lt *Ir, lt *W)
 {
-	lt all = mem + miss + tlb, hm = miss != 0 ? -1 : 0, resid = 0;
 	struct pmr_sim_optime ot;
+	lt resid = 0;
 	unsigned k, p;
 
 	/* the pool as pmsim's: a node that reads memory is the memory
 	 * pool's whatever its class */
 	pmr_sim_optime(&g->cfg, n->cls, n->ep_mem > 0 || n->ep_miss > 0, 0,
 	    &ot);
-	p = ot.pool;
+	g->sl_pool = p = ot.pool;
 	for (k = 0; k < L; k++) {
-		uint8_t *x = g->sl + (size_t)k * SL * 8;
+		const uint8_t *x = g->sl + (size_t)k * SL * 8;
 		lt d = D[k], t;
 
 		/* the cycles before the newest dispatch are free again */
@@ -1158,6 +1159,7 @@ sched_lanes(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
 			sl_clear(g, k, g->sl_low[k], d);
 			g->sl_low[k] = d;
 		}
+		W[k] = re;	/* lane 0, and lanes that zero it (Ir) */
 		if (Ir[k])
 			continue;
 		for (t = R[k]; t - d < (lt)SL &&
@@ -1166,17 +1168,27 @@ sched_lanes(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
 			;
 		if (k == 0) {
 			resid = re - (t - R[0]);
-		} else {
-			t += resid;
-			if (t < R[k])
-				t = R[k];
-			lane_epc(k, R[k], Ir, If, Mv, PL, PP, C1, Ra, Rb,
-			    I_dl1, I_dm, I_bw, t - R[k], fu, mem, all, hm,
-			    tlb, em, E, P, Qd, C, Pr, full, mshr);
+			continue;
 		}
-		t = E[k];
-		if (t >= d && t - d < (lt)SL) {
-			uint8_t *c = x + (t & (SL - 1)) * 8;
+		t += resid;
+		W[k] = t < R[k] ? 0 : t - R[k];
+	}
+}
+
+/* --issue sched, after lane_epc with the waits W: each lane's issue
+ * (E) counted in its cycle, of all and of the node's pool. */
+static void
+sched_count(struct pmr_icost_graph *g, unsigned L, const lt *D,
+    const lt *E, const lt *Ir)
+{
+	unsigned k, p = g->sl_pool;
+
+	for (k = 0; k < L; k++) {
+		lt d = D[k], t = E[k];
+
+		if (!Ir[k] && t >= d && t - d < (lt)SL) {
+			uint8_t *c = g->sl + (size_t)k * SL * 8 +
+			    (t & (SL - 1)) * 8;
 
 			c[0] += c[0] < 255;
 			c[1 + p] += c[1 + p] < 255;
@@ -1357,7 +1369,7 @@ node_step(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
 	fx = !(mem == 0 && miss == 0 && tlb == 0 && PL == g->neg && PP ==
 	    g->neg);
 
-	if (!prim && !g->decoupled && g->gain_bits == 0) {
+	if (!prim && !g->decoupled && g->gain_bits == 0 && !sched) {
 		/* the common node: one loop, every time in registers */
 		switch (ff << 2 | fd << 1 | fx) {
 #define FUSED(a, b, c) \
@@ -1374,10 +1386,6 @@ node_step(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
 		FUSED(1, 1, 0); FUSED(1, 1, 1);
 #undef FUSED
 		}
-		if (sched)
-			sched_lanes(g, n, re, L, D, R, E, P, Qd, C, Pr, Ir, If,
-			    g->neg, PL, PP, C1, Ra, Rb, I_dl1, I_dm, I_bw, fu,
-			    mem, miss, tlb, em, fx, 0);
 		r0 = R[0];
 	} else {
 		if (ff)
@@ -1413,18 +1421,27 @@ node_step(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
 			mshr_first(g, R, re, Ir);
 		if (g->gain_bits != 0)
 			gain_node(g, n, grp, R[0], prim ? g->mfree[0] : NEG);
-		if (fx || prim)
+		if (sched) {
+			lt *restrict W = g->v[6];
+
+			sched_wait(g, n, re, L, D, R, Ir, W);
+			if (fx || prim)
+				loop_epc(L, E, P, Qd, C, Pr, R, Ir, If, Mv, PL,
+				    PP, C1, Ra, Rb, I_dl1, I_dm, I_bw, re, W,
+				    fu, mem, miss, tlb, em, 1, 1);
+			else
+				loop_epc(L, E, P, Qd, C, Pr, R, Ir, If, Mv, PL,
+				    PP, C1, Ra, Rb, I_dl1, I_dm, I_bw, re, W,
+				    fu, mem, miss, tlb, em, 0, 1);
+			sched_count(g, L, D, E, Ir);
+		} else if (fx || prim)
 			loop_epc(L, E, P, Qd, C, Pr, R, Ir, If, Mv, PL, PP, C1,
-			    Ra, Rb, I_dl1, I_dm, I_bw, re, fu, mem, miss, tlb,
-			    em, 1);
+			    Ra, Rb, I_dl1, I_dm, I_bw, re, NULL, fu, mem, miss,
+			    tlb, em, 1, 0);
 		else
 			loop_epc(L, E, P, Qd, C, Pr, R, Ir, If, Mv, PL, PP, C1,
-			    Ra, Rb, I_dl1, I_dm, I_bw, re, fu, mem, miss, tlb,
-			    em, 0);
-		if (sched)
-			sched_lanes(g, n, re, L, D, R, E, P, Qd, C, Pr, Ir, If,
-			    Mv, PL, PP, C1, Ra, Rb, I_dl1, I_dm, I_bw, fu, mem,
-			    miss, tlb, em, fx || prim, 1);
+			    Ra, Rb, I_dl1, I_dm, I_bw, re, NULL, fu, mem, miss,
+			    tlb, em, 0, 0);
 		if (prim)
 			mshr_take(g, E, mem + miss + tlb, C, I_dm);
 	}
