@@ -1142,29 +1142,35 @@ sched_wait(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
     lt re, unsigned L, const lt *D, const lt *R, const lt *Ir, lt *W)
 {
 	struct pmr_sim_optime ot;
-	lt resid = 0;
-	unsigned k, p;
+	uint8_t *sl = g->sl;
+	lt *low = g->sl_low, resid = 0;
+	unsigned k, p, iw = g->iw, nf;
 
 	/* the pool as pmsim's: a node that reads memory is the memory
 	 * pool's whatever its class */
 	pmr_sim_optime(&g->cfg, n->cls, n->ep_mem > 0 || n->ep_miss > 0, 0,
 	    &ot);
 	g->sl_pool = p = ot.pool;
+	nf = g->nfu[p];
 	for (k = 0; k < L; k++) {
-		const uint8_t *x = g->sl + (size_t)k * SL * 8;
+		uint8_t *x = sl + (size_t)k * SL * 8;
 		lt d = D[k], t;
 
-		/* the cycles before the newest dispatch are free again */
-		if (d > g->sl_low[k]) {
-			sl_clear(g, k, g->sl_low[k], d);
-			g->sl_low[k] = d;
+		/* the cycles before the newest dispatch are free again (a
+		 * few at most, most nodes: stored here, not by a call) */
+		if (d > low[k]) {
+			if (d - low[k] <= 8)
+				for (t = low[k]; t < d; t++)
+					memset(x + (t & (SL - 1)) * 8, 0, 8);
+			else
+				sl_clear(g, k, low[k], d);
+			low[k] = d;
 		}
 		W[k] = re;	/* lane 0, and lanes that zero it (Ir) */
 		if (Ir[k])
 			continue;
-		for (t = R[k]; t - d < (lt)SL &&
-		    (x[(t & (SL - 1)) * 8] >= g->iw ||
-		    x[(t & (SL - 1)) * 8 + 1 + p] >= g->nfu[p]); t++)
+		for (t = R[k]; t - d < (lt)SL && (x[(t & (SL - 1)) * 8] >= iw ||
+		    x[(t & (SL - 1)) * 8 + 1 + p] >= nf); t++)
 			;
 		if (k == 0) {
 			resid = re - (t - R[0]);
@@ -1181,19 +1187,20 @@ static void
 sched_count(struct pmr_icost_graph *g, unsigned L, const lt *D,
     const lt *E, const lt *Ir)
 {
+	uint8_t *sl = g->sl;
+	lt *hi = g->sl_hi;
 	unsigned k, p = g->sl_pool;
 
 	for (k = 0; k < L; k++) {
 		lt d = D[k], t = E[k];
 
 		if (!Ir[k] && t >= d && t - d < (lt)SL) {
-			uint8_t *c = g->sl + (size_t)k * SL * 8 +
-			    (t & (SL - 1)) * 8;
+			uint8_t *c = sl + (size_t)k * SL * 8 + (t & (SL - 1)) *
+			    8;
 
 			c[0] += c[0] < 255;
 			c[1 + p] += c[1 + p] < 255;
-			if (t > g->sl_hi[k])
-				g->sl_hi[k] = t;
+			hi[k] = t > hi[k] ? t : hi[k];
 		}
 	}
 }
