@@ -635,7 +635,9 @@ X
 # with a CPU that lacks AVX (qemu64) runs the base build, one with AVX2
 # but not AVX-512 (max) the AVX2 one.  Each must give what the host's
 # gives, on the paths the loops take: the fused node, the MSHR count, a
-# filter, every subset, a decoupled front end.
+# filter, every subset, a decoupled front end; and for each lane count
+# compiled as a constant (38 lanes, padded to 40; 2 to 8, as 8) and one
+# that is not (32).
 @test "icost: the base-ISA and AVX2 builds of the node step give the host's breakdowns" {
 	command -v qemu-x86_64 || skip "qemu-user is not installed"
 	# ASan's shadow memory does not map under qemu-user: the plain
@@ -645,7 +647,7 @@ X
 	"$PMSIM" -q -m champsim --graph --max 20000 -o "$T/c.pmr" "$TOP/traces/xz.pmr.zst"
 	for cpu in qemu64 max; do
 		for o in "" "--all -c dl1,win,bw,bmisp,dmiss" "-e x=dmiss+dl1:cls=load --nodes" \
-		    "--issue sched"; do
+		    "--issue sched" "-c dl1,bmisp"; do
 			for g in f c; do
 				diff <("$ICOST" -f tsv $o "$T/$g.pmr") \
 				    <(qemu-x86_64 -cpu $cpu "$ICOST" -f tsv $o "$T/$g.pmr" 2>/dev/null)
