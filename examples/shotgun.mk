@@ -125,7 +125,8 @@ fragments = for s in $(call samples,$(1),$(4)); do \
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-all: $(OUT)/summary.tsv $(OUT)/fragments.tsv
+# SWEEP= (empty) skips the sweep and its plot
+all: $(OUT)/summary.tsv $(if $(strip $(SWEEP)),$(OUT)/fragments.tsv)
 .PHONY: all clean
 .DELETE_ON_ERROR:
 .SECONDARY:
