@@ -304,6 +304,13 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 		    ", fragments kept from one %" PRIu64 ", anchors on the true "
 		    "pc %" PRIu64 "/%" PRIu64, st->resyncs, st->resync_kept,
 		    st->resync_true, st->resync_checked);
+	if (st->return_sites > 0 && n < len)
+		n += (size_t)snprintf(buf + n, len - n, meta ? " return_sites=%"
+		    PRIu64 " ret_unsampled=%" PRIu64 : "; returns on an empty "
+		    "stack looked up at their callers' return sites %" PRIu64
+		    " times, %" PRIu64 " taken where the return's samples' "
+		    "targets disagreed with the signature", st->return_sites,
+		    st->ret_unsampled);
 	if (st->truth > 0 && n < len)
 		snprintf(buf + n, len - n, meta ? " truth=%" PRIu64 " errant=%"
 		    PRIu64 " detected=%" PRIu64 " consistent=%" PRIu64
@@ -346,7 +353,7 @@ main(int argc, char *argv[])
 	struct pmr_shotgun_opts so = { .fragments = 1000, .ctx = 10,
 	    .bits = 2, .lookahead = 64, .keep = 50,
 	    .strata = 8, .resync = 50, .warm = 1280, .wp = 0,
-	    .calib = 50 };
+	    .calib = 50, .ret_sites = 1 };
 	struct pmr_sim_config cfg;
 	struct pmr_shotgun *g;
 	struct pmr_reader *r;

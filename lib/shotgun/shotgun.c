@@ -1920,12 +1920,35 @@ fragment(struct pmr_shotgun *g, const struct sig *s, uint32_t j0,
 				    nstack, &la);
 				used[i] = d;
 				choice = i;
+				/* [ours] a return whose samples name none of
+				 * the targets the signature agrees with, on an
+				 * empty stack: the return sites of its
+				 * function's callers as for one without a
+				 * sample (a function called from many sites
+				 * has samples of a few of them: on cc1 every
+				 * such abort the trace checks had the true
+				 * return address pass the look-ahead) */
+				if (la < want && x->cls == PMR_OP_RET &&
+				    nstack == 0 && g->o.ret_sites) {
+					/* a lookup that finds nothing draws
+					 * nothing: the rest is as without it */
+					uint64_t rng = g->rng;
+
+					next = return_site(g, cur, s, q, stack,
+					    sp, nstack, &la);
+					if (next != 0 && la >= want) {
+						g->st.ret_unsampled++;
+						goto indirect;
+					}
+					g->rng = rng;
+				}
 				if (la < want)
 					ABORT(PMR_SG_NOPATH);
 			}
 			if (d == NULL || d->target == 0)
 				ABORT(PMR_SG_NOTARGET);
 			next = d->target;
+		indirect:
 			g->st.indirect++;
 			if (i + 1 < n && true_pc(g, s, q + 1) != 0 && off < 0) {
 				g->st.indirect_checked++;

@@ -87,6 +87,10 @@ struct pmr_shotgun_opts {
 	 * fragments richer in I-side misses than the DETs, until the kept
 	 * ones have the DETs' rate [0 here, 50 in shotgun(1)] */
 	uint32_t calib;
+	/* [ours] a return on an empty stack whose samples' targets the
+	 * signature disagrees with goes to its function's return sites,
+	 * as one without a sample [0 here, 1 in shotgun(1)] */
+	int ret_sites;
 	uint64_t seed;
 };
 
@@ -122,8 +126,11 @@ struct pmr_shotgun_stats {
 	/* --resync: walks started again at an anchor, fragments kept from
 	 * one, and anchors on the true pc of those checked */
 	uint64_t resyncs, resync_kept, resync_true, resync_checked;
-	uint64_t return_sites;	/* returns sent to a call site's return
-				 * address (empty stack, no sample) */
+	uint64_t return_sites;	/* a return's callers' return sites looked
+				 * up (empty stack; no sample, or samples
+				 * the signature disagrees with) */
+	uint64_t ret_unsampled;	/* of those, taken where the return's
+				 * samples' targets disagreed */
 	/* strata (--strata): how many; those given up (no fragment in
 	 * many tries), the fragments of their quotas moved to the stratum
 	 * nearest in misses, and the fragments left short at the end */
