@@ -255,8 +255,21 @@ bench: all $(BENCH_BINS)
 
 FUZZ_SECONDS ?= 60
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
-fuzz: deps
-	@mkdir -p tests/fuzz/corpus
+# the graph and sample targets start from small streams of pmsim's (a
+# mutated header or record is far from a valid graph)
+FUZZ_TRACE := traces/gzip.pmr.zst
+fuzz: deps all
+	@mkdir -p tests/fuzz/corpus/fuzz_icost tests/fuzz/corpus/fuzz_shotgun
+	@c=tests/fuzz/corpus; \
+	cmd/pmsim -q -m fields03 --graph --max 300 \
+		-o $$c/fuzz_icost/seed-graph.pmr $(FUZZ_TRACE) && \
+	cmd/pmsim -q -m fields03 --graph --max 100 -O rob=16 \
+		-o $$c/fuzz_icost/seed-rob16.pmr $(FUZZ_TRACE) && \
+	cmd/icost -f pmr -c dl1,win,bmisp $$c/fuzz_icost/seed-graph.pmr \
+		> $$c/fuzz_icost/seed-cost.pmr && \
+	cmd/pmsim -q -m fields03 --shotgun=sig=100,len=100,det=5 \
+		--max 3000 -o $$c/fuzz_shotgun/seed-samples.pmr \
+		$(FUZZ_TRACE) || exit 1
 	@for f in $(FUZZ_SRCS); do \
 		n=$$(basename $$f .c); \
 		clang -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined \

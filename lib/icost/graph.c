@@ -59,6 +59,16 @@
 
 #define HUGE_PAGE ((size_t)2 << 20)
 
+/* The node step in a clone per vector width, picked at load time (GCC on
+ * x86-64).  Elsewhere one build: other machines, and clang (make fuzz),
+ * which takes no clones of a function that is not to be inlined. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CLONED __attribute__((target_clones("arch=x86-64-v4", "avx2", \
+    "default")))
+#else
+#define CLONED
+#endif
+
 #define NEG (INT32_MIN / 4)	/* no node: -infinity that can be added to,
 				 * below any time the ring holds */
 #define REBASE_AT (1 << 27)	/* a newest commit above this: rebase
@@ -561,7 +571,7 @@ rowat(const struct rows *r, uint64_t d, unsigned x)
  * out of MSHRs.)  The base lane never waits here: the machine held at
  * most nmshr at its E.
  */
-__attribute__((noinline, target_clones("arch=x86-64-v4", "avx2", "default")))
+__attribute__((noinline)) CLONED
 static void
 mshr_first(struct pmr_icost_graph *g, const lt *restrict R, lt re,
     const lt *restrict Ir)
@@ -1466,7 +1476,7 @@ node_step(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
 		rebase(g);
 }
 
-__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) void
+CLONED void
 pmr_icost_graph_node(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n)
 {
 	if (g->sl != NULL)
@@ -1493,7 +1503,7 @@ run_nodes(struct pmr_icost_graph *g, const unsigned char *p, size_t n,
 	return k;
 }
 
-__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"), noinline))
+__attribute__((noinline)) CLONED
 static size_t
 run_sched(struct pmr_icost_graph *g, const unsigned char *p, size_t n,
     size_t stride, uint64_t *prev)
@@ -1503,7 +1513,7 @@ run_sched(struct pmr_icost_graph *g, const unsigned char *p, size_t n,
 
 /* The nodes of a run of pmsim's GNODE records, decoded and stepped in one
  * loop of the clone (not a call a node: 4% of the time at 38 lanes). */
-__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) size_t
+CLONED size_t
 pmr_icost_graph_run(struct pmr_icost_graph *g, const unsigned char *p,
     size_t n, size_t stride, uint64_t *prev)
 {

@@ -224,7 +224,7 @@ sim_map(struct pmr_sim *s)
 				s->gnodes[slot].rwhy = why == PMR_SIM_ST_IQ ?
 				    1 : why == PMR_SIM_ST_REGS ? 2 :
 				    why != PMR_SIM_ST_LSQ ? 0 :
-				    (e->nload != 0) & (s->lq_free == 0) ? 3 : 4;
+				    ((e->nload != 0) & (s->lq_free == 0)) ? 3 : 4;
 			break;
 		}
 		if (s->graph_on && s->gnodes[slot].rwhy != 0)
