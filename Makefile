@@ -14,6 +14,7 @@
 #   make -j2 dcpi-eval        DCPI's stall analysis against the truth
 #   make -j2 reproduce        every part, and examples/out/RESULTS.md
 #   make fuzz       each libFuzzer target for FUZZ_SECONDS [60]
+#   make fuzz-syntax   what make fuzz compiles, through clang's front end
 #   make lint-man   mandoc -Tlint on every man page; fails on any message
 #   make install / uninstall   honour PREFIX, BINDIR, MANDIR, DESTDIR
 #
@@ -91,7 +92,7 @@ DEB_PKGS = gcc make pkg-config libzstd-dev liblzma-dev zlib1g-dev \
 # Header dependencies come from the compiler (-MMD -MP: a .d file beside
 # each object and program).
 .PHONY: all check test lint-man regen clean deps demo \
-	bench fuzz install uninstall icost-multisim shotgun-eval sampler-eval \
+	bench fuzz fuzz-syntax install uninstall icost-multisim shotgun-eval sampler-eval \
 	dcpi-eval reproduce check-cluster check-reproduce
 
 PLUGIN := cmd/$(D)pmtrace-plugin.so
@@ -255,6 +256,14 @@ bench: all $(BENCH_BINS)
 
 FUZZ_SECONDS ?= 60
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_CC = clang -std=gnu11 $(ALL_CPPFLAGS)
+# what make fuzz compiles, through clang's front end only (a test runs it:
+# nothing else builds with clang)
+fuzz-syntax:
+	@for f in $(LIB_SRCS) $(FUZZ_SRCS); do \
+		$(FUZZ_CC) -fsyntax-only $$f || { echo "fuzz-syntax: $$f" >&2; \
+		exit 1; }; \
+	done
 # the graph and sample targets start from small streams of pmsim's (a
 # mutated header or record is far from a valid graph)
 FUZZ_TRACE := traces/gzip.pmr.zst
@@ -272,8 +281,8 @@ fuzz: deps all
 		$(FUZZ_TRACE) || exit 1
 	@for f in $(FUZZ_SRCS); do \
 		n=$$(basename $$f .c); \
-		clang -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined \
-			$(ALL_CPPFLAGS) -o tests/fuzz/$$n $$f $(LIB_SRCS) \
+		$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
+			-o tests/fuzz/$$n $$f $(LIB_SRCS) \
 			$(ALL_LIBS) || exit 1; \
 		mkdir -p tests/fuzz/corpus/$$n; \
 		echo "fuzz: $$n for $(FUZZ_SECONDS) s"; \
