@@ -350,10 +350,7 @@ main(int argc, char *argv[])
 	};
 	static const char *const fmt_names[] = { "text", "tsv", NULL };
 	static const char *const wp_names[] = { "sample", "rate", NULL };
-	struct pmr_shotgun_opts so = { .fragments = 1000, .ctx = 10,
-	    .bits = 2, .lookahead = 64, .keep = 50,
-	    .strata = 8, .resync = 50, .warm = 1280, .wp = 0,
-	    .calib = 50, .ret_sites = 1 };
+	struct pmr_shotgun_opts so = PMR_SHOTGUN_OPTS_CMD;
 	struct pmr_sim_config cfg;
 	struct pmr_shotgun *g;
 	struct pmr_reader *r;

@@ -94,6 +94,12 @@ struct pmr_shotgun_opts {
 	uint64_t seed;
 };
 
+/* shotgun(1)'s defaults, an initializer: the [bracketed] values above
+ * where they say shotgun(1)'s */
+#define PMR_SHOTGUN_OPTS_CMD { .fragments = 1000, .ctx = 10, .bits = 2, \
+	.lookahead = 64, .keep = 50, .strata = 8, .resync = 50, \
+	.warm = 1280, .wp = 0, .calib = 50, .ret_sites = 1 }
+
 #define PMR_SG_MAXSTRATA 64
 
 struct pmr_shotgun_stats {
