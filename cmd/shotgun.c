@@ -212,6 +212,25 @@ fetch_bin(void *arg, uint64_t pc, struct pmr_sinsn *si)
 }
 
 /* The counters as one line (stderr) or a META value. */
+/* The warning of a fragments' mix of mispredicts or D-side misses that
+ * is not the DETs' (the run's): one line for both. */
+static void
+mix_warn(const struct pmr_shotgun_stats *st)
+{
+	char a[96] = "", b[96] = "";
+
+	if (st->misp_off != 0)
+		snprintf(a, sizeof(a), "%.1f mispredicts a 1000 counted nodes "
+		    "(the DETs %.1f)", st->misp_kept, st->misp_det);
+	if (st->dmiss_off != 0)
+		snprintf(b, sizeof(b), "%.1f D-side misses (the DETs %.1f)",
+		    st->dmiss_kept, st->dmiss_det);
+	fprintf(stderr, "shotgun: warning: the fragments have %s%s%s: the "
+	    "windows that assemble are not the run's mix, and the costs of "
+	    "%s are off by it\n", a, *a && *b ? " and " : "", b,
+	    *a && *b ? "both" : *a ? "mispredicts" : "D-side misses");
+}
+
 static void
 stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
     int meta)
@@ -290,6 +309,16 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 		    "%.2f calib_after=%.2f" : "; I-side misses a 1000: %.2f in "
 		    "the DETs, %.2f in the fragments' counted nodes",
 		    st->calib_target, st->calib_after);
+	if (st->misp_det > 0 && n < len)
+		n += (size_t)snprintf(buf + n, len - n, meta ? " misp_det="
+		    "%.2f misp_kept=%.2f" : "; mispredicts a 1000: %.2f in "
+		    "the DETs, %.2f in the fragments' counted nodes",
+		    st->misp_det, st->misp_kept);
+	if (st->dmiss_det > 0 && n < len)
+		n += (size_t)snprintf(buf + n, len - n, meta ? " dmiss_det="
+		    "%.2f dmiss_kept=%.2f" : "; D-side misses a 1000: %.2f in "
+		    "the DETs, %.2f in the fragments' counted nodes",
+		    st->dmiss_det, st->dmiss_kept);
 	if (st->strata > 0 && n < len)
 		n += (size_t)snprintf(buf + n, len - n, meta ? " strata=%"
 		    PRIu64 " strata_out=%" PRIu64 " strata_moved=%" PRIu64
@@ -691,6 +720,10 @@ main(int argc, char *argv[])
 			    st->calib_extra > 0 ? " after the calibration" : "",
 			    st->calib_target, so.calib == 0 ?
 			    " (--calibrate draws more)" : "");
+		/* the fragments' mispredicts and D-side misses against
+		 * the DETs', either way */
+		if (st->misp_off != 0 || st->dmiss_off != 0)
+			mix_warn(st);
 		/* the fragments' misses against the signatures': far
 		 * fewer, and icost understates what misses cost */
 		if (st->sig_insns > 0 && st->nodes > 0) {

@@ -20,6 +20,8 @@
 #   TRACE.rR.sg.stats shotgun's counters (--stats), summed over windows
 #   TRACE.rR.cmp      icost --compare: multisim, the graph's and shotgun's
 #                     errors, the paper's Table 7 (and .cmp.tsv)
+#   TRACE.rR.or.cost  the breakdown of the same samples' fragments on the
+#                     true path (shotgun --oracle; and .or.cmp.tsv)
 #   TRACE.ms.cost     multisim (examples/icost-multisim.mk, same MAX,
 #                     WARMUP and windows, its runs in MSOUT [OUT])
 #   seeds.tsv         a row per trace and seed: shotgun against the graph
@@ -27,7 +29,10 @@
 #                     rows of at least $(THRESH)%, largest error in
 #                     points), and the pc inference: fragments kept on the
 #                     true path, errant ones caught, nodes of pcs without
-#                     a sample
+#                     a sample; and or_graph_rel, the mean relative error
+#                     against the graph of the same samples' fragments on
+#                     the true path (shotgun --oracle: TRACE.rR.or.cost),
+#                     the fill from samples without the assembly
 #   summary.tsv       a row per trace: those figures averaged over the
 #                     $(words $(SEEDS)) seeds, with the lowest and highest
 #                     mean relative error
@@ -183,6 +188,15 @@ $(OUT)/$(1).r$(2).cmp.tsv: $(OUT)/$(1).ms.cost $(OUT)/$(1).g.cost \
     $(OUT)/$(1).r$(2).sg.cost $(ICOST_STAMP)
 	$$(ICOST) --compare -t $(THRESH) -f tsv -o $$@ \
 	    $$(filter-out $$(TOOLS),$$^)
+# the same samples on the true path (--oracle): what the fill from
+# samples costs, without the assembly's choices
+$(OUT)/$(1).r$(2).or.cost: $(call samples,$(1),$(2)) $(SHOTGUN_STAMP) \
+    $(ICOST_STAMP) $(ISSUE_STAMP)
+	$$(call fragments,$(1),$(FRAGS),--oracle,$(2)) > $$@
+$(OUT)/$(1).r$(2).or.cmp.tsv: $(OUT)/$(1).ms.cost $(OUT)/$(1).g.cost \
+    $(OUT)/$(1).r$(2).or.cost $(ICOST_STAMP)
+	$$(ICOST) --compare -t $(THRESH) -f tsv -o $$@ \
+	    $$(filter-out $$(TOOLS),$$^)
 endef
 $(foreach t,$(TRACES),$(eval $(call runs,$(t))))
 $(foreach t,$(TRACES),$(foreach r,$(SEEDS),$(eval $(call seeded,$(t),$(r)))))
@@ -192,26 +206,30 @@ stat = $$(tr ' ' '\n' < $(1) | awk -F = -v k=$(2) '$$1 == k { print $$2 }')
 
 RUNS := $(foreach t,$(TRACES),$(foreach r,$(SEEDS),$(t).r$(r)))
 $(OUT)/seeds.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(RUNS)) \
-    $(addsuffix .cmp,$(RUNS)))
+    $(addsuffix .cmp,$(RUNS)) $(addsuffix .or.cmp.tsv,$(RUNS)))
 	{ printf 'trace\tseed\trows\tsg_graph_rel\tsg_graph_max\tsg_ms_rel'; \
 	  printf '\tsg_ms_max\tgraph_ms_rel\tconsistent_pct\tdetected_pct'; \
-	  printf '\tmissing_pct\toffpath_pct\n'; \
+	  printf '\tmissing_pct\toffpath_pct\tor_graph_rel\n'; \
 	  for t in $(TRACES); do for r in $(SEEDS); do \
 	    s=$(OUT)/$$t.r$$r.sg.stats; \
 	    kept=$(call stat,$$s,kept); cons=$(call stat,$$s,consistent); \
 	    err=$(call stat,$$s,errant); det=$(call stat,$$s,detected); \
 	    nod=$(call stat,$$s,nodes); mis=$(call stat,$$s,missing); \
 	    off=$(call stat,$$s,off_nodes); \
+	    orc=$$(awk -F '\t' '$$1 == "#summary" { for (i = 2; i <= NF; \
+	        i++) h[$$i] = i } $$1 == "summary" { print $$h["err21_rel"] }' \
+	        $(OUT)/$$t.r$$r.or.cmp.tsv); \
 	    awk -F '\t' -v t=$$t -v r=$$r -v k=$$kept -v c=$$cons -v e=$$err \
-	        -v d=$$det -v n=$$nod -v m=$$mis -v o=$$off ' \
+	        -v d=$$det -v n=$$nod -v m=$$mis -v o=$$off -v or="$$orc" ' \
 	      $$1 == "#summary" { for (i = 2; i <= NF; i++) h[$$i] = i } \
 	      $$1 == "summary" { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", t, \
 	          r, $$h["rows"], $$h["err21_rel"], $$h["err21_max"], \
 	          $$h["err2_rel"], $$h["err2_max"], $$h["err1_rel"]; \
-	        printf "\t%s\t%s\t%.2f\t%s\n", \
+	        printf "\t%s\t%s\t%.2f\t%s\t%s\n", \
 	          (c == "" ? "-" : sprintf("%.1f", 100 * c / k)), \
 	          (e > 0 ? sprintf("%.1f", 100 * d / e) : "-"), 100 * m / n, \
-	          (o == "" ? "-" : sprintf("%.3f", 100 * o / n)); \
+	          (o == "" ? "-" : sprintf("%.3f", 100 * o / n)), \
+	          (or == "" ? "-" : or); \
 	        found = 1 } \
 	      END { if (!found) { print FILENAME ": no summary line" > \
 	          "/dev/stderr"; exit 1 } }' \
@@ -227,9 +245,10 @@ $(OUT)/summary.tsv: $(OUT)/seeds.tsv
 	    print "trace", "seeds", "rows", "sg_graph_rel", "sg_graph_lo", \
 	      "sg_graph_hi", "sg_graph_max", "sg_ms_rel", "sg_ms_lo", \
 	      "sg_ms_hi", "sg_ms_max", "graph_ms_rel", "consistent_pct", \
-	      "detected_pct", "missing_pct", "offpath_pct"; next } \
+	      "detected_pct", "missing_pct", "offpath_pct", "or_graph_rel"; \
+	    next } \
 	  { t = $$1; if (!(t in n)) o[++nt] = t; n[t]++; rows[t] = $$3; \
-	    for (i = 4; i <= 12; i++) if ($$i != "-") { c[t, i]++; \
+	    for (i = 4; i <= 13; i++) if ($$i != "-") { c[t, i]++; \
 	      v[t, i] += $$i; \
 	      if (c[t, i] == 1 || $$i < lo[t, i]) lo[t, i] = $$i; \
 	      if (c[t, i] == 1 || $$i > hi[t, i]) hi[t, i] = $$i } } \
@@ -243,7 +262,8 @@ $(OUT)/summary.tsv: $(OUT)/seeds.tsv
 	      all(t, 6, hi[t, 6], "%.2f"), mean(t, 7, "%.2f"), \
 	      mean(t, 8, "%.2f"), mean(t, 9, "%.1f"), (c[t, 10] ? \
 	      sprintf("%.1f", v[t, 10] / c[t, 10]) : "-"), \
-	      mean(t, 11, "%.2f"), mean(t, 12, "%.3f") } }' $< > $@
+	      mean(t, 11, "%.2f"), mean(t, 12, "%.3f"), \
+	      mean(t, 13, "%.2f") } }' $< > $@
 	column -t -s "$$(printf '\t')" $@
 
 $(OUT)/fragments.tsv: $(addprefix $(OUT)/,$(addsuffix .sweep.tsv,$(TRACES)))

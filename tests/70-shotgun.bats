@@ -303,6 +303,39 @@ summary() {
 	    'BEGIN { exit !((t - d)^2 < 1e-4 && (c - n)^2 < 1e-4 && (f - a)^2 < 1e-4) }'
 	run -0 --separate-stderr "$SHOTGUN" -n 150 -p "$TOP/traces/cc1.pmr.zst" -o /dev/null "$T/s.pmr.zst"
 	[[ $stderr != *"I-side misses (I-cache, ITLB)"* ]]
+	# the fragments' mispredicts and D-side misses against the DETs' (the
+	# run's mix): the rates as counted here, the warning as the rule
+	# (twice the standard error and 15% of the rate, either way) says
+	err=$stderr
+	read -r dm dd nd <<<"$("$PMVIEW" -f tsv -t DET "$T/s.pmr.zst" | awk -F '\t' '
+	    NR > 1 { n++; m += int($7 / 64) % 4 != 0; d += int($7 / 4) % 8 != 0 }
+	    END { print m, d, n }')"
+	read -r fm fd fn <<<"$("$PMVIEW" -f tsv -t GNODE "$T/f.pmr" | awk -F '\t' '
+	    NR > 1 { k = $2 == seq + 1 ? k + 1 : 0; seq = $2
+		if (k >= 1280) { n++; m += int($6 / 64) % 4 != 0; d += int($6 / 4) % 8 != 0 } }
+	    END { print m, d, n }')"
+	echo "mispredicts: DETs $dm of $nd, fragments $fm of $fn; D-side misses: DETs $dd, fragments $fd"
+	off() {	# DET events, fragment events: -1, 0 or 1
+		awk -v d="$1" -v c="$2" -v n="$nd" -v u="$fn" 'BEGIN { r = d / n; g = c / u
+		    t = 2 * sqrt(d) / n; if (t < 0.15 * r) t = 0.15 * r
+		    print (g < r - t ? -1 : g > r + t) }'
+	}
+	for k in "misp $dm $fm" "dmiss $dd $fd"; do
+		set -- $k
+		awk -v a="$(stat "$1"_det "$T/f.pmr")" -v b="$(stat "$1"_kept "$T/f.pmr")" \
+		    -v d="$2" -v c="$3" -v n="$nd" -v u="$fn" \
+		    'BEGIN { exit !((a - 1000 * d / n)^2 < 1e-4 && (b - 1000 * c / u)^2 < 1e-4) }'
+	done
+	mo=$(off "$dm" "$fm") do=$(off "$dd" "$fd")
+	echo "off: mispredicts $mo, D-side misses $do"
+	# cc1's fragments, seed 0: fewer mispredicts than the run's
+	[ "$mo" = -1 ]
+	[[ $err == *"shotgun: warning: the fragments have "*" mispredicts a 1000 counted nodes (the DETs "*"): the windows that assemble are not the run's mix"* ]]
+	if [ "$do" = 0 ]; then
+		[[ $err != *"D-side misses (the DETs"* ]]
+	else
+		[[ $err == *" D-side misses (the DETs "*"the costs of both are off by it"* ]]
+	fi
 	echo "I-side misses a 1000 counted nodes: DETs $drate, fragments $none (--calibrate 0), $before before and $after after calibrating"
 	[ -z "$(stat calib_extra "$T/c0.pmr")" ] && [ "$(stat calib_extra "$T/f.pmr")" -gt 0 ]
 	# consistent counts kept fragments only (the next test has a run

@@ -157,7 +157,21 @@ cycles() {
 		    "$T/s/gzip.r$r.cmp.tsv")
 		got=$(awk -F '\t' -v r=$r '$2 == r { print $4 }' "$T/s/seeds.tsv")
 		[ -n "$want" ] && [ "$want" = "$got" ]
+		# and the same samples on the true path, from their own
+		# comparison
+		want=$(awk -F '\t' '$1 == "#summary" { for (i = 2; i <= NF; i++)
+		    h[$i] = i } $1 == "summary" { print $h["err21_rel"] }' \
+		    "$T/s/gzip.r$r.or.cmp.tsv")
+		got=$(awk -F '\t' -v r=$r '$2 == r { print $13 }' "$T/s/seeds.tsv")
+		[ -n "$want" ] && [ "$want" = "$got" ]
 	done
+	# which is shotgun --oracle's breakdown of the same samples
+	a=$("$BIN/shotgun" -q -n 20 --oracle -p "$TOP/traces/gzip.pmr.zst" \
+	    "$T/s/gzip.r0.s0.pmr" | "$ICOST" -q --warm 0 --issue sched -f pmr |
+	    "$PMVIEW" -t COST -f tsv)
+	b=$("$PMVIEW" -t COST -f tsv "$T/s/gzip.r0.or.cost")
+	c=$("$PMVIEW" -t COST -f tsv "$T/s/gzip.r0.sg.cost")
+	[ -n "$a" ] && [ "$a" = "$b" ] && [ "$b" != "$c" ]
 	# the summary: the mean, the lowest and the highest of the two
 	run -0 awk -F '\t' 'FNR == NR { v[++n] = $4; next }
 	    FNR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
@@ -180,13 +194,13 @@ cycles() {
 	mkdir -p "$T/f"
 	printf '%s\t' trace seed rows sg_graph_rel sg_graph_max sg_ms_rel \
 	    sg_ms_max graph_ms_rel consistent_pct detected_pct > "$T/f/seeds.tsv"
-	printf 'missing_pct\toffpath_pct\n' >> "$T/f/seeds.tsv"
-	printf 'gzip\t0\t4\t5.00\t2.00\t6.00\t3.00\t4.00\t100.0\t-\t0.10\t0.000\n' \
+	printf 'missing_pct\toffpath_pct\tor_graph_rel\n' >> "$T/f/seeds.tsv"
+	printf 'gzip\t0\t4\t5.00\t2.00\t6.00\t3.00\t4.00\t100.0\t-\t0.10\t0.000\t3.00\n' \
 	    >> "$T/f/seeds.tsv"
-	printf 'gzip\t1\t0\t-\t4.00\t-\t5.00\t-\t99.0\t50.0\t0.30\t0.010\n' \
+	printf 'gzip\t1\t0\t-\t4.00\t-\t5.00\t-\t99.0\t50.0\t0.30\t0.010\t-\n' \
 	    >> "$T/f/seeds.tsv"
 	run -0 make -s -f "$TOP/examples/shotgun.mk" TOP="$TOP" OUT="$T/f" \
 	    SEEDS="0 1" TRACES=gzip -o "$T/f/seeds.tsv" "$T/f/summary.tsv"
 	run -0 tail -n 1 "$T/f/summary.tsv"
-	[ "$output" = $'gzip\t2\t0\t-\t-\t-\t3.00\t-\t-\t-\t4.00\t-\t99.5\t50.0\t0.20\t0.005' ]
+	[ "$output" = $'gzip\t2\t0\t-\t-\t-\t3.00\t-\t-\t-\t4.00\t-\t99.5\t50.0\t0.20\t0.005\t-' ]
 }

@@ -48,6 +48,7 @@ struct sig {
 
 /* The events that set b2 (pmr_sim_sig_bits): I-side and D-side. */
 #define I_EV (PMR_SIM_EV_ICACHE_MISS | PMR_SIM_EV_ITLB_MISS)
+#define MISP_EV (PMR_SIM_EV_BR_MISP | PMR_SIM_EV_JMP_MISP)
 #define D_EV (PMR_SIM_EV_DCACHE_MISS | PMR_SIM_EV_DTLB_MISS | \
 	PMR_SIM_EV_LLC_MISS)
 #define MISS_EV (I_EV | D_EV)
@@ -113,6 +114,10 @@ struct pmr_shotgun {
 	uint64_t wp_ndet, wp_nz, wp_all, wp_slots;
 	uint16_t *wp_val;
 	uint64_t det_imiss;	/* DETs with an I-side miss */
+	/* DETs with a mispredict (direction or target), with a D-side
+	 * miss (L1D, DTLB or last level): the mix the fragments are checked
+	 * against */
+	uint64_t det_misp, det_dmiss;
 	size_t ndet_idx;	/* DETs of the program's pcs */
 	/* the DETs of a pc with the same context bits (in the match
 	 * window) form a group: a node scores groups, not DETs */
@@ -882,9 +887,14 @@ index_dets(struct pmr_shotgun *g)
 			if (g->det[i].dd_wp > 0)
 				g->wp_val[g->wp_nz++] = g->det[i].dd_wp;
 		}
-	g->det_imiss = 0;
-	for (i = 0; i < j; i++)
-		g->det_imiss += (g->det[g->detidx[i]].events & I_EV) != 0;
+	g->det_imiss = g->det_misp = g->det_dmiss = 0;
+	for (i = 0; i < j; i++) {
+		uint32_t ev = g->det[g->detidx[i]].events;
+
+		g->det_imiss += (ev & I_EV) != 0;
+		g->det_misp += (ev & MISP_EV) != 0;
+		g->det_dmiss += (ev & D_EV) != 0;
+	}
 	/* [choice] a pc without samples: its class's commonest unit
 	 * latency among the samples, else the machine's */
 	for (i = 0; i < PMR_OP_NCLASS; i++) {
@@ -2085,6 +2095,42 @@ imiss_short(const struct pmr_shotgun *g, uint64_t ci, uint64_t units)
 	    (double)units;
 }
 
+/*
+ * [ours] The fragments' mix against the run's: the DETs are instructions
+ * drawn evenly, so the share of them with an event (dets of the DETs of
+ * the program's pcs) is the run's rate; c of the units counted nodes had
+ * it.  *det and *kept the two a 1000; *off -1 or 1 when the fragments'
+ * rate is below or above the DETs' by more than twice that rate's
+ * standard error (a binomial's) and by more than 15% of it, of a rate
+ * 30 DETs or more show; else 0.  On cc1 (2 M instructions, pmsim seeds
+ * 0-2) the fragments had 11.5-11.8 mispredicts a 1000 against the DETs'
+ * 13.8-15.1 (17-22% fewer): the windows that assemble are not the run's
+ * mix, and icost's breakdown follows the fragments'.  The 15%: the other
+ * traces' fragments, drawn from a few hundred signatures, differ from
+ * the DETs by chance by up to 15% (sqlite's D-side misses, seed 0; 12%
+ * python's mispredicts), which a binomial's error of the DETs does not
+ * hold.
+ */
+static void
+mix_check(const struct pmr_shotgun *g, uint64_t dets, uint64_t c,
+    uint64_t units, double *det, double *kept, int *off)
+{
+	double rate, got, tol;
+
+	*det = *kept = 0;
+	*off = 0;
+	if (dets < 30 || g->ndet_idx == 0 || units == 0)
+		return;
+	rate = (double)dets / (double)g->ndet_idx;
+	got = (double)c / (double)units;
+	*det = 1000.0 * rate;
+	*kept = 1000.0 * got;
+	tol = 2.0 * sqrt((double)dets) / (double)g->ndet_idx;
+	if (tol < 0.15 * rate)
+		tol = 0.15 * rate;
+	*off = got < rate - tol ? -1 : got > rate + tol;
+}
+
 /* The b2 bits (misses) of the first n instructions of signature s; *i01
  * its (0, 1) bits: b2 without b1, an I-side miss of an instruction that
  * is neither a load or store nor a taken transfer, or a last-level miss
@@ -2273,7 +2319,9 @@ pmr_shotgun_build(struct pmr_shotgun *g,
 	uint64_t tries, maxtries;
 	struct strata str;
 	uint64_t unit, want, units = 0, ci = 0, extra = 0, maxextra = 0;
-	uint32_t ci1;
+	uint64_t cm = 0, cd = 0;	/* counted nodes that mispredicted,
+					 * that missed D-side */
+	uint32_t ci1, cm1, cd1;
 	size_t ncal = 0;
 	double target = 0;
 	int pass;
@@ -2454,9 +2502,12 @@ again2:
 			g->st.aborted[-len - 1]++;
 			continue;
 		}
-		ci1 = 0;
-		for (k = g->o.warm; k < (uint32_t)len; k++)
+		ci1 = cm1 = cd1 = 0;
+		for (k = g->o.warm; k < (uint32_t)len; k++) {
 			ci1 += (nodes[k].events & I_EV) != 0;
+			cm1 += (nodes[k].events & MISP_EV) != 0;
+			cd1 += (nodes[k].events & D_EV) != 0;
+		}
 		/* the calibration: only a fragment richer in I-side
 		 * misses than the DETs */
 		if (pass == 2 && (double)ci1 <= target *
@@ -2498,6 +2549,8 @@ again2:
 		g->st.kept++;
 		units += counted(g, (uint32_t)len);
 		ci += ci1;
+		cm += cm1;
+		cd += cd1;
 		if (pass == 2)
 			extra += counted(g, (uint32_t)len);
 		g->st.kept_b2 += sig_misses(g, s, j0, (uint32_t)len, &i01);
@@ -2570,6 +2623,13 @@ again2:
 		g->st.calib_target = 1000.0 * target;
 		g->st.calib_after = 1000.0 * (double)ci / (double)units;
 		g->st.calib_short = imiss_short(g, ci, units);
+	}
+	/* the same for mispredicts and D-side misses, either way */
+	if (!g->o.every && !g->o.oracle && units > 0) {
+		mix_check(g, g->det_misp, cm, units, &g->st.misp_det,
+		    &g->st.misp_kept, &g->st.misp_off);
+		mix_check(g, g->det_dmiss, cd, units, &g->st.dmiss_det,
+		    &g->st.dmiss_kept, &g->st.dmiss_off);
 	}
 	for (h = 0; h < (int)str.n; h++) {
 		if (str.quota[h] > str.kept[h])

@@ -170,6 +170,13 @@ struct pmr_shotgun_stats {
 	 * calibration could not bring, or no calibration) */
 	double calib_target, calib_after;
 	int calib_short;
+	/* the DETs' mispredicts (direction or target) and D-side misses
+	 * (L1D, DTLB, last level) a 1000 and the kept fragments' counted nodes' (0
+	 * under --every and --oracle, or with fewer than 30 such DETs);
+	 * *_off: -1 or 1, the fragments' rate below or above the DETs' by
+	 * more than twice its standard error and 15% of it */
+	double misp_det, misp_kept, dmiss_det, dmiss_kept;
+	int misp_off, dmiss_off;
 };
 
 struct pmr_shotgun;
