@@ -256,7 +256,9 @@ cat <<EOF
 9% against the graph and 11% against multisim on average). Each figure is the mean
 over the sampling seeds (\`pmsim --seed\`; \`seeds\` of them), \`_lo\` and \`_hi\` the
 lowest and highest of the mean relative errors; one run's samples are one draw
-(\`shotgun/seeds.tsv\` has each seed's row):
+(\`shotgun/seeds.tsv\` has each seed's row). \`or_graph_rel\` is the same samples
+assembled on the true path (\`shotgun --oracle\`) against the graph: the fill from
+samples without the assembly:
 
 EOF
 tsv "$OUT/shotgun/summary.tsv" 20
