@@ -211,7 +211,6 @@ fetch_bin(void *arg, uint64_t pc, struct pmr_sinsn *si)
 	return 0;
 }
 
-/* The counters as one line (stderr) or a META value. */
 /* The warning of a fragments' mix of mispredicts or D-side misses that
  * is not the DETs' (the run's): one line for both. */
 static void
@@ -231,6 +230,7 @@ mix_warn(const struct pmr_shotgun_stats *st)
 	    *a && *b ? "both" : *a ? "mispredicts" : "D-side misses");
 }
 
+/* The counters as one line (stderr) or a META value. */
 static void
 stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
     int meta)

@@ -220,7 +220,7 @@ $(OUT)/seeds.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(RUNS)) \
 	        i++) h[$$i] = i } $$1 == "summary" { print $$h["err21_rel"] }' \
 	        $(OUT)/$$t.r$$r.or.cmp.tsv); \
 	    awk -F '\t' -v t=$$t -v r=$$r -v k=$$kept -v c=$$cons -v e=$$err \
-	        -v d=$$det -v n=$$nod -v m=$$mis -v o=$$off -v or="$$orc" ' \
+	        -v d=$$det -v n=$$nod -v m=$$mis -v o=$$off -v tp="$$orc" ' \
 	      $$1 == "#summary" { for (i = 2; i <= NF; i++) h[$$i] = i } \
 	      $$1 == "summary" { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", t, \
 	          r, $$h["rows"], $$h["err21_rel"], $$h["err21_max"], \
@@ -229,7 +229,7 @@ $(OUT)/seeds.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(RUNS)) \
 	          (c == "" ? "-" : sprintf("%.1f", 100 * c / k)), \
 	          (e > 0 ? sprintf("%.1f", 100 * d / e) : "-"), 100 * m / n, \
 	          (o == "" ? "-" : sprintf("%.3f", 100 * o / n)), \
-	          (or == "" ? "-" : or); \
+	          (tp == "" ? "-" : tp); \
 	        found = 1 } \
 	      END { if (!found) { print FILENAME ": no summary line" > \
 	          "/dev/stderr"; exit 1 } }' \

@@ -2076,33 +2076,44 @@ sig_n(const struct pmr_shotgun *g, const struct sig *s)
 }
 
 /*
- * Whether ci I-side misses in units counted nodes fall short of the DETs'
- * rate: by more than twice that rate's standard error (a binomial's, of
- * that many DETs), of a rate that 30 DETs or more show (grep's 5 to 10
- * I-side misses in 50,000 DETs, none in its fragments, are no rate to
- * chase or to warn of).  The calibration's trigger and the end's check.
+ * Whether c of units counted nodes are off the rate of an event that dets
+ * of the DETs of the program's pcs show (the DETs are instructions drawn
+ * evenly: the run's rate): -1 or 1 when the fragments' rate is below or
+ * above it by more than twice that rate's standard error (a binomial's,
+ * of that many DETs) and by more than floor times it; 0 otherwise, and
+ * for a rate that fewer than 30 DETs show (grep's 5 to 10 I-side misses
+ * in 50,000 DETs, none in its fragments, are no rate to chase or to
+ * warn of).
  */
+static int
+rate_off(const struct pmr_shotgun *g, uint64_t dets, uint64_t c,
+    uint64_t units, double floor)
+{
+	double rate, got, tol;
+
+	if (dets < 30 || g->ndet_idx == 0 || units == 0)
+		return 0;
+	rate = (double)dets / (double)g->ndet_idx;
+	got = (double)c / (double)units;
+	tol = 2.0 * sqrt((double)dets) / (double)g->ndet_idx;
+	if (tol < floor * rate)
+		tol = floor * rate;
+	return got < rate - tol ? -1 : got > rate + tol;
+}
+
+/* Whether ci I-side misses in units counted nodes fall short of the
+ * DETs' rate (rate_off): the calibration's trigger and the end's check. */
 static int
 imiss_short(const struct pmr_shotgun *g, uint64_t ci, uint64_t units)
 {
-	double rate;
-
-	if (g->det_imiss < 30 || g->ndet_idx == 0 || units == 0)
-		return 0;
-	rate = (double)g->det_imiss / (double)g->ndet_idx;
-	return rate * (double)units - (double)ci > 2.0 *
-	    sqrt((double)g->det_imiss) / (double)g->ndet_idx *
-	    (double)units;
+	return rate_off(g, g->det_imiss, ci, units, 0.0) < 0;
 }
 
 /*
- * [ours] The fragments' mix against the run's: the DETs are instructions
- * drawn evenly, so the share of them with an event (dets of the DETs of
- * the program's pcs) is the run's rate; c of the units counted nodes had
- * it.  *det and *kept the two a 1000; *off -1 or 1 when the fragments'
- * rate is below or above the DETs' by more than twice that rate's
- * standard error (a binomial's) and by more than 15% of it, of a rate
- * 30 DETs or more show; else 0.  On cc1 (2 M instructions, pmsim seeds
+ * [ours] The fragments' mix against the run's: c of the units counted
+ * nodes had an event that dets of the DETs had; *det and *kept the two
+ * rates a 1000 (0 if fewer than 30 DETs had it), *off rate_off's, either
+ * way, by more than 15% too.  On cc1 (2 M instructions, pmsim seeds
  * 0-2) the fragments had 11.5-11.8 mispredicts a 1000 against the DETs'
  * 13.8-15.1 (17-22% fewer): the windows that assemble are not the run's
  * mix, and icost's breakdown follows the fragments'.  The 15%: the other
@@ -2115,20 +2126,12 @@ static void
 mix_check(const struct pmr_shotgun *g, uint64_t dets, uint64_t c,
     uint64_t units, double *det, double *kept, int *off)
 {
-	double rate, got, tol;
-
 	*det = *kept = 0;
-	*off = 0;
+	*off = rate_off(g, dets, c, units, 0.15);
 	if (dets < 30 || g->ndet_idx == 0 || units == 0)
 		return;
-	rate = (double)dets / (double)g->ndet_idx;
-	got = (double)c / (double)units;
-	*det = 1000.0 * rate;
-	*kept = 1000.0 * got;
-	tol = 2.0 * sqrt((double)dets) / (double)g->ndet_idx;
-	if (tol < 0.15 * rate)
-		tol = 0.15 * rate;
-	*off = got < rate - tol ? -1 : got > rate + tol;
+	*det = 1000.0 * (double)dets / (double)g->ndet_idx;
+	*kept = 1000.0 * (double)c / (double)units;
 }
 
 /* The b2 bits (misses) of the first n instructions of signature s; *i01
