@@ -2324,7 +2324,8 @@ pmr_shotgun_build(struct pmr_shotgun *g,
 	uint64_t unit, want, units = 0, ci = 0, extra = 0, maxextra = 0;
 	uint64_t cm = 0, cd = 0;	/* counted nodes that mispredicted,
 					 * that missed D-side */
-	uint32_t ci1, cm1, cd1;
+	uint64_t past = 0;	/* the nodes those rates are of */
+	uint32_t ci1, cm1, cd1, k0;
 	size_t ncal = 0;
 	double target = 0;
 	int pass;
@@ -2437,7 +2438,7 @@ again:
 		}
 	}
 again2:
-	for (tries = 0; (pass == 2 ? (double)ci < target * (double)units &&
+	for (tries = 0; (pass == 2 ? (double)ci < target * (double)past &&
 	    extra < maxextra : g->o.every || units < want) && tries < maxtries;
 	    tries++) {
 		const struct sig *s;
@@ -2505,8 +2506,14 @@ again2:
 			g->st.aborted[-len - 1]++;
 			continue;
 		}
+		/* the rates are of the nodes past --warm; of all of a
+		 * fragment not longer than that (icost --warm could count
+		 * none of it: it is run with a shorter one, as with the
+		 * paper's 1000-instruction signatures, pmsim's default),
+		 * not of no nodes against one unit */
+		k0 = (uint32_t)len > g->o.warm ? g->o.warm : 0;
 		ci1 = cm1 = cd1 = 0;
-		for (k = g->o.warm; k < (uint32_t)len; k++) {
+		for (k = k0; k < (uint32_t)len; k++) {
 			ci1 += (nodes[k].events & I_EV) != 0;
 			cm1 += (nodes[k].events & MISP_EV) != 0;
 			cd1 += (nodes[k].events & D_EV) != 0;
@@ -2514,7 +2521,7 @@ again2:
 		/* the calibration: only a fragment richer in I-side
 		 * misses than the DETs */
 		if (pass == 2 && (double)ci1 <= target *
-		    (double)counted(g, (uint32_t)len)) {
+		    (double)((uint32_t)len - k0)) {
 			g->st.calib_rejected++;
 			continue;
 		}
@@ -2551,6 +2558,7 @@ again2:
 		}
 		g->st.kept++;
 		units += counted(g, (uint32_t)len);
+		past += (uint32_t)len - k0;
 		ci += ci1;
 		cm += cm1;
 		cd += cd1;
@@ -2607,10 +2615,10 @@ again2:
 			if ((double)i01 > target * (double)n)
 				g->worder[ncal++] = (uint32_t)i;
 		}
-		g->st.calib_before = units ? 1000.0 * (double)ci /
-		    (double)units : 0;
+		g->st.calib_before = past ? 1000.0 * (double)ci /
+		    (double)past : 0;
 		/* only a shortfall that counts (imiss_short) */
-		if (ncal > 0 && imiss_short(g, ci, units)) {
+		if (ncal > 0 && imiss_short(g, ci, past)) {
 			pass = 2;
 			/* as many tries as the fragments took, and some */
 			maxtries = tries + 1000;
@@ -2621,17 +2629,17 @@ again2:
 		g->st.calib_extra = extra;
 	/* whether the fragments have the DETs' I-side misses in the end:
 	 * if not, what those misses cost is understated, and said */
-	if (!g->o.every && !g->o.oracle && g->det_imiss >= 30 && units > 0) {
+	if (!g->o.every && !g->o.oracle && g->det_imiss >= 30 && past > 0) {
 		target = (double)g->det_imiss / (double)g->ndet_idx;
 		g->st.calib_target = 1000.0 * target;
-		g->st.calib_after = 1000.0 * (double)ci / (double)units;
-		g->st.calib_short = imiss_short(g, ci, units);
+		g->st.calib_after = 1000.0 * (double)ci / (double)past;
+		g->st.calib_short = imiss_short(g, ci, past);
 	}
 	/* the same for mispredicts and D-side misses, either way */
-	if (!g->o.every && !g->o.oracle && units > 0) {
-		mix_check(g, g->det_misp, cm, units, &g->st.misp_det,
+	if (!g->o.every && !g->o.oracle && past > 0) {
+		mix_check(g, g->det_misp, cm, past, &g->st.misp_det,
 		    &g->st.misp_kept, &g->st.misp_off);
-		mix_check(g, g->det_dmiss, cd, units, &g->st.dmiss_det,
+		mix_check(g, g->det_dmiss, cd, past, &g->st.dmiss_det,
 		    &g->st.dmiss_kept, &g->st.dmiss_off);
 	}
 	for (h = 0; h < (int)str.n; h++) {
