@@ -43,6 +43,8 @@ FIG4 ?= sqlite
 
 # every rule that runs a tool depends on its stamp (tools.mk): a tool
 # rebuilt since makes what it wrote stale, not silently up to date
+# the settings that change what the tools write (tools.mk)
+STAMP_SETTINGS = MAX=$(MAX) S=$(S) FIG4=$(FIG4)
 include $(TOP)/examples/tools.mk
 PMSIM_STAMP := $(call stamp,$(PMSIM))
 PMPROF_STAMP := $(call stamp,$(PMPROF))

@@ -58,6 +58,11 @@ RUN ?=
 SUBMAKE = $(MAKE) --no-print-directory TOP=$(TOP) RUN='$(RUN)' \
 	PMSIM=$(BIN)/pmsim PMPROF=$(BIN)/pmprof PMVIEW=$(BIN)/pmview \
 	PMTRACE=$(BIN)/pmtrace ICOST=$(BIN)/icost SHOTGUN=$(BIN)/shotgun
+LONG ?= 200000000
+LONG_TRACES ?= gzip sqlite xz
+WINDOWS ?= 8
+LONG_MAX ?= 2000000
+PATHS_MAX ?= 20000000
 # the stamps (tools.mk) of the tools $(1) of $(BIN) (those it holds), for
 # the rules that run them to depend on: a tool rebuilt since makes what it
 # wrote stale, not silently up to date.  A part made by its own makefile
@@ -65,16 +70,13 @@ SUBMAKE = $(MAKE) --no-print-directory TOP=$(TOP) RUN='$(RUN)' \
 # reruns what the tool made stale.  The long traces are inputs, as the
 # bundled ones are: a rebuilt pmtrace does not remake them (rm -r
 # $(OUT)/long does)
+# the settings that change what the tools write (tools.mk)
+STAMP_SETTINGS = LONG=$(LONG) WINDOWS=$(WINDOWS) LONG_MAX=$(LONG_MAX) PATHS_MAX=$(PATHS_MAX)
 include $(TOP)/examples/tools.mk
 tools = $(foreach t,$(1),$(call stamp,$(BIN)/$(t)))
 TOOLS := $(call tools,pmsim pmprof pmview pmtrace icost shotgun pairs mhash)
 
 PROFILEME = pairs-convergence pairs-bottleneck pairs-paths pairs-bootstrap
-LONG ?= 200000000
-LONG_TRACES ?= gzip sqlite xz
-WINDOWS ?= 8
-LONG_MAX ?= 2000000
-PATHS_MAX ?= 20000000
 WIN = $(shell seq 0 $$(($(WINDOWS) - 1)))
 MULTIHASH = mhash-cu-reset mhash-tables mhash-timeseries mhash-baselines \
 	mhash-traces mhash-fig14

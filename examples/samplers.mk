@@ -49,6 +49,8 @@ RUN ?=
 
 # every rule that runs a tool depends on its stamp (tools.mk): a tool
 # rebuilt since makes what it wrote stale, not silently up to date
+# the settings that change what the tools write (tools.mk)
+STAMP_SETTINGS = MAX=$(MAX) MACHINE=$(MACHINE) N=$(N) SEED=$(SEED)
 include $(TOP)/examples/tools.mk
 PMSIM_STAMP := $(call stamp,$(PMSIM))
 PMPROF_STAMP := $(call stamp,$(PMPROF))

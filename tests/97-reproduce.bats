@@ -109,7 +109,7 @@ cycles() {
 	local mk=(make -f "$TOP/examples/icost-multisim.mk" TOP="$TOP"
 	    OUT="$T/m" TRACES=gzip CATS=win MAX=20000 GNUPLOT=)
 	run -0 "${mk[@]}" -s PMSIM="$T/bin/pmsim" ICOST="$T/bin/icost"
-	[ -s "$T/m/summary.tsv" ] && [ -s "$T/m/.tools/icost" ]
+	[ -s "$T/m/summary.tsv" ] && [ -s "$T/m/.tools/icost-multisim.mk/icost" ]
 	# the outputs and stamps a minute old, so that a file system of whole
 	# seconds cannot give them the time of the stamp rewritten next
 	find "$T/m" -type f -exec touch -d '1 minute ago' {} +
@@ -135,12 +135,35 @@ cycles() {
 	run -1 env PATH="$T/bin:$PATH" "${mk[@]}" -q PMSIM=pmsim ICOST=icost
 	run -0 env PATH="$T/bin:$PATH" "${mk[@]}" -n PMSIM=pmsim ICOST=icost
 	[[ $output == *"pmsim -q"*"--ideal=win"* ]]
+	# a setting that changes what the tools write (MAX) makes it all
+	# stale too, and back again (it said "Nothing to be done")
+	run -0 env PATH="$T/bin:$PATH" "${mk[@]}" -s PMSIM=pmsim ICOST=icost
+	find "$T/m" -type f -exec touch -d '1 minute ago' {} +
+	run -0 env PATH="$T/bin:$PATH" "${mk[@]}" -q PMSIM=pmsim ICOST=icost
+	run -1 env PATH="$T/bin:$PATH" "${mk[@]}" -q PMSIM=pmsim ICOST=icost MAX=20001
+	run -0 env PATH="$T/bin:$PATH" "${mk[@]}" -n PMSIM=pmsim ICOST=icost MAX=20001
+	[[ $output == *"--max 20001"*"--ideal=win"* ]]
+	run -0 env PATH="$T/bin:$PATH" "${mk[@]}" -s PMSIM=pmsim ICOST=icost MAX=20001
+	find "$T/m" -type f -exec touch -d '1 minute ago' {} +
+	run -1 env PATH="$T/bin:$PATH" "${mk[@]}" -q PMSIM=pmsim ICOST=icost
 }
 
 @test "shotgun.mk: each sampling seed a run of its own, scored on its own; the summary their mean and range" {
 	run -0 make -s -f "$TOP/examples/shotgun.mk" TOP="$TOP" \
 	    PMSIM="$PMSIM" ICOST="$ICOST" SHOTGUN="$BIN/shotgun" OUT="$T/s" \
 	    TRACES=gzip MAX=30000 WARMUP=0 SIG=500 LEN=1000 DET=5 FRAGS=20 \
+	    WARM=0 SWEEP=10 SEEDS="0 3" GNUPLOT=
+	# then up to date: its multisim part (icost-multisim.mk, into the
+	# same OUT, with settings of its own) keeps stamps of its own
+	find "$T/s" -type f -exec touch -d '1 minute ago' {} +
+	run -0 make -q -f "$TOP/examples/shotgun.mk" TOP="$TOP" \
+	    PMSIM="$PMSIM" ICOST="$ICOST" SHOTGUN="$BIN/shotgun" OUT="$T/s" \
+	    TRACES=gzip MAX=30000 WARMUP=0 SIG=500 LEN=1000 DET=5 FRAGS=20 \
+	    WARM=0 SWEEP=10 SEEDS="0 3" GNUPLOT=
+	# another DET is other samples
+	run -1 make -q -f "$TOP/examples/shotgun.mk" TOP="$TOP" \
+	    PMSIM="$PMSIM" ICOST="$ICOST" SHOTGUN="$BIN/shotgun" OUT="$T/s" \
+	    TRACES=gzip MAX=30000 WARMUP=0 SIG=500 LEN=1000 DET=6 FRAGS=20 \
 	    WARM=0 SWEEP=10 SEEDS="0 3" GNUPLOT=
 	# the seed is in each run's stream, and draws other samples
 	run -0 "$PMVIEW" -t PROV -f tsv "$T/s/gzip.r3.s0.pmr"
