@@ -61,7 +61,7 @@ STRIDE ?= $(MAX)
 # every rule that runs a tool depends on its stamp (tools.mk): a tool
 # rebuilt since makes what it wrote stale, not silently up to date
 # the settings that change what the tools write (tools.mk)
-STAMP_SETTINGS = MAX=$(MAX) WARMUP=$(WARMUP) MACHINE=$(MACHINE) CATS=$(CATS) ORDER=$(ORDER) THRESH=$(THRESH) ISSUE=$(ISSUE) TRACEDIR=$(TRACEDIR) SKIP=$(SKIP) WINDOWS=$(WINDOWS) STRIDE=$(STRIDE)
+STAMP_SETTINGS = MAX=$(MAX) WARMUP=$(WARMUP) MACHINE=$(MACHINE) CATS=$(CATS) ORDER=$(ORDER) THRESH=$(THRESH) TRACEDIR=$(TRACEDIR) SKIP=$(SKIP) WINDOWS=$(WINDOWS) STRIDE=$(STRIDE)
 include $(TOP)/examples/tools.mk
 PMSIM_STAMP := $(call stamp,$(PMSIM))
 ICOST_STAMP := $(call stamp,$(ICOST))

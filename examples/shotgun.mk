@@ -94,7 +94,7 @@ MSOUT ?= $(OUT)
 # every rule that runs a tool depends on its stamp (tools.mk): a tool
 # rebuilt since makes what it wrote stale, not silently up to date
 # the settings that change what the tools write (tools.mk)
-STAMP_SETTINGS = MAX=$(MAX) WARMUP=$(WARMUP) MACHINE=$(MACHINE) SIG=$(SIG) LEN=$(LEN) DET=$(DET) FRAGS=$(FRAGS) WARM=$(WARM) THRESH=$(THRESH) ISSUE=$(ISSUE) TRACEDIR=$(TRACEDIR) SKIP=$(SKIP) WINDOWS=$(WINDOWS) STRIDE=$(STRIDE) MSOUT=$(MSOUT)
+STAMP_SETTINGS = MAX=$(MAX) WARMUP=$(WARMUP) MACHINE=$(MACHINE) SIG=$(SIG) LEN=$(LEN) DET=$(DET) FRAGS=$(FRAGS) WARM=$(WARM) THRESH=$(THRESH) TRACEDIR=$(TRACEDIR) SKIP=$(SKIP) WINDOWS=$(WINDOWS) STRIDE=$(STRIDE) MSOUT=$(MSOUT)
 include $(TOP)/examples/tools.mk
 PMSIM_STAMP := $(call stamp,$(PMSIM))
 ICOST_STAMP := $(call stamp,$(ICOST))

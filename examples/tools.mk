@@ -14,7 +14,9 @@
 # so that a run into an OUT that other settings made remakes what they
 # made instead of leaving it silently up to date (icost-multisim.mk with
 # MAX=60000 after MAX=50000 said "Nothing to be done").  The lists of
-# traces and seeds are not settings: each file is named by its own.
+# traces and seeds are not settings: each file is named by its own; nor
+# is a setting stamped on its own ($(call setting), below), which remakes
+# only what depends on it.
 # each makefile its own (an experiment's multisim part, icost-multisim.mk,
 # writes into shotgun.mk's OUT with other settings)
 STAMPS ?= $(OUT)/.tools/$(notdir $(firstword $(MAKEFILE_LIST)))
