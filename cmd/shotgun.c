@@ -104,6 +104,9 @@ static struct pmr_common com;
 
 /* One line on stderr, exit 1 (err(3) names the program). */
 #define die(...) errx(1, __VA_ARGS__)
+/* fewer kept signatures than this, each drawn twice or more, are
+ * warned of */
+#define SIGS_FEW 30
 
 /* The META records of the run, passed on (the machine for icost). */
 struct metas {
@@ -240,14 +243,15 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 
 	n = (size_t)snprintf(buf, len, meta ? "sigs=%" PRIu64 " dets=%"
 	    PRIu64 " dets_nopc=%" PRIu64 " tried=%" PRIu64 " kept=%" PRIu64
-	    " truncated=%" PRIu64 " kept_whole=%" PRIu64 " worth=%" PRIu64 :
+	    " truncated=%" PRIu64 " kept_whole=%" PRIu64 " worth=%" PRIu64
+	    " sigs_kept=%" PRIu64 :
 	    "%" PRIu64
 	    " SIG, %" PRIu64 " DET (%" PRIu64 " of pcs not in the program); "
 	    "fragments: %" PRIu64 " tried, %" PRIu64 " kept (%" PRIu64
 	    " cut at a choice, %" PRIu64 " whole in the first pass; %" PRIu64
-	    " whole fragments' worth)",
+	    " whole fragments' worth; of %" PRIu64 " signatures)",
 	    st->sigs, st->dets, st->dets_nopc, st->tried, st->kept,
-	    st->truncated, st->kept_whole, st->worth);
+	    st->truncated, st->kept_whole, st->worth, st->sigs_kept);
 	for (k = 0; k < PMR_SG_NABORT && n < len; k++)
 		n += (size_t)snprintf(buf + n, len - n, meta ? " %s=%" PRIu64 :
 		    ", %s %" PRIu64, pmr_shotgun_abort_name(k), st->aborted[k]);
@@ -701,6 +705,26 @@ main(int argc, char *argv[])
 			    "fragments, %" PRIu64 " whole ones' worth of the %u "
 			    "asked for, after %" PRIu64 " tries\n", st->kept,
 			    st->worth, so.fragments, st->tried);
+		/*
+		 * [ours] fragments drawn again and again from a few
+		 * signatures: the paper samples signatures with
+		 * replacement, so -n says how many fragments, not how many
+		 * windows of the run they sample; the breakdown's sampling
+		 * error is that of the windows (pmsim's default, one
+		 * signature a million instructions, gives a few on a short
+		 * run).  Below 30, the rule of thumb the DETs' rates use.
+		 */
+		if (!so.every && st->sigs_kept < SIGS_FEW &&
+		    st->kept >= 2 * st->sigs_kept)
+			fprintf(stderr, "shotgun: warning: the %" PRIu64
+			    " fragments are of %" PRIu64 " signature%s only "
+			    "(each drawn %.0f times): the breakdown samples %"
+			    PRIu64 " window%s of the run, however many "
+			    "fragments (more signatures: a longer run, or pmsim "
+			    "--shotgun=sig=M with a smaller M)\n", st->kept,
+			    st->sigs_kept, st->sigs_kept == 1 ? "" : "s",
+			    (double)st->kept / (double)st->sigs_kept,
+			    st->sigs_kept, st->sigs_kept == 1 ? "" : "s");
 		/* the paper's pcs without a sample: under 2%; far more
 		 * and the nodes' latencies are borrowed */
 		if (st->nodes > 0 && st->missing * 20 > st->nodes)

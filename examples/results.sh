@@ -258,7 +258,8 @@ over the sampling seeds (\`pmsim --seed\`; \`seeds\` of them), \`_lo\` and \`_hi
 lowest and highest of the mean relative errors; one run's samples are one draw
 (\`shotgun/seeds.tsv\` has each seed's row). \`or_graph_rel\` is the same samples
 assembled on the true path (\`shotgun --oracle\`) against the graph: the fill from
-samples without the assembly:
+samples without the assembly; \`sigs_kept\` the signatures the fragments are of, the
+windows of the run they sample (drawn with replacement, only those that assemble):
 
 EOF
 tsv "$OUT/shotgun/summary.tsv" 20

@@ -32,7 +32,9 @@
 #                     a sample; and or_graph_rel, the mean relative error
 #                     against the graph of the same samples' fragments on
 #                     the true path (shotgun --oracle: TRACE.rR.or.cost),
-#                     the fill from samples without the assembly
+#                     the fill from samples without the assembly; and
+#                     sigs_kept, the signatures the fragments are of (the
+#                     windows of the run they sample; summed over windows)
 #   summary.tsv       a row per trace: those figures averaged over the
 #                     $(words $(SEEDS)) seeds, with the lowest and highest
 #                     mean relative error
@@ -211,27 +213,28 @@ $(OUT)/seeds.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(RUNS)) \
     $(addsuffix .cmp,$(RUNS)) $(addsuffix .or.cmp.tsv,$(RUNS)))
 	{ printf 'trace\tseed\trows\tsg_graph_rel\tsg_graph_max\tsg_ms_rel'; \
 	  printf '\tsg_ms_max\tgraph_ms_rel\tconsistent_pct\tdetected_pct'; \
-	  printf '\tmissing_pct\toffpath_pct\tor_graph_rel\n'; \
+	  printf '\tmissing_pct\toffpath_pct\tor_graph_rel\tsigs_kept\n'; \
 	  for t in $(TRACES); do for r in $(SEEDS); do \
 	    s=$(OUT)/$$t.r$$r.sg.stats; \
 	    kept=$(call stat,$$s,kept); cons=$(call stat,$$s,consistent); \
 	    err=$(call stat,$$s,errant); det=$(call stat,$$s,detected); \
 	    nod=$(call stat,$$s,nodes); mis=$(call stat,$$s,missing); \
-	    off=$(call stat,$$s,off_nodes); \
+	    off=$(call stat,$$s,off_nodes); sk=$(call stat,$$s,sigs_kept); \
 	    orc=$$(awk -F '\t' '$$1 == "#summary" { for (i = 2; i <= NF; \
 	        i++) h[$$i] = i } $$1 == "summary" { print $$h["err21_rel"] }' \
 	        $(OUT)/$$t.r$$r.or.cmp.tsv); \
 	    awk -F '\t' -v t=$$t -v r=$$r -v k=$$kept -v c=$$cons -v e=$$err \
-	        -v d=$$det -v n=$$nod -v m=$$mis -v o=$$off -v tp="$$orc" ' \
+	        -v d=$$det -v n=$$nod -v m=$$mis -v o=$$off -v tp="$$orc" \
+	        -v sk="$$sk" ' \
 	      $$1 == "#summary" { for (i = 2; i <= NF; i++) h[$$i] = i } \
 	      $$1 == "summary" { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", t, \
 	          r, $$h["rows"], $$h["err21_rel"], $$h["err21_max"], \
 	          $$h["err2_rel"], $$h["err2_max"], $$h["err1_rel"]; \
-	        printf "\t%s\t%s\t%.2f\t%s\t%s\n", \
+	        printf "\t%s\t%s\t%.2f\t%s\t%s\t%s\n", \
 	          (c == "" ? "-" : sprintf("%.1f", 100 * c / k)), \
 	          (e > 0 ? sprintf("%.1f", 100 * d / e) : "-"), 100 * m / n, \
 	          (o == "" ? "-" : sprintf("%.3f", 100 * o / n)), \
-	          (tp == "" ? "-" : tp); \
+	          (tp == "" ? "-" : tp), (sk == "" ? "-" : sk); \
 	        found = 1 } \
 	      END { if (!found) { print FILENAME ": no summary line" > \
 	          "/dev/stderr"; exit 1 } }' \
@@ -247,10 +250,11 @@ $(OUT)/summary.tsv: $(OUT)/seeds.tsv
 	    print "trace", "seeds", "rows", "sg_graph_rel", "sg_graph_lo", \
 	      "sg_graph_hi", "sg_graph_max", "sg_ms_rel", "sg_ms_lo", \
 	      "sg_ms_hi", "sg_ms_max", "graph_ms_rel", "consistent_pct", \
-	      "detected_pct", "missing_pct", "offpath_pct", "or_graph_rel"; \
+	      "detected_pct", "missing_pct", "offpath_pct", "or_graph_rel", \
+	      "sigs_kept"; \
 	    next } \
 	  { t = $$1; if (!(t in n)) o[++nt] = t; n[t]++; rows[t] = $$3; \
-	    for (i = 4; i <= 13; i++) if ($$i != "-") { c[t, i]++; \
+	    for (i = 4; i <= 14; i++) if ($$i != "-") { c[t, i]++; \
 	      v[t, i] += $$i; \
 	      if (c[t, i] == 1 || $$i < lo[t, i]) lo[t, i] = $$i; \
 	      if (c[t, i] == 1 || $$i > hi[t, i]) hi[t, i] = $$i } } \
@@ -265,7 +269,7 @@ $(OUT)/summary.tsv: $(OUT)/seeds.tsv
 	      mean(t, 8, "%.2f"), mean(t, 9, "%.1f"), (c[t, 10] ? \
 	      sprintf("%.1f", v[t, 10] / c[t, 10]) : "-"), \
 	      mean(t, 11, "%.2f"), mean(t, 12, "%.3f"), \
-	      mean(t, 13, "%.2f") } }' $< > $@
+	      mean(t, 13, "%.2f"), mean(t, 14, "%.1f") } }' $< > $@
 	column -t -s "$$(printf '\t')" $@
 
 $(OUT)/fragments.tsv: $(addprefix $(OUT)/,$(addsuffix .sweep.tsv,$(TRACES)))

@@ -469,6 +469,30 @@ summary() {
 	[[ ${lines[1]} == "# shotgun: 2 categories"* ]]
 }
 
+@test "shotgun: fragments drawn again and again from a few signatures are warned of; sigs_kept counts them" {
+	p=$TOP/traces/gzip.pmr.zst
+	# two signatures in 600 K instructions (a signature every 150 K)
+	"$PMSIM" -q -m fields03 --shotgun=sig=150000,len=1000,det=50 --max 600000 \
+	    -o "$T/s.pmr" "$p"
+	n=$("$PMVIEW" -f tsv -t SIG "$T/s.pmr" | grep -c '^SIG')
+	[ "$n" -ge 1 ] && [ "$n" -lt 15 ]
+	run -0 "$SHOTGUN" -n 40 --warm 0 -p "$p" -o "$T/a.pmr" "$T/s.pmr"
+	[ "$(stat kept "$T/a.pmr")" = 40 ]
+	# gzip's signatures all assemble: every one is drawn
+	[ "$(stat sigs_kept "$T/a.pmr")" = "$n" ]
+	[[ $output == *"warning: the 40 fragments are of $n signature"*" only (each drawn "*" times): the breakdown samples $n window"* ]]
+	# each signature once: no repeats, no warning
+	run -0 "$SHOTGUN" --every --warm 0 -p "$p" -o "$T/b.pmr" "$T/s.pmr"
+	[ "$(stat sigs_kept "$T/b.pmr")" = "$(stat kept "$T/b.pmr")" ]
+	[[ $output != *"signatures only"* ]]
+	# many signatures: none
+	"$PMSIM" -q -m fields03 --shotgun=sig=2000,len=1000,det=50 --max 600000 \
+	    -o "$T/m.pmr" "$p"
+	run -0 "$SHOTGUN" -n 40 --warm 0 -p "$p" -o "$T/c.pmr" "$T/m.pmr"
+	[ "$(stat sigs_kept "$T/c.pmr")" -ge 30 ]
+	[[ $output != *"signatures only"* ]]
+}
+
 @test "shotgun: bad input is one line and exit 1, with no output file" {
 	p=$TOP/traces/gzip.pmr.zst
 	"$PMSIM" -q -m fields03 --shotgun=sig=2000,len=1000,det=20 --max 100000 -o "$T/s.pmr" "$p"

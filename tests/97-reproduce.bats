@@ -187,6 +187,11 @@ cycles() {
 		    "$T/s/gzip.r$r.or.cmp.tsv")
 		got=$(awk -F '\t' -v r=$r '$2 == r { print $13 }' "$T/s/seeds.tsv")
 		[ -n "$want" ] && [ "$want" = "$got" ]
+		# the signatures the fragments are of, from shotgun's counters
+		want=$(tr ' ' '\n' < "$T/s/gzip.r$r.sg.stats" |
+		    awk -F = '$1 == "sigs_kept" { print $2 }')
+		got=$(awk -F '\t' -v r=$r '$2 == r { print $14 }' "$T/s/seeds.tsv")
+		[ -n "$want" ] && [ "$want" -gt 0 ] && [ "$want" = "$got" ]
 	done
 	# which is shotgun --oracle's breakdown of the same samples
 	a=$("$BIN/shotgun" -q -n 20 --oracle -p "$TOP/traces/gzip.pmr.zst" \
@@ -217,13 +222,13 @@ cycles() {
 	mkdir -p "$T/f"
 	printf '%s\t' trace seed rows sg_graph_rel sg_graph_max sg_ms_rel \
 	    sg_ms_max graph_ms_rel consistent_pct detected_pct > "$T/f/seeds.tsv"
-	printf 'missing_pct\toffpath_pct\tor_graph_rel\n' >> "$T/f/seeds.tsv"
-	printf 'gzip\t0\t4\t5.00\t2.00\t6.00\t3.00\t4.00\t100.0\t-\t0.10\t0.000\t3.00\n' \
+	printf 'missing_pct\toffpath_pct\tor_graph_rel\tsigs_kept\n' >> "$T/f/seeds.tsv"
+	printf 'gzip\t0\t4\t5.00\t2.00\t6.00\t3.00\t4.00\t100.0\t-\t0.10\t0.000\t3.00\t200\n' \
 	    >> "$T/f/seeds.tsv"
-	printf 'gzip\t1\t0\t-\t4.00\t-\t5.00\t-\t99.0\t50.0\t0.30\t0.010\t-\n' \
+	printf 'gzip\t1\t0\t-\t4.00\t-\t5.00\t-\t99.0\t50.0\t0.30\t0.010\t-\t215\n' \
 	    >> "$T/f/seeds.tsv"
 	run -0 make -s -f "$TOP/examples/shotgun.mk" TOP="$TOP" OUT="$T/f" \
 	    SEEDS="0 1" TRACES=gzip -o "$T/f/seeds.tsv" "$T/f/summary.tsv"
 	run -0 tail -n 1 "$T/f/summary.tsv"
-	[ "$output" = $'gzip\t2\t0\t-\t-\t-\t3.00\t-\t-\t-\t4.00\t-\t99.5\t50.0\t0.20\t0.005\t-' ]
+	[ "$output" = $'gzip\t2\t0\t-\t-\t-\t3.00\t-\t-\t-\t4.00\t-\t99.5\t50.0\t0.20\t0.005\t-\t207.5' ]
 }

@@ -44,6 +44,7 @@ struct sig {
 	size_t bits;		/* offset of its bits in g->bits */
 	size_t truth;		/* offset of its true pcs in g->truth, or
 				 * SIZE_MAX before pmr_shotgun_truth_begin */
+	int kept;		/* a fragment of it was kept */
 };
 
 /* The events that set b2 (pmr_sim_sig_bits): I-side and D-side. */
@@ -367,6 +368,7 @@ pmr_shotgun_add_sig(struct pmr_shotgun *g, const struct pmr_sim_sig *s)
 	x->len = s->len;
 	x->bits = g->nbits;
 	x->truth = SIZE_MAX;
+	x->kept = 0;
 	memcpy(g->bits + g->nbits, s->bits.p, nb);
 	g->nbits += nb;
 	g->st.sigs++;
@@ -2441,7 +2443,7 @@ again2:
 	for (tries = 0; (pass == 2 ? (double)ci < target * (double)past &&
 	    extra < maxextra : g->o.every || units < want) && tries < maxtries;
 	    tries++) {
-		const struct sig *s;
+		struct sig *s;
 		int cut, checked, bad;
 		long off, len;
 		uint32_t k, i01, j0, stop;
@@ -2557,6 +2559,8 @@ again2:
 				goto out;
 		}
 		g->st.kept++;
+		g->st.sigs_kept += !s->kept;
+		s->kept = 1;
 		units += counted(g, (uint32_t)len);
 		past += (uint32_t)len - k0;
 		ci += ci1;
