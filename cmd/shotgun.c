@@ -244,14 +244,16 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 	n = (size_t)snprintf(buf, len, meta ? "sigs=%" PRIu64 " dets=%"
 	    PRIu64 " dets_nopc=%" PRIu64 " tried=%" PRIu64 " kept=%" PRIu64
 	    " truncated=%" PRIu64 " kept_whole=%" PRIu64 " worth=%" PRIu64
-	    " sigs_kept=%" PRIu64 :
+	    " sigs_tried=%" PRIu64 " sigs_kept=%" PRIu64 :
 	    "%" PRIu64
 	    " SIG, %" PRIu64 " DET (%" PRIu64 " of pcs not in the program); "
 	    "fragments: %" PRIu64 " tried, %" PRIu64 " kept (%" PRIu64
 	    " cut at a choice, %" PRIu64 " whole in the first pass; %" PRIu64
-	    " whole fragments' worth; of %" PRIu64 " signatures)",
+	    " whole fragments' worth; of %" PRIu64 " signatures drawn, %"
+	    PRIu64 ")",
 	    st->sigs, st->dets, st->dets_nopc, st->tried, st->kept,
-	    st->truncated, st->kept_whole, st->worth, st->sigs_kept);
+	    st->truncated, st->kept_whole, st->worth, st->sigs_tried,
+	    st->sigs_kept);
 	for (k = 0; k < PMR_SG_NABORT && n < len; k++)
 		n += (size_t)snprintf(buf + n, len - n, meta ? " %s=%" PRIu64 :
 		    ", %s %" PRIu64, pmr_shotgun_abort_name(k), st->aborted[k]);
@@ -712,10 +714,13 @@ main(int argc, char *argv[])
 		 * windows of the run they sample; the breakdown's sampling
 		 * error is that of the windows (pmsim's default, one
 		 * signature a million instructions, gives a few on a short
-		 * run).  Below 30, the rule of thumb the DETs' rates use.
+		 * run).  Below 30, the rule of thumb the DETs' rates use;
+		 * once every signature was drawn, so that more fragments
+		 * would add no window (a small -n is the user's choice).
 		 */
 		if (!so.every && st->sigs_kept < SIGS_FEW &&
-		    st->kept >= 2 * st->sigs_kept)
+		    st->kept >= 2 * st->sigs_kept &&
+		    st->sigs_tried == st->sigs)
 			fprintf(stderr, "shotgun: warning: the %" PRIu64
 			    " fragments are of %" PRIu64 " signature%s only "
 			    "(each drawn %.0f times): the breakdown samples %"

@@ -245,8 +245,12 @@ summary() {
 # end of seeds 0-5 at 150 fragments (12.6-28.2%, mean 22.4%, scheduled
 # issue), which the change took to a mean of 20.5% (12.2-26.6%), five
 # seeds of six closer; the bound is 22 (--wp rate: 14.2%, bound 17).
+# Since the stand-ins (proxies and grafts) are drawn among the class's
+# samples with the node's own bits rather than matched by context: the
+# true path 8.8% and 2.7 points (15.6% and 3.5 before; bound 12 and 3.2),
+# assembled 18.5% and 3.6, --wp rate 14.0%.
 # The line rule never trips on the true path.
-@test "shotgun on cc1: rare pcs' proxies from the pcs sampled once, misses by their own bits and lines (the oracle within 20% of the full graph)" {
+@test "shotgun on cc1: rare pcs' proxies from the pcs sampled once, misses by their own bits and lines (the oracle within 12% of the full graph)" {
 	"$PMSIM" -q -m fields03 --graph --shotgun=sig=2000,len=4000,det=20 --warmup 500000 \
 	    --max 2000000 -o "$T/s.pmr.zst" "$TOP/traces/cc1.pmr.zst"
 	"$ICOST" -q -f pmr -o "$T/g.cost" "$T/s.pmr.zst"
@@ -255,7 +259,7 @@ summary() {
 	"$ICOST" -q --warm 1280 -f pmr -o "$T/o.cost" "$T/o.pmr"
 	read -r rel max <<<"$(summary "$T/g.cost" "$T/o.cost")"
 	echo "cc1, the true path: mean relative error $rel%, largest $max points"
-	awk -v r="$rel" -v m="$max" 'BEGIN { exit !(r <= 20 && m <= 5) }'
+	awk -v r="$rel" -v m="$max" 'BEGIN { exit !(r <= 12 && m <= 3.2) }'
 	"$SHOTGUN" -q -n 150 -p "$TOP/traces/cc1.pmr.zst" -o "$T/f.pmr" "$T/s.pmr.zst"
 	"$ICOST" -q --warm 1280 -f pmr -o "$T/f.cost" "$T/f.pmr"
 	read -r rel max <<<"$(summary "$T/g.cost" "$T/f.cost")"
@@ -479,7 +483,7 @@ summary() {
 	run -0 "$SHOTGUN" -n 40 --warm 0 -p "$p" -o "$T/a.pmr" "$T/s.pmr"
 	[ "$(stat kept "$T/a.pmr")" = 40 ]
 	# gzip's signatures all assemble: every one is drawn
-	[ "$(stat sigs_kept "$T/a.pmr")" = "$n" ]
+	[ "$(stat sigs_tried "$T/a.pmr")" = "$n" ] && [ "$(stat sigs_kept "$T/a.pmr")" = "$n" ]
 	[[ $output == *"warning: the 40 fragments are of $n signature"*" only (each drawn "*" times): the breakdown samples $n window"* ]]
 	# each signature once: no repeats, no warning
 	run -0 "$SHOTGUN" --every --warm 0 -p "$p" -o "$T/b.pmr" "$T/s.pmr"
@@ -490,6 +494,7 @@ summary() {
 	    -o "$T/m.pmr" "$p"
 	run -0 "$SHOTGUN" -n 40 --warm 0 -p "$p" -o "$T/c.pmr" "$T/m.pmr"
 	[ "$(stat sigs_kept "$T/c.pmr")" -ge 30 ]
+	[ "$(stat sigs_tried "$T/c.pmr")" -lt "$(stat sigs "$T/c.pmr")" ]
 	[[ $output != *"signatures only"* ]]
 }
 

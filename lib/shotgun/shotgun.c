@@ -44,7 +44,7 @@ struct sig {
 	size_t bits;		/* offset of its bits in g->bits */
 	size_t truth;		/* offset of its true pcs in g->truth, or
 				 * SIZE_MAX before pmr_shotgun_truth_begin */
-	int kept;		/* a fragment of it was kept */
+	int tried, kept;	/* drawn; a fragment of it was kept */
 };
 
 /* The events that set b2 (pmr_sim_sig_bits): I-side and D-side. */
@@ -368,7 +368,7 @@ pmr_shotgun_add_sig(struct pmr_shotgun *g, const struct pmr_sim_sig *s)
 	x->len = s->len;
 	x->bits = g->nbits;
 	x->truth = SIZE_MAX;
-	x->kept = 0;
+	x->tried = x->kept = 0;
 	memcpy(g->bits + g->nbits, s->bits.p, nb);
 	g->nbits += nb;
 	g->st.sigs++;
@@ -1185,10 +1185,16 @@ consistency(const struct pmr_shotgun *g, const struct fctx *f,
 	    producer_ok(g, f, s, q, d->pr_mem, 0);
 }
 
+/*
+ * The DET among groups gr (DETs in idx) that best matches position q of
+ * s: its own bits first, then (bycontext) the bits around it, ties by
+ * the producers that fit fragment f (if not NULL) and then at random;
+ * count: the match statistics (a pc's own samples).
+ */
 static const struct pmr_sim_det *
 choose_in(struct pmr_shotgun *g, const struct grp *gr, unsigned ngrp,
     const uint32_t *idx, const struct sig *s, size_t q,
-    const struct fctx *f, int count)
+    const struct fctx *f, int count, int bycontext)
 {
 	unsigned best = 0, k;
 	uint64_t w, mask, nbest = 0, r, own;
@@ -1200,6 +1206,8 @@ choose_in(struct pmr_shotgun *g, const struct grp *gr, unsigned ngrp,
 	 * a miss): a sample that agrees there outranks any that does not,
 	 * whatever its context (score + 64) */
 	own = (uint64_t)(g->o.bits == 2 ? 3u : 1u) << (2 * g->o.ctx);
+	if (!bycontext)
+		mask = 0;
 	if (ngrp > g->nscr) {
 		unsigned *ns = realloc(g->scr, ngrp * sizeof(*ns));
 
@@ -1275,13 +1283,28 @@ choose_in(struct pmr_shotgun *g, const struct grp *gr, unsigned ngrp,
 }
 
 
-/* The DET of class cls in c that best matches position q of s, or NULL. */
+/*
+ * A DET of class cls in c with the own bits of position q of s (if any
+ * has them), at random, or NULL.
+ * [choice] Not by the bits around it, as a pc's own samples are chosen:
+ * what these stand in for is another pc, and another pc's context says
+ * nothing of this one's.  The best match of thousands (cc1's class pools)
+ * is the commonest context, not a draw of what happens in this one: on
+ * cc1's unsampled taken branches it mispredicted 18.2% of the time, a
+ * draw among those with the node's own bits 20.7%, the machine 24.0%;
+ * the wrong path's prefetch cycles a 1000 unsampled nodes 381, a draw
+ * 539, the machine 458 (a draw is not exact; the breakdown follows it).  With the context, cc1's fragments on the true
+ * path (--oracle, pmsim seeds 0-5, 1000 fragments) were 16.2% from the
+ * full graph (13.8-18.2), without it 12.5% (10.0-14.8), every seed
+ * closer; with the context kept for the D-side and minority-direction
+ * grafts only, 13.6%.
+ */
 static const struct pmr_sim_det *
 choose_cls(struct pmr_shotgun *g, const struct cindex *c, unsigned cls,
     const struct sig *s, size_t q)
 {
 	return choose_in(g, c->grp + c->grp0[cls], c->ngrp[cls], c->idx, s,
-	    q, NULL, 0);
+	    q, NULL, 0, 0);
 }
 
 /* The DET of x that best matches position q of s, or NULL. */
@@ -1290,14 +1313,14 @@ choose(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
     size_t q, const struct fctx *f)
 {
 	return choose_in(g, g->grp + x->grp0, x->ngrp, g->detidx, s, q, f,
-	    1);
+	    1, 1);
 }
 
 /*
  * [choice] For a pc without samples (and for a miss that no sample of a
- * node's pc shows: graft()), a proxy: the DET of another pc of
- * its class whose context best matches (its own bits first of all: b2
- * says a miss happened), whose latencies and events stand in for the
+ * node's pc shows: graft()), a proxy: a DET of another pc of its class
+ * with the node's own bits (b2 says a miss happened; choose_cls), whose
+ * latencies and events stand in for the
  * pc's; NULL if the class has no samples.  The proxy comes from the pcs
  * sampled once if one of them has the node's own bits, else from the
  * whole class: what was never sampled ran rarely, and behaves like what
@@ -1436,8 +1459,8 @@ node_fill(struct pmr_shotgun *g, const struct ins *x,
  * the same line.  After the sample (or proxy) has filled the node:
  * - not the first of its line: no I-side miss (the sample had it on a
  *   path that entered the line there);
- * - a miss, none left: the miss cycles and events of the best-matching
- *   sample of its class that missed (one with a D-side miss where the
+ * - a miss, none left: the miss cycles and events of a sample of its
+ *   class that missed (one with a D-side miss where the
  *   node does not start a line), none if the class has none;
  * - no miss: no miss cycles.
  * The paper takes the sample's fields whole; on cc1's 2 M instructions,
@@ -1507,7 +1530,7 @@ graft(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
 /*
  * [choice] A conditional branch that went the way no sample of its pc
  * went (its b1) takes its outcome (direction, mispredict, BTB miss,
- * fetch break) from the best-matching sample of the branches' minority
+ * fetch break) from a sample of the branches' minority
  * directions: of a pc sampled more than once, the one sample that went
  * its way (a leave-one-out estimate, as Good and Turing's is for the
  * unsampled pcs).  The pc's samples of the other direction say nothing
@@ -2461,6 +2484,8 @@ again2:
 			    str.first[h + 1] - str.first[h])]];
 		} else
 			s = &g->sig[rnd_below(g, g->nsig)];
+		g->st.sigs_tried += !s->tried;
+		s->tried = 1;
 		j0 = 0;
 		len = fragment(g, s, 0, s->start_pc, nodes, used, &off, &cut,
 		    &stop);

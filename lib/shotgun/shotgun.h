@@ -111,6 +111,7 @@ struct pmr_shotgun_stats {
 				 * of their signatures: whole ones */
 	uint64_t worth;		/* the kept ones' nodes past warm, in whole
 				 * fragments' worth (-n asks for so many) */
+	uint64_t sigs_tried;	/* the signatures drawn */
 	uint64_t sigs_kept;	/* the signatures the kept ones are of: the
 				 * windows of the run the breakdown samples */
 	uint64_t aborted[PMR_SG_NABORT];
