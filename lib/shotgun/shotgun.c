@@ -62,11 +62,17 @@ struct grp {
 };
 
 /* Samples by class: DET indexes by class, window context and seq, their
- * groups, and each class's first group and groups. */
+ * groups, and each class's first group and groups, first DET and DETs;
+ * and the same DETs by class and own bits (b1 b2, b1 alone with --bits
+ * 1), in group order: a class's DETs with own bits v are
+ * own[own0[cls][v] .. + nown[cls][v]). */
 struct cindex {
 	uint32_t *idx;
 	struct grp *grp;
 	uint32_t grp0[PMR_OP_NCLASS], ngrp[PMR_OP_NCLASS];
+	uint32_t d0[PMR_OP_NCLASS], nd[PMR_OP_NCLASS];
+	uint32_t *own;
+	uint32_t own0[PMR_OP_NCLASS][4], nown[PMR_OP_NCLASS][4];
 };
 
 static void cindex_free(struct cindex *c);
@@ -737,18 +743,20 @@ cindex_free(struct cindex *c)
 {
 	free(c->idx);
 	free(c->grp);
+	free(c->own);
 	c->idx = NULL;
 	c->grp = NULL;
+	c->own = NULL;
 }
 
 static void
 set_cls(struct pmr_shotgun *g, uint64_t cls, uint32_t g0, uint32_t ng,
     uint32_t d0, uint32_t nd)
 {
-	(void)d0;
-	(void)nd;
 	g->cls_set->grp0[cls] = g0;
 	g->cls_set->ngrp[cls] = ng;
+	g->cls_set->d0[cls] = d0;
+	g->cls_set->nd[cls] = nd;
 }
 
 /* Indexes by class the n DETs of idx (in class order) that keep(g, det)
@@ -759,19 +767,40 @@ cindex_build(struct pmr_shotgun *g, struct cindex *c, const uint32_t *idx,
     const struct pmr_sim_det *))
 {
 	size_t i, m = 0;
+	unsigned cls, v, ownmask = g->o.bits == 2 ? 3u : 1u;
+	uint32_t k, at = 0;
 
 	cindex_free(c);
 	c->idx = malloc((n ? n : 1) * sizeof(*c->idx));
 	c->grp = malloc((n ? n : 1) * sizeof(*c->grp));
-	if (c->idx == NULL || c->grp == NULL)
+	c->own = malloc((n ? n : 1) * sizeof(*c->own));
+	if (c->idx == NULL || c->grp == NULL || c->own == NULL)
 		return fail(g, PMR_ENOMEM, "out of memory");
 	for (i = 0; i < n; i++)
 		if (keep == NULL || keep(g, &g->det[idx[i]]))
 			c->idx[m++] = idx[i];
 	memset(c->grp0, 0, sizeof(c->grp0));
 	memset(c->ngrp, 0, sizeof(c->ngrp));
+	memset(c->d0, 0, sizeof(c->d0));
+	memset(c->nd, 0, sizeof(c->nd));
 	g->cls_set = c;
 	group(g, c->idx, m, 1, c->grp, set_cls, g);
+	/* each group's DETs under its own bits (position ctx of its
+	 * window), the groups in order: choose_cls draws from them */
+	for (cls = 0; cls < PMR_OP_NCLASS; cls++)
+		for (v = 0; v < 4; v++) {
+			c->own0[cls][v] = at;
+			for (k = c->grp0[cls]; (v & ownmask) == v &&
+			    k < c->grp0[cls] + c->ngrp[cls]; k++)
+				if (((c->grp[k].sig >> (2 * g->o.ctx)) &
+				    ownmask) == v) {
+					memcpy(c->own + at, c->idx +
+					    c->grp[k].first, c->grp[k].n *
+					    sizeof(*c->own));
+					at += c->grp[k].n;
+				}
+			c->nown[cls][v] = at - c->own0[cls][v];
+		}
 	return 0;
 }
 
@@ -1187,14 +1216,14 @@ consistency(const struct pmr_shotgun *g, const struct fctx *f,
 
 /*
  * The DET among groups gr (DETs in idx) that best matches position q of
- * s: its own bits first, then (bycontext) the bits around it, ties by
- * the producers that fit fragment f (if not NULL) and then at random;
- * count: the match statistics (a pc's own samples).
+ * s: its own bits first, then the bits around it, ties by the producers
+ * that fit fragment f (if not NULL) and then at random; count: the match
+ * statistics.
  */
 static const struct pmr_sim_det *
 choose_in(struct pmr_shotgun *g, const struct grp *gr, unsigned ngrp,
     const uint32_t *idx, const struct sig *s, size_t q,
-    const struct fctx *f, int count, int bycontext)
+    const struct fctx *f, int count)
 {
 	unsigned best = 0, k;
 	uint64_t w, mask, nbest = 0, r, own;
@@ -1206,8 +1235,6 @@ choose_in(struct pmr_shotgun *g, const struct grp *gr, unsigned ngrp,
 	 * a miss): a sample that agrees there outranks any that does not,
 	 * whatever its context (score + 64) */
 	own = (uint64_t)(g->o.bits == 2 ? 3u : 1u) << (2 * g->o.ctx);
-	if (!bycontext)
-		mask = 0;
 	if (ngrp > g->nscr) {
 		unsigned *ns = realloc(g->scr, ngrp * sizeof(*ns));
 
@@ -1293,18 +1320,29 @@ choose_in(struct pmr_shotgun *g, const struct grp *gr, unsigned ngrp,
  * cc1's unsampled taken branches it mispredicted 18.2% of the time, a
  * draw among those with the node's own bits 20.7%, the machine 24.0%;
  * the wrong path's prefetch cycles a 1000 unsampled nodes 381, a draw
- * 539, the machine 458 (a draw is not exact; the breakdown follows it).  With the context, cc1's fragments on the true
- * path (--oracle, pmsim seeds 0-5, 1000 fragments) were 16.2% from the
- * full graph (13.8-18.2), without it 12.5% (10.0-14.8), every seed
- * closer; with the context kept for the D-side and minority-direction
- * grafts only, 13.6%.
+ * 539, the machine 458 (a draw is not exact; the breakdown follows it).
+ * With the context, cc1's fragments on the true path (--oracle, pmsim
+ * seeds 0-5, 1000 fragments) were 16.2% from the full graph
+ * (13.8-18.2), without it 12.5% (10.0-14.8), every seed closer; with
+ * the context kept for the D-side and minority-direction grafts only,
+ * 13.6%.  Assembled, 20.7% and 19.4%; the other traces, whose nodes
+ * nearly all have samples, the same.
  */
 static const struct pmr_sim_det *
 choose_cls(struct pmr_shotgun *g, const struct cindex *c, unsigned cls,
     const struct sig *s, size_t q)
 {
-	return choose_in(g, c->grp + c->grp0[cls], c->ngrp[cls], c->idx, s,
-	    q, NULL, 0, 0);
+	unsigned v = sig_at(g, s, q) & (g->o.bits == 2 ? 3u : 1u);
+	const uint32_t *from = c->own + c->own0[cls][v];
+	uint64_t n = c->nown[cls][v];
+
+	if (c->ngrp[cls] == 0)
+		return NULL;
+	if (n == 0) {	/* none has its bits: any of the class */
+		from = c->idx + c->d0[cls];
+		n = c->nd[cls];
+	}
+	return &g->det[from[n > 1 ? rnd_below(g, n) : 0]];
 }
 
 /* The DET of x that best matches position q of s, or NULL. */
@@ -1313,7 +1351,7 @@ choose(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
     size_t q, const struct fctx *f)
 {
 	return choose_in(g, g->grp + x->grp0, x->ngrp, g->detidx, s, q, f,
-	    1, 1);
+	    1);
 }
 
 /*
