@@ -3,7 +3,9 @@
  * signature and detailed samples built here: a walk that meets an
  * indirect jump no sample names starts again at an anchor (--resync),
  * exactly where the hand-worked context says, and nowhere when the anchor
- * is ambiguous, too thinly sampled, or leaves too short a tail.
+ * is ambiguous, too thinly sampled, or leaves too short a tail; a pc
+ * without samples has its stand-in drawn among its class's samples with
+ * its own bits, not matched by context.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -205,4 +207,110 @@ UNIT_TEST(resync_none)
 	pmr_shotgun_free(g);
 }
 
-UNIT_MAIN(UNIT_ENTRY(resync_anchor), UNIT_ENTRY(resync_none))
+/*
+ * Stand-ins.  A straight path of 20 instructions from 0x3000, ints but
+ * for a load at 0x3020 (position 8, b1: a hit) that has no sample; three
+ * loads off the path, each sampled once: A (0x4000) a hit with the
+ * path's own context at position 8 (ctx 2: b1 at the middle alone,
+ * 0x10) and ep_mem 3, B (0x4004) a hit with another context (b1 two
+ * before too, 0x11) and ep_mem 50, C (0x4008) the path's context but a
+ * miss (b1 b2, 0x30) and ep_mem 90.  The unsampled load's stand-in is
+ * drawn among the class's samples with its own bits, whatever their
+ * context: A or B, each about half the time, never C (matched by
+ * context, as before 2026-11-29, it was A every time).
+ */
+enum { SLEN = 20, SPOS = 8, SFRAGS = 400 };
+
+struct standin {
+	unsigned a, b, other;
+};
+
+static int
+standin_node(void *arg, const struct pmr_sim_gnode *n, uint64_t frag,
+    uint32_t pos)
+{
+	struct standin *o = arg;
+
+	(void)frag;
+	if (pos != SPOS)
+		return 0;
+	if (n->pc == 0x3000 + 4 * SPOS && n->ep_mem == 3)
+		o->a++;
+	else if (n->pc == 0x3000 + 4 * SPOS && n->ep_mem == 50)
+		o->b++;
+	else
+		o->other++;
+	return 0;
+}
+
+UNIT_TEST(standin_drawn)
+{
+	static unsigned char bits[(SLEN + 3) / 4];
+	static const struct {
+		uint64_t pc, sig;
+		uint16_t ep_mem;
+	} d[] = { { 0x4000, 0x10, 3 }, { 0x4004, 0x11, 50 },
+	    { 0x4008, 0x30, 90 } };
+	struct pmr_shotgun_opts so;
+	struct pmr_sim_config c;
+	struct pmr_shotgun *g;
+	struct pmr_sinsn si;
+	struct pmr_sim_sig sg;
+	struct pmr_sim_det dt;
+	struct standin o;
+	unsigned k;
+	int err = 0;
+
+	memset(&so, 0, sizeof(so));
+	so.fragments = SFRAGS;
+	so.ctx = 2;
+	so.bits = 2;
+	so.lookahead = 64;
+	so.seed = 1;
+	CHECK_EQ(pmr_sim_config_preset(&c, "fields03"), 0);
+	g = pmr_shotgun_new(&so, &c, &err);
+	CHECK(g != NULL);
+	if (g == NULL)
+		return;
+	memset(&si, 0, sizeof(si));
+	si.len = 4;
+	for (k = 0; k < SLEN + 3; k++) {
+		si.pc = k < SLEN ? 0x3000 + 4 * k : 0x4000 + 4 * (k - SLEN);
+		si.cls = k == SPOS || k >= SLEN ? PMR_OP_LOAD : PMR_OP_INT;
+		si.nmem = si.nload = si.cls == PMR_OP_LOAD;
+		CHECK_EQ(pmr_shotgun_add_insn(g, &si), 0);
+	}
+	memset(bits, 0, sizeof(bits));
+	bits[SPOS / 4] |= (unsigned char)(1u << (2 * (SPOS % 4)));
+	memset(&sg, 0, sizeof(sg));
+	sg.seq = 1000;
+	sg.start_pc = 0x3000;
+	sg.len = SLEN;
+	sg.bits.p = bits;
+	sg.bits.n = sizeof(bits);
+	CHECK_EQ(pmr_shotgun_add_sig(g, &sg), 0);
+	for (k = 0; k < sizeof(d) / sizeof(d[0]); k++) {
+		memset(&dt, 0, sizeof(dt));
+		dt.seq = 500 + 100 * k;
+		dt.pc = d[k].pc;
+		dt.cls = PMR_OP_LOAD;
+		dt.ctx = 2;
+		dt.sig = d[k].sig;
+		dt.ep_fu = 1;
+		dt.ep_mem = d[k].ep_mem;
+		if (d[k].sig & 0x20)
+			dt.events = PMR_SIM_EV_DCACHE_MISS;
+		CHECK_EQ(pmr_shotgun_add_det(g, &dt), 0);
+	}
+	memset(&o, 0, sizeof(o));
+	CHECK_EQ(pmr_shotgun_build(g, standin_node, &o), 0);
+	CHECK_EQ(pmr_shotgun_stats(g)->kept, SFRAGS);
+	CHECK_EQ(o.a + o.b, SFRAGS);
+	CHECK_EQ(o.other, 0);
+	/* binomial(400, 1/2): 200 +- 10; 5 standard deviations */
+	CHECK(o.a >= 150 && o.a <= 250);
+	pmr_shotgun_free(g);
+}
+
+UNIT_MAIN(UNIT_ENTRY(resync_anchor), UNIT_ENTRY(resync_none),
+    UNIT_ENTRY(standin_drawn))
