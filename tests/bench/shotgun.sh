@@ -28,11 +28,16 @@ trap 'rm -rf "$tmp"' EXIT
 for t in $TRACES; do
 	TRACE=$TOP/traces/$t.pmr.zst
 	"$PMSIM" -q -m fields03 --shotgun=$SPEC --max "$MAX" -o "$tmp/s.pmr" "$TRACE"
-	build=$(best "$SHOTGUN" -q -n "$FRAGS" -p "$TRACE" -o /dev/null "$tmp/s.pmr")
-	read1=$(best "$SHOTGUN" -q -n 1 -p "$TRACE" -o /dev/null "$tmp/s.pmr")
+	# the warnings of every run, once each
+	: > "$tmp/err"
+	exec 3>&2 2>>"$tmp/err"
+	build=$(best "$SHOTGUN" -n "$FRAGS" -p "$TRACE" -o /dev/null "$tmp/s.pmr")
+	read1=$(best "$SHOTGUN" -n 1 -p "$TRACE" -o /dev/null "$tmp/s.pmr")
 	pipe=$(best bash -o pipefail -c "'$PMSIM' -q -m fields03 --shotgun=$SPEC \
-	    --max $MAX '$TRACE' | '$SHOTGUN' -q -n $FRAGS -p '$TRACE' | \
+	    --max $MAX '$TRACE' | '$SHOTGUN' -n $FRAGS -p '$TRACE' | \
 	    '$ICOST' -q --warm 1280")
+	exec 2>&3 3>&-
+	sort -u "$tmp/err" >&2
 	awk -v f="$FRAGS" -v b="$build" -v r="$read1" -v p="$pipe" -v m="$MAX" \
 	    -v t="$(basename "$TRACE" .pmr.zst)" 'BEGIN {
 		printf "shotgun: %d fragments of 4000 instructions from the samples of %d instructions (%s, fields03), best of runs:\n", f, m, t
