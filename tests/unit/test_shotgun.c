@@ -49,24 +49,34 @@ program(struct pmr_shotgun *g)
 	}
 }
 
+/* A signature of len instructions from start_pc, no prefix: bits, nb
+ * bytes of them. */
+static void
+add_sig(struct pmr_shotgun *g, uint64_t start_pc, uint32_t len,
+    const unsigned char *bits, size_t nb)
+{
+	struct pmr_sim_sig s;
+
+	memset(&s, 0, sizeof(s));
+	s.seq = 1000;
+	s.start_pc = start_pc;
+	s.len = len;
+	s.bits.p = bits;
+	s.bits.n = (uint32_t)nb;
+	CHECK_EQ(pmr_shotgun_add_sig(g, &s), 0);
+}
+
 static void
 signature(struct pmr_shotgun *g)
 {
 	static unsigned char bits[(SIGLEN + 3) / 4];
-	struct pmr_sim_sig s;
 	unsigned j;
 
 	memset(bits, 0, sizeof(bits));
 	for (j = 0; j < SIGLEN; j++)
 		if (j == 4 || j == 9 || j == 10)
 			bits[j / 4] |= (unsigned char)(1u << (2 * (j % 4)));
-	memset(&s, 0, sizeof(s));
-	s.seq = 1000;
-	s.start_pc = 0x1000;
-	s.len = SIGLEN;
-	s.bits.p = bits;
-	s.bits.n = sizeof(bits);
-	CHECK_EQ(pmr_shotgun_add_sig(g, &s), 0);
+	add_sig(g, 0x1000, SIGLEN, bits, sizeof(bits));
 }
 
 /* A DET of the load at pc with context window sig (ctx 2). */
@@ -255,7 +265,6 @@ UNIT_TEST(standin_drawn)
 	struct pmr_sim_config c;
 	struct pmr_shotgun *g;
 	struct pmr_sinsn si;
-	struct pmr_sim_sig sg;
 	struct pmr_sim_det dt;
 	struct standin o;
 	unsigned k;
@@ -282,13 +291,7 @@ UNIT_TEST(standin_drawn)
 	}
 	memset(bits, 0, sizeof(bits));
 	bits[SPOS / 4] |= (unsigned char)(1u << (2 * (SPOS % 4)));
-	memset(&sg, 0, sizeof(sg));
-	sg.seq = 1000;
-	sg.start_pc = 0x3000;
-	sg.len = SLEN;
-	sg.bits.p = bits;
-	sg.bits.n = sizeof(bits);
-	CHECK_EQ(pmr_shotgun_add_sig(g, &sg), 0);
+	add_sig(g, 0x3000, SLEN, bits, sizeof(bits));
 	for (k = 0; k < sizeof(d) / sizeof(d[0]); k++) {
 		memset(&dt, 0, sizeof(dt));
 		dt.seq = 500 + 100 * k;
