@@ -249,8 +249,8 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 	    " SIG, %" PRIu64 " DET (%" PRIu64 " of pcs not in the program); "
 	    "fragments: %" PRIu64 " tried, %" PRIu64 " kept (%" PRIu64
 	    " cut at a choice, %" PRIu64 " whole in the first pass; %" PRIu64
-	    " whole fragments' worth; of %" PRIu64 " signatures drawn, %"
-	    PRIu64 ")",
+	    " whole fragments' worth; %" PRIu64 " signatures drawn, %"
+	    PRIu64 " of them kept)",
 	    st->sigs, st->dets, st->dets_nopc, st->tried, st->kept,
 	    st->truncated, st->kept_whole, st->worth, st->sigs_tried,
 	    st->sigs_kept);
@@ -718,7 +718,8 @@ main(int argc, char *argv[])
 		 * once every signature was drawn, so that more fragments
 		 * would add no window (a small -n is the user's choice).
 		 */
-		if (!so.every && st->sigs_kept < SIGS_FEW &&
+		if (!so.every && st->sigs_kept > 0 &&
+		    st->sigs_kept < SIGS_FEW &&
 		    st->kept >= 2 * st->sigs_kept &&
 		    st->sigs_tried == st->sigs)
 			fprintf(stderr, "shotgun: warning: the %" PRIu64

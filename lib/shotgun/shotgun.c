@@ -61,15 +61,12 @@ struct grp {
 	uint32_t first, n;	/* idx[first .. first + n) */
 };
 
-/* Samples by class: DET indexes by class, window context and seq, their
- * groups, and each class's first group and groups, first DET and DETs;
- * and the same DETs by class and own bits (b1 b2, b1 alone with --bits
- * 1), in group order: a class's DETs with own bits v are
- * own[own0[cls][v] .. + nown[cls][v]). */
+/* Samples by class: DET indexes by class, window context and seq, each
+ * class's first DET and DETs; and the same DETs by class and own bits
+ * (b1 b2, b1 alone with --bits 1), in that order: a class's DETs with own
+ * bits v are own[own0[cls][v] .. + nown[cls][v]). */
 struct cindex {
 	uint32_t *idx;
-	struct grp *grp;
-	uint32_t grp0[PMR_OP_NCLASS], ngrp[PMR_OP_NCLASS];
 	uint32_t d0[PMR_OP_NCLASS], nd[PMR_OP_NCLASS];
 	uint32_t *own;
 	uint32_t own0[PMR_OP_NCLASS][4], nown[PMR_OP_NCLASS][4];
@@ -136,7 +133,6 @@ struct pmr_shotgun {
 	 * that does not start a line), those of a branch's minority
 	 * direction (graft_dir) */
 	struct cindex cls_all, cls_once, cls_dmiss, cls_minor;
-	struct cindex *cls_set;	/* the one group() is filling */
 	uint32_t keep;		/* o.keep in this pass of the build */
 	unsigned *scr;		/* the match score of each group (choose_in) */
 	size_t nscr;
@@ -686,31 +682,28 @@ by_cls(const void *a, const void *b)
 }
 
 /*
- * Groups idx[0 .. n) (sorted by key, then window context) into gr, runs
- * of one key and one context; key(i) is the pc or class of idx[i].  Calls
- * set(arg, key, first group, groups) for each key.  Returns the groups.
+ * Groups idx[0 .. n) (sorted by pc, then window context) into gr, runs
+ * of one pc, one context and one set of producers.  Calls set(w, pc,
+ * first group, groups, first DET, DETs) for each pc.  Returns the groups.
  */
 static size_t
 group(const struct pmr_shotgun *g, const uint32_t *idx, size_t n,
-    int by_class, struct grp *gr,
+    struct grp *gr,
     void (*set)(struct pmr_shotgun *, uint64_t, uint32_t, uint32_t,
     uint32_t, uint32_t), struct pmr_shotgun *w)
 {
 	size_t i = 0, ng = 0;
 
 	while (i < n) {
-		const struct pmr_sim_det *d0 = &g->det[idx[i]];
-		uint64_t key = by_class ? d0->cls : d0->pc;
+		uint64_t key = g->det[idx[i]].pc;
 		size_t k = i, g0 = ng;
 
-		while (k < n && (by_class ? g->det[idx[k]].cls :
-		    g->det[idx[k]].pc) == key) {
+		while (k < n && g->det[idx[k]].pc == key) {
 			uint64_t s = window_sig(g, &g->det[idx[k]]);
 
-			/* by pc, a group is also of one set of producers */
-			if (k == i || gr[ng - 1].sig != s || (!by_class &&
+			if (k == i || gr[ng - 1].sig != s ||
 			    !same_producers(&g->det[idx[k]],
-			    &g->det[idx[gr[ng - 1].first]]))) {
+			    &g->det[idx[gr[ng - 1].first]])) {
 				gr[ng].sig = s;
 				gr[ng].first = (uint32_t)k;
 				gr[ng].n = 0;
@@ -742,21 +735,9 @@ static void
 cindex_free(struct cindex *c)
 {
 	free(c->idx);
-	free(c->grp);
 	free(c->own);
 	c->idx = NULL;
-	c->grp = NULL;
 	c->own = NULL;
-}
-
-static void
-set_cls(struct pmr_shotgun *g, uint64_t cls, uint32_t g0, uint32_t ng,
-    uint32_t d0, uint32_t nd)
-{
-	g->cls_set->grp0[cls] = g0;
-	g->cls_set->ngrp[cls] = ng;
-	g->cls_set->d0[cls] = d0;
-	g->cls_set->nd[cls] = nd;
 }
 
 /* Indexes by class the n DETs of idx (in class order) that keep(g, det)
@@ -772,33 +753,29 @@ cindex_build(struct pmr_shotgun *g, struct cindex *c, const uint32_t *idx,
 
 	cindex_free(c);
 	c->idx = malloc((n ? n : 1) * sizeof(*c->idx));
-	c->grp = malloc((n ? n : 1) * sizeof(*c->grp));
 	c->own = malloc((n ? n : 1) * sizeof(*c->own));
-	if (c->idx == NULL || c->grp == NULL || c->own == NULL)
+	if (c->idx == NULL || c->own == NULL)
 		return fail(g, PMR_ENOMEM, "out of memory");
 	for (i = 0; i < n; i++)
 		if (keep == NULL || keep(g, &g->det[idx[i]]))
 			c->idx[m++] = idx[i];
-	memset(c->grp0, 0, sizeof(c->grp0));
-	memset(c->ngrp, 0, sizeof(c->ngrp));
 	memset(c->d0, 0, sizeof(c->d0));
 	memset(c->nd, 0, sizeof(c->nd));
-	g->cls_set = c;
-	group(g, c->idx, m, 1, c->grp, set_cls, g);
-	/* each group's DETs under its own bits (position ctx of its
-	 * window), the groups in order: choose_cls draws from them */
+	for (i = m; i-- > 0; ) {	/* idx is in class order */
+		cls = g->det[c->idx[i]].cls;
+		c->d0[cls] = (uint32_t)i;
+		c->nd[cls]++;
+	}
+	/* each class's DETs under their own bits, in idx's order:
+	 * choose_cls draws from them */
 	for (cls = 0; cls < PMR_OP_NCLASS; cls++)
 		for (v = 0; v < 4; v++) {
 			c->own0[cls][v] = at;
-			for (k = c->grp0[cls]; (v & ownmask) == v &&
-			    k < c->grp0[cls] + c->ngrp[cls]; k++)
-				if (((c->grp[k].sig >> (2 * g->o.ctx)) &
-				    ownmask) == v) {
-					memcpy(c->own + at, c->idx +
-					    c->grp[k].first, c->grp[k].n *
-					    sizeof(*c->own));
-					at += c->grp[k].n;
-				}
+			for (k = c->d0[cls]; (v & ownmask) == v &&
+			    k < c->d0[cls] + c->nd[cls]; k++)
+				if ((det_own(&g->det[c->idx[k]]) & ownmask) ==
+				    v)
+					c->own[at++] = c->idx[k];
 			c->nown[cls][v] = at - c->own0[cls][v];
 		}
 	return 0;
@@ -886,7 +863,7 @@ index_dets(struct pmr_shotgun *g)
 	g->grp = malloc((j ? j : 1) * sizeof(*g->grp));
 	if (g->grp == NULL)
 		return fail(g, PMR_ENOMEM, "out of memory");
-	g->ngrp = group(g, g->detidx, j, 0, g->grp, set_pc, g);
+	g->ngrp = group(g, g->detidx, j, g->grp, set_pc, g);
 	for (i = 0; i < j; i++)
 		ins_find(g, g->det[g->detidx[i]].pc)->ntaken +=
 		    det_own(&g->det[g->detidx[i]]) & 1u;
@@ -1336,7 +1313,7 @@ choose_cls(struct pmr_shotgun *g, const struct cindex *c, unsigned cls,
 	const uint32_t *from = c->own + c->own0[cls][v];
 	uint64_t n = c->nown[cls][v];
 
-	if (c->ngrp[cls] == 0)
+	if (c->nd[cls] == 0)
 		return NULL;
 	if (n == 0) {	/* none has its bits: any of the class */
 		from = c->idx + c->d0[cls];
@@ -1378,7 +1355,7 @@ proxy(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
 	unsigned own = g->o.bits == 2 ? 3u : 1u;
 	const struct pmr_sim_det *d;
 
-	if (g->cls_once.ngrp[x->cls] > 0) {
+	if (g->cls_once.nd[x->cls] > 0) {
 		d = choose_cls(g, &g->cls_once, x->cls, s, q);
 		if (d != NULL && ((det_own(d) ^ sig_at(g, s, q)) & own) == 0)
 			return d;
