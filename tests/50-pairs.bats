@@ -729,7 +729,8 @@ rb() {
 	for m in intra inter; do
 		c=$(rb $m counts ok) h=$(rb $m history ok) p=$(rb $m pairs ok)
 		echo "$m $c $h $p"
-		[ "$p" -ge "$h" ] && [ "$h" -gt "$c" ]
+		[ "$p" -ge "$h" ]
+		[ "$h" -gt "$c" ]
 	done
 	[ "$(printf '%s\n' "$output" | jq 'select(.rebuild) | .rebuild.badpc')" = 0 ]
 }

@@ -38,7 +38,8 @@ row() {
 		t=$(row Total | cut -d' ' -f2)
 		# t counts from the first fetch, cycles from the end of
 		# warm-up: a few cycles apart at most (python: 2)
-		[ $((t - cyc)) -le 3 ] && [ $((cyc - t)) -le 3 ]
+		[ $((t - cyc)) -le 3 ]
+		[ $((cyc - t)) -le 3 ]
 	done
 }
 
@@ -70,20 +71,25 @@ row() {
 	# A: two overlapped 100-cycle misses: costs 0, 0, together 100
 	costs 100 a,b 0 100 1 100 2 100 3 0
 	run -0 "$ICOST" "$T/c.pmr"
-	[ "$(row a)" = "0.0 0" ] && [ "$(row b)" = "0.0 0" ]
-	[ "$(row a+b)" = "100.0 100" ] && [ "$(row Total)" = "100.0 100" ]
+	[ "$(row a)" = "0.0 0" ]
+	[ "$(row b)" = "0.0 0" ]
+	[ "$(row a+b)" = "100.0 100" ]
+	[ "$(row Total)" = "100.0 100" ]
 	# B: two dependent misses beside a 100-cycle chain: serial, -100
 	costs 200 a,b 0 200 1 100 2 100 3 100
 	run -0 "$ICOST" "$T/c.pmr"
-	[ "$(row a+b)" = "-50.0 -100" ] && [ "$(row Other)" = "50.0 100" ]
+	[ "$(row a+b)" = "-50.0 -100" ]
+	[ "$(row Other)" = "50.0 100" ]
 	# C: the same misses alone: independent
 	costs 200 a,b 0 200 1 100 2 100 3 0
 	run -0 "$ICOST" "$T/c.pmr"
-	[ "$(row a+b)" = "0.0 0" ] && [ "$(row Other)" = "0.0 0" ]
+	[ "$(row a+b)" = "0.0 0" ]
+	[ "$(row Other)" = "0.0 0" ]
 	# D: three overlapped misses: pairs 0, the triple +100
 	costs 100 a,b,c 0 100 1 100 2 100 4 100 3 100 5 100 6 100 7 0
 	run -0 "$ICOST" --all --order=3 "$T/c.pmr"
-	[ "$(row a+b)" = "0.0 0" ] && [ "$(row b+c)" = "0.0 0" ]
+	[ "$(row a+b)" = "0.0 0" ]
+	[ "$(row b+c)" = "0.0 0" ]
 	[ "$(row a+b+c)" = "100.0 100" ]
 }
 
@@ -93,7 +99,8 @@ row() {
 	costs 300 a,b 0 300 1 300 2 150 3 0
 	cat "$T/x.pmr" "$T/c.pmr" > "$T/m.pmr"
 	run -0 "$ICOST" "$T/m.pmr"
-	[ "$(row a)" = "12.5 50" ] && [ "$(row b)" = "37.5 150" ]
+	[ "$(row a)" = "12.5 50" ]
+	[ "$(row b)" = "37.5 150" ]
 	[ "$(row Total)" = "100.0 400" ]
 	run -0 "$ICOST" -f tsv "$T/m.pmr"
 	[ "${lines[0]}" = $'#category\tpercent\tcycles\tmask\torder\tsource' ]
@@ -132,17 +139,20 @@ row() {
 @test "icost: bad input is one line and exit 1" {
 	"$PMSIM" -q -m fields03 --max 2000 -o "$T/nog.pmr" "$TOP/traces/gzip.pmr.zst"
 	run -1 "$ICOST" "$T/nog.pmr"
-	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"no GNODE or COST records"* ]]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"no GNODE or COST records"* ]]
 	"$PMSIM" -q -m fields03 --graph --max 2000 -o "$T/g.pmr" "$TOP/traces/gzip.pmr.zst"
 	run -1 "$ICOST" -m alpha21264 "$T/g.pmr"
-	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"another machine than -m/-O state"* ]]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"another machine than -m/-O state"* ]]
 	"$PMVIEW" -f tsv "$T/g.pmr" | awk -F '\t' '!($1 == "GNODE" && $2 == 500)' |
 	    sed 's/^END\t[0-9]*/END\t0/' > "$T/gap.tsv"
 	"$PMVIEW" -r --no-pg -o "$T/gap.pmr" "$T/gap.tsv" 2>/dev/null ||
 	    "$PMVIEW" -f tsv "$T/g.pmr" | awk -F '\t' '!($1 == "GNODE" && $2 == 500) && $1 != "END"' > "$T/gap.tsv"
 	"$PMVIEW" -r --no-pg -o "$T/gap.pmr" "$T/gap.tsv"
 	run -1 "$ICOST" "$T/gap.pmr"
-	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"GNODE seq 501 after 499: records are missing"* ]]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"GNODE seq 501 after 499: records are missing"* ]]
 	run -0 "$ICOST" --fragments "$T/gap.pmr"
 	head -c 3000 "$T/g.pmr" > "$T/trunc.pmr"
 	run -1 "$ICOST" "$T/trunc.pmr"
@@ -157,7 +167,8 @@ row() {
 	# report's sums: refused
 	costs 1000 a,b 0 1000 1 900 2 9000000000000000000 3 500
 	run -1 "$ICOST" "$T/c.pmr"
-	[ "${#lines[@]}" -eq 1 ] && [[ $output == *": COST of 1000 and 9000000000000000000 cycles, or sums, beyond 2^48 a record and 2^60 in all" ]]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *": COST of 1000 and 9000000000000000000 cycles, or sums, beyond 2^48 a record and 2^60 in all" ]]
 }
 
 @test "icost: options in --help; --focus, --bar, -e sets" {
@@ -170,13 +181,15 @@ row() {
 	done
 	"$PMSIM" -q -m fields03 --graph --max 20000 -o "$T/g.pmr" "$TOP/traces/gzip.pmr.zst"
 	run -0 "$ICOST" --focus=bmisp --bar "$T/g.pmr"
-	[[ $output == *"dl1+bmisp"* ]] && [[ $output != *"dl1+win"* ]]
+	[[ $output == *"dl1+bmisp"* ]]
+	[[ $output != *"dl1+win"* ]]
 	[[ $output == *"# stacked bar"* ]]
 	# a set naming every load's misses is dmiss on this trace
 	run -0 "$ICOST" -c dmiss -e 'ldmiss=dmiss:cls=load,ldst' "$T/g.pmr"
 	[ -n "$(row ldmiss)" ]
 	a=$(row dmiss | cut -d' ' -f2); b=$(row ldmiss | cut -d' ' -f2)
-	[ "$b" -le "$a" ] && [ "$b" -gt 0 ]
+	[ "$b" -le "$a" ]
+	[ "$b" -gt 0 ]
 }
 
 # A GNODE stream of $1 nodes on the fields03 machine: 1-cycle integer
@@ -211,15 +224,18 @@ gnodes() {
 @test "icost --fu-contention gives a long op's unit wait to lgalu; --win-inf deletes the window" {
 	gnodes 4 fu
 	run -0 "$ICOST" -c bw,lgalu "$T/h.pmr"
-	[ "$(row bw | cut -d' ' -f2)" = 5 ] && [ "$(row lgalu | cut -d' ' -f2)" = 2 ]
+	[ "$(row bw | cut -d' ' -f2)" = 5 ]
+	[ "$(row lgalu | cut -d' ' -f2)" = 2 ]
 	run -0 "$ICOST" -c bw,lgalu --fu-contention=lgalu "$T/h.pmr"
-	[ "$(row bw | cut -d' ' -f2)" = 0 ] && [ "$(row lgalu | cut -d' ' -f2)" = 7 ]
+	[ "$(row bw | cut -d' ' -f2)" = 0 ]
+	[ "$(row lgalu | cut -d' ' -f2)" = 7 ]
 	gnodes 3000 win
 	run -0 "$ICOST" -c win "$T/h.pmr"
 	w20=$(row win | cut -d' ' -f2)
 	run -0 "$ICOST" -c win --win-inf "$T/h.pmr"
 	winf=$(row win | cut -d' ' -f2)
-	[ "$w20" -gt 10000 ] && [ "$winf" -gt "$w20" ]
+	[ "$w20" -gt 10000 ]
+	[ "$winf" -gt "$w20" ]
 	run -2 "$ICOST" --fu-contention=alu "$T/h.pmr"
 }
 
@@ -229,7 +245,8 @@ gnodes() {
 	# nodes after it, fetched in cycle 1, by 39; imiss takes them back
 	gnodes 50 wp
 	run -0 "$ICOST" -c bmisp,imiss --all "$T/h.pmr"
-	[ "$(row bmisp | cut -d' ' -f2)" = -39 ] && [ "$(row imiss | cut -d' ' -f2)" = 0 ]
+	[ "$(row bmisp | cut -d' ' -f2)" = -39 ]
+	[ "$(row imiss | cut -d' ' -f2)" = 0 ]
 	[ "$(row bmisp+imiss | cut -d' ' -f2)" = 39 ]
 	# so the graph is not monotone in bmisp: a note that says why, not
 	# a warning of a bug; with imiss in the subset it is
@@ -253,13 +270,15 @@ gnodes() {
 	run -0 "$ICOST" -c win "$T/h.pmr"
 	tied=$(row win | cut -d' ' -f2)
 	echo "win: $free without the edge, $tied with it"
-	[ "$free" -gt 150 ] && [ "$tied" -lt $((free - 150)) ]
+	[ "$free" -gt 150 ]
+	[ "$tied" -lt $((free - 150)) ]
 	# fields03 has 16 MSHRs: 40 misses go in three waves of 500 cycles
 	gnodes 60 mshr
 	run -0 "$ICOST" -c dmiss "$T/h.pmr"
 	t=$(row Total | cut -d' ' -f2)
 	echo "t = $t"
-	[ "$t" -gt 1500 ] && [ "$t" -lt 1600 ]
+	[ "$t" -gt 1500 ]
+	[ "$t" -lt 1600 ]
 }
 
 @test "icost --issue sched: each lane schedules its issue; xz's win+bmisp within 3 points of multisim at 2 M instructions" {
@@ -287,7 +306,8 @@ gnodes() {
 	run -0 make -f "$TOP/examples/icost-multisim.mk" -j2 TOP="$TOP" \
 	    PMSIM="$PMSIM" ICOST="$ICOST" WARMUP=500000 TRACES=xz GNUPLOT= \
 	    OUT="$T/s"
-	[[ $output == *"--issue sched"* ]] && [[ $output != *"--ideal"* ]]
+	[[ $output == *"--issue sched"* ]]
+	[[ $output != *"--ideal"* ]]
 	obs=$(awk -F '\t' '$1 == "xz" { print $5 }' "$T/o/summary.tsv")
 	sch=$(awk -F '\t' '$1 == "xz" { print $5 }' "$T/s/summary.tsv")
 	echo "xz, the largest error over the rows >= 5%: $obs points observed, $sch scheduled"
@@ -312,7 +332,8 @@ gnodes() {
 	printf '%s\n' "$output"
 	[ "$(grep -vc '^trace' "$T/out/summary.tsv")" -eq 7 ]
 	# gnuplot (make deps installs it) draws the plot
-	[ -s "$T/out/icost-multisim.png" ] && [[ $output == *"plot: $T/out/icost-multisim.png"* ]]
+	[ -s "$T/out/icost-multisim.png" ]
+	[[ $output == *"plot: $T/out/icost-multisim.png"* ]]
 	awk -F '\t' 'NR > 1 && !($3 >= 3 && $4 <= 11 && $5 <= 3) {
 		print "off: " $0; bad++ } END { exit bad }' "$T/out/summary.tsv"
 	# the subsets are the ones icost --subsets names: 38 runs a trace
@@ -372,13 +393,15 @@ gnodes() {
 	# no STATS (COST records), a pre-1.4 STATS, and --compare: refused
 	"$ICOST" -c dl1 -f pmr -o "$T/g.cost" "$T/g.pmr"
 	run -1 "$ICOST" --topdown "$T/g.cost"
-	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"no final STATS record"* ]]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"no final STATS record"* ]]
 	"$PMVIEW" -f tsv "$T/g.pmr" | awk -F '\t' 'BEGIN { OFS = "\t" }
 	    $1 == "#STATS" { for (i = 1; i <= NF; i++) if ($i ~ /^td_/) c[i] = 1 }
 	    $1 == "STATS" { for (i in c) $i = 0 } { print }' > "$T/old.tsv"
 	"$PMVIEW" -r --no-pg -o "$T/old.pmr" "$T/old.tsv"
 	run -1 "$ICOST" --topdown -c dl1 "$T/old.pmr"
-	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"before pmr 1.4"* ]]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"before pmr 1.4"* ]]
 	run -2 "$ICOST" --topdown --compare "$T/g.cost" "$T/g.cost"
 }
 
@@ -393,7 +416,8 @@ gnodes() {
 	# multi-cycle op: the two procedures together are lgalu, exactly
 	l=$(row lgalu | cut -d' ' -f2) s=$(row s | cut -d' ' -f2)
 	f=$(row f | cut -d' ' -f2) sf=$(row s+f | cut -d' ' -f2)
-	[ "$s" -gt 1000 ] && [ "$f" -lt "$s" ]
+	[ "$s" -gt 1000 ]
+	[ "$f" -lt "$s" ]
 	[ $((s + f + sf)) -eq "$l" ]
 	# the same as the procedure's pc range from the symbol table
 	lo=$(nm "$T/procs" | awk '$3 == "slow" { print "0x" $1 }')
@@ -405,11 +429,13 @@ gnodes() {
 	run -0 "$ICOST" -c lgalu -e s=lgalu:proc=slow "$T/g2.pmr"
 	[ "$(row s | cut -d' ' -f2)" -eq $((2 * s)) ]
 	run -1 "$ICOST" -e x=lgalu:proc=nosuch "$T/g.pmr"
-	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"no procedure 'nosuch' in the symbols of the IMAGE records' files" ]]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"no procedure 'nosuch' in the symbols of the IMAGE records' files" ]]
 	"$PMVIEW" -f tsv "$T/g.pmr" | awk -F '\t' '$1 != "IMAGE" && $1 != "END"' > "$T/noimg.tsv"
 	"$PMVIEW" -r --no-pg -o "$T/noimg.pmr" "$T/noimg.tsv"
 	run -1 "$ICOST" -e x=lgalu:proc=slow "$T/noimg.pmr"
-	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"it has no IMAGE records"* ]]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"it has no IMAGE records"* ]]
 	# the binary moved under another root: --sysroot finds it
 	mkdir -p "$T/root$T"
 	mv "$T/procs" "$T/root$T/procs"
@@ -421,7 +447,8 @@ gnodes() {
 	# another build at the recorded path: its symbols would lie
 	cc -nostdlib -static -no-pie -DN=7 -o "$T/procs" "$DATA/icost/procs.S"
 	run -1 "$ICOST" -e x=lgalu:proc=slow "$T/g.pmr"
-	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"no symbols for '$T/procs' (another build than the traced one: build-ids differ)" ]]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"no symbols for '$T/procs' (another build than the traced one: build-ids differ)" ]]
 }
 
 # The paper's Fig. 2 shape (§3.1): a 4-entry window, 2-wide fetch, map and
@@ -462,8 +489,10 @@ X
 	    <(awk '{ print $1, $6, $7, $8, $9, $10, $11 }' "$T/hand")
 	diff <(printf '%s\n' "${lines[@]:1}" | cut -f4-8) <(printf '%s\n' "${lines[@]:1}" | cut -f9-13)
 	run -0 "$ICOST" -c dl1,win "$T/h.pmr"
-	[ "$(row dl1 | cut -d' ' -f2)" = 6 ] && [ "$(row win | cut -d' ' -f2)" = 3 ]
-	[ "$(row dl1+win | cut -d' ' -f2)" = -3 ] && [ "$(row Total | cut -d' ' -f2)" = 13 ]
+	[ "$(row dl1 | cut -d' ' -f2)" = 6 ]
+	[ "$(row win | cut -d' ' -f2)" = 3 ]
+	[ "$(row dl1+win | cut -d' ' -f2)" = -3 ]
+	[ "$(row Total | cut -d' ' -f2)" = 13 ]
 	# --nodes is a graph's: not with the table's companions
 	run -2 "$ICOST" --nodes --topdown "$T/h.pmr"
 	run -2 "$ICOST" --nodes -f json "$T/h.pmr"
@@ -494,7 +523,8 @@ X
 		if [ "$dw" -lt 0 ]; then
 			[ $((a * d)) -gt $((c * b)) ]
 		else
-			[ "$tr" = sort ] && [ $((a * d)) -lt $((c * b)) ]
+			[ "$tr" = sort ]
+			[ $((a * d)) -lt $((c * b)) ]
 		fi
 		[ "$tr" = sort ] || [ "$dw" -lt 0 ]
 		[ "$wb" -gt 0 ]
@@ -576,7 +606,8 @@ X
 	run -1 "$ICOST" --top=dmiss "$T/none.pmr"
 	[ "${#lines[@]}" -eq 1 ]
 	run -0 "$ICOST" --top=bmisp -f json --top-k 2 "$T/g.pmr"
-	[ "${#lines[@]}" -eq 2 ] && [[ ${lines[0]} == '{"type":"top","pc":"0x'*'"with":"dmiss"'* ]]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ ${lines[0]} == '{"type":"top","pc":"0x'*'"with":"dmiss"'* ]]
 }
 
 @test "icost: runs of another machine or other instructions, and COST of two machines, do not mix" {
@@ -585,7 +616,8 @@ X
 	"$PMSIM" -q -m fields03 --max 20000 --ideal=dl1 "$f" > "$T/dl1.pmr"
 	# idealizing keeps the retired path: the same pc hash
 	h() { "$PMVIEW" -f tsv -t STATS "$1" | awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "pc_hash") c = i; next } { print $c }'; }
-	[ "$(h "$T/base.pmr")" = "$(h "$T/dl1.pmr")" ] && [ "$(h "$T/base.pmr")" != 0x0 ]
+	[ "$(h "$T/base.pmr")" = "$(h "$T/dl1.pmr")" ]
+	[ "$(h "$T/base.pmr")" != 0x0 ]
 	"$PMVIEW" -f tsv -t META "$T/dl1.pmr" | grep -q $'^META\tbase-config-digest\t'"$("$PMVIEW" -f tsv -t META "$T/base.pmr" | awk -F '\t' '$2 == "config-digest" { print $3 }')"
 	cat "$T/base.pmr" "$T/dl1.pmr" > "$T/ok.pmr"
 	run -0 "$ICOST" --multisim -c dl1 "$T/ok.pmr"
@@ -593,12 +625,14 @@ X
 	"$PMSIM" -q -m fields03 --max 20000 --ideal=dl1 "$TOP/traces/sort.pmr.zst" > "$T/other.pmr"
 	cat "$T/base.pmr" "$T/other.pmr" > "$T/bad.pmr"
 	run -1 "$ICOST" --multisim -c dl1 "$T/bad.pmr"
-	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"the runs retired different instructions"* ]]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"the runs retired different instructions"* ]]
 	# another machine idealized
 	"$PMSIM" -q -m fields03 -O rob=32 --max 20000 --ideal=dl1 "$f" > "$T/m.pmr"
 	cat "$T/base.pmr" "$T/m.pmr" > "$T/bad.pmr"
 	run -1 "$ICOST" --multisim -c dl1 "$T/bad.pmr"
-	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"idealizes another machine than the first"* ]]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"idealizes another machine than the first"* ]]
 	# COST records carry the machine: shards of two machines, or a
 	# comparison across machines, are refused
 	"$PMSIM" -q -m fields03 --graph --max 20000 "$f" | "$ICOST" -c dl1 -f pmr -o "$T/a.cost"
@@ -607,11 +641,13 @@ X
 	[[ ${lines[1]} == *$'\t0x'"$("$PMVIEW" -f tsv -t META "$T/base.pmr" | awk -F '\t' '$2 == "config-digest" { print $3 }')" ]]
 	cat "$T/a.cost" "$T/b.cost" > "$T/ab.cost"
 	run -1 "$ICOST" "$T/ab.cost"
-	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"COST of another machine than the first"* ]]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"COST of another machine than the first"* ]]
 	"$ICOST" --multisim -c dl1 -f pmr -o "$T/ms.cost" "$T/ok.pmr"
 	run -0 "$ICOST" --compare "$T/ms.cost" "$T/a.cost"
 	run -1 "$ICOST" --compare "$T/ms.cost" "$T/b.cost"
-	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"a breakdown of another machine than"* ]]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"a breakdown of another machine than"* ]]
 }
 
 # The lanes keep int32 times relative to a per-lane base that moves up as

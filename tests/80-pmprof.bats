@@ -49,10 +49,12 @@ samples() {
 
 @test "pmprof --help, -V; a missing or unknown verb and bad options exit 2" {
 	run -0 "$PMPROF" --help
-	[[ $output == *"usage: pmprof verb"* ]] && [[ $output == *"--sysroot"* ]]
+	[[ $output == *"usage: pmprof verb"* ]]
+	[[ $output == *"--sysroot"* ]]
 	run -0 "$PMPROF" -V
 	run -2 --separate-stderr "$PMPROF"
-	[[ $stderr == *"a verb is needed"* ]] && [[ $stderr == *"usage:"* ]]
+	[[ $stderr == *"a verb is needed"* ]]
+	[[ $stderr == *"usage:"* ]]
 	run -2 --separate-stderr "$PMPROF" frobnicate
 	[[ $stderr == *"value 'frobnicate' is unknown (images, procs, list"* ]]
 	run -2 --separate-stderr "$PMPROF" procs --bogus
@@ -120,7 +122,8 @@ samples() {
 	    END { exit !(b == s && r[3000] == 5) }'
 	run -0 "$PMPROF" list slow "$T/t.pmr"
 	[[ ${lines[0]} == "procedure slow in $T/work [$(sym slow), $(sym fast)): 5 instructions, 1 basic blocks" ]]
-	[[ $output == *"imul rax, rax"* ]] && [[ $output == *"ret"* ]]
+	[[ $output == *"imul rax, rax"* ]]
+	[[ $output == *"ret"* ]]
 	run -1 --separate-stderr "$PMPROF" list nosuch "$T/t.pmr"
 	[ "$stderr" = "pmprof: no procedure 'nosuch' in the images' symbols" ]
 	# ProfileMe samples: each instruction's mean stage latencies; the
@@ -139,12 +142,14 @@ samples() {
 	"$PMSIM" -q --sampler=tip,S=50 -o "$T/t.pmr" "$T/w1.trace"
 	mv "$T/work" "$T/work.moved"
 	run -0 "$PMPROF" procs "$T/t.pmr"
-	[[ $output == *"[no symbols]"* ]] && [[ $output != *"slow"* ]]
+	[[ $output == *"[no symbols]"* ]]
+	[[ $output != *"slow"* ]]
 	[[ ${lines[-1]} == "note: no symbols for '$T/work' (No such file or directory)" ]]
 	# under --sysroot it is found again
 	mkdir -p "$T/root$T" && cp "$T/work.moved" "$T/root$T/work"
 	run -0 "$PMPROF" procs --sysroot "$T/root" "$T/t.pmr"
-	[[ $output == *" slow "* ]] && [[ $output != *"note:"* ]]
+	[[ $output == *" slow "* ]]
+	[[ $output != *"note:"* ]]
 	# another build at the recorded path
 	cc -nostdlib -static -no-pie -DN=7 -o "$T/work" "$DATA/prof/work.S"
 	run -0 "$PMPROF" procs "$T/t.pmr"
@@ -168,7 +173,8 @@ samples() {
 	# together: a pc of either could be either build's; no names, a note
 	run -0 "$PMPROF" procs "$T/a.pmr" "$T/b.pmr"
 	printf '%s\n' "$output"
-	[[ $output != *" slow "* ]] && [[ $output != *" fast "* ]]
+	[[ $output != *" slow "* ]]
+	[[ $output != *" fast "* ]]
 	[[ ${lines[-1]} == *"another file or build was mapped at the same addresses"* ]]
 	run -1 --separate-stderr "$PMPROF" list slow "$T/a.pmr" "$T/b.pmr"
 	assert_one_line_stderr
@@ -185,10 +191,12 @@ samples() {
 	strip --strip-all -o "$T/root$T/work" "$T/work"
 	rm "$d/${bid:2}.debug"
 	run -0 "$PMPROF" procs --sysroot "$T/root" "$T/t.pmr"
-	[[ $output == *"[outside symbols]"* ]] && [[ $output != *" slow "* ]]
+	[[ $output == *"[outside symbols]"* ]]
+	[[ $output != *" slow "* ]]
 	objcopy --only-keep-debug "$T/work" "$d/${bid:2}.debug"
 	run -0 "$PMPROF" procs --sysroot "$T/root" "$T/t.pmr"
-	[[ $output == *" slow "* ]] && [[ $output != *"outside"* ]]
+	[[ $output == *" slow "* ]]
+	[[ $output != *"outside"* ]]
 }
 
 @test "pmprof stats: DCPI's Fig. 3 formulas over hand-made runs" {
@@ -283,7 +291,8 @@ samples() {
 	[ "$(awk '{ s += $NF } END { print s }' "$T/f.txt")" -eq "$total" ]
 	# gzipped protobuf is no text for a terminal
 	run script -qec "'$PMPROF' export -t pprof '$T/t.pmr'" /dev/null
-	[ "$status" -eq 1 ] && [[ $output == *"binary output to a terminal (use -o or --force)"* ]]
+	[ "$status" -eq 1 ]
+	[[ $output == *"binary output to a terminal (use -o or --force)"* ]]
 	run script -qec "'$PMPROF' export -t pprof --force '$T/t.pmr' > /dev/null" /dev/null
 	[ "$status" -eq 0 ]
 	"$PMPROF" export -t pprof -o "$T/p.pb.gz" "$T/t.pmr"

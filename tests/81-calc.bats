@@ -76,7 +76,8 @@ col() {
 	[ "$(col "$(at 0x1e)" static_culprit)" = "$(at 0x1a)" ]
 	# the listing shows the bubble and the culprit
 	run -0 "$PMPROF" calc _start "$D/ideal.pmr"
-	[[ $output == *"*** Best-case "* ]] && [[ $output == *"*** Actual "* ]]
+	[[ $output == *"*** Best-case "* ]]
+	[[ $output == *"*** Actual "* ]]
 	grep -Eq "^ +r 11\.0cy static$" <<<"$output"
 	# (its CPI from samples: 12 within sampling noise)
 	grep -Eq "^$(at 0x1e) +[0-9]+ +[0-9]+ +H +1[12]\.[0-9]cy +$(at 0x1a | sed 's/^0x//') +add r8, rdi$" <<<"$output"
@@ -124,7 +125,8 @@ col() {
 @test "pmprof calc --score: frequency and cause accuracy of one run and the runs merged" {
 	run -0 "$PMPROF" calc --whatcg --score -f tsv "$D/sq1.pmr" "$D/sq2.pmr"
 	[ "${#lines[@]}" -eq 3 ]
-	[[ ${lines[1]} == "run 1"$'\t'* ]] && [[ ${lines[2]} == "2 runs"$'\t'* ]]
+	[[ ${lines[1]} == "run 1"$'\t'* ]]
+	[[ ${lines[2]} == "2 runs"$'\t'* ]]
 	awk -F '\t' 'NR > 1 { for (i = 2; i <= 6; i++) if ($i < 0 || $i > 100) exit 1
 	    if (!($2 <= $3 && $3 <= $4)) exit 1 }' <<<"$output"
 	# the test program, perfect memory: every sample's instruction within

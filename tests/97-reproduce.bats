@@ -100,7 +100,8 @@ cycles() {
 	"$PMVIEW" -f tsv "$T/none.10000.pmr" | sed 's/skip=10000 /skip=x /' |
 	    "$PMVIEW" -r --no-pg -o "$T/bad.pmr"
 	run -1 "$ICOST" --multisim -c win "$T/bad.pmr" "$T/win.10000.pmr"
-	[ "${#lines[@]}" -eq 1 ] && [[ $output == *"META skip 'skip=x "*"names no window"* ]]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"META skip 'skip=x "*"names no window"* ]]
 }
 
 @test "icost-multisim.mk: a tool changed since makes what it wrote stale, and only that; a relink that changed nothing, nothing" {
@@ -109,7 +110,8 @@ cycles() {
 	local mk=(make -f "$TOP/examples/icost-multisim.mk" TOP="$TOP"
 	    OUT="$T/m" TRACES=gzip CATS=win MAX=20000 GNUPLOT=)
 	run -0 "${mk[@]}" -s PMSIM="$T/bin/pmsim" ICOST="$T/bin/icost"
-	[ -s "$T/m/summary.tsv" ] && [ -s "$T/m/.tools/icost-multisim.mk/icost" ]
+	[ -s "$T/m/summary.tsv" ]
+	[ -s "$T/m/.tools/icost-multisim.mk/icost" ]
 	# the outputs and stamps a minute old, so that a file system of whole
 	# seconds cannot give them the time of the stamp rewritten next
 	find "$T/m" -type f -exec touch -d '1 minute ago' {} +
@@ -179,19 +181,23 @@ cycles() {
 		    h[$i] = i } $1 == "summary" { print $h["err21_rel"] }' \
 		    "$T/s/gzip.r$r.cmp.tsv")
 		got=$(awk -F '\t' -v r=$r '$2 == r { print $4 }' "$T/s/seeds.tsv")
-		[ -n "$want" ] && [ "$want" = "$got" ]
+		[ -n "$want" ]
+		[ "$want" = "$got" ]
 		# and the same samples on the true path, from their own
 		# comparison
 		want=$(awk -F '\t' '$1 == "#summary" { for (i = 2; i <= NF; i++)
 		    h[$i] = i } $1 == "summary" { print $h["err21_rel"] }' \
 		    "$T/s/gzip.r$r.or.cmp.tsv")
 		got=$(awk -F '\t' -v r=$r '$2 == r { print $13 }' "$T/s/seeds.tsv")
-		[ -n "$want" ] && [ "$want" = "$got" ]
+		[ -n "$want" ]
+		[ "$want" = "$got" ]
 		# the signatures the fragments are of, from shotgun's counters
 		want=$(tr ' ' '\n' < "$T/s/gzip.r$r.sg.stats" |
 		    awk -F = '$1 == "sigs_kept" { print $2 }')
 		got=$(awk -F '\t' -v r=$r '$2 == r { print $14 }' "$T/s/seeds.tsv")
-		[ -n "$want" ] && [ "$want" -gt 0 ] && [ "$want" = "$got" ]
+		[ -n "$want" ]
+		[ "$want" -gt 0 ]
+		[ "$want" = "$got" ]
 	done
 	# which is shotgun --oracle's breakdown of the same samples
 	a=$("$BIN/shotgun" -q -n 20 --oracle -p "$TOP/traces/gzip.pmr.zst" \
@@ -199,7 +205,9 @@ cycles() {
 	    "$PMVIEW" -t COST -f tsv)
 	b=$("$PMVIEW" -t COST -f tsv "$T/s/gzip.r0.or.cost")
 	c=$("$PMVIEW" -t COST -f tsv "$T/s/gzip.r0.sg.cost")
-	[ -n "$a" ] && [ "$a" = "$b" ] && [ "$b" != "$c" ]
+	[ -n "$a" ]
+	[ "$a" = "$b" ]
+	[ "$b" != "$c" ]
 	# the summary: the mean, the lowest and the highest of the two
 	run -0 awk -F '\t' 'FNR == NR { v[++n] = $4; next }
 	    FNR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
