@@ -107,8 +107,10 @@ struct pmr_shotgun_stats {
 	uint64_t dets_nopc;	/* DETs of pcs not in the program (dropped) */
 	uint64_t tried, kept;	/* fragments */
 	uint64_t truncated;	/* of those kept, cut at a choice (--keep) */
-	uint64_t kept_whole;	/* kept in the first pass from the start
-				 * of their signatures: whole ones */
+	uint64_t kept_whole;	/* kept from the start of their
+				 * signatures, whole (kept = kept_whole +
+				 * resync_kept + the truncated from the
+				 * start) */
 	uint64_t worth;		/* the kept ones' nodes past warm, in whole
 				 * fragments' worth (-n asks for so many) */
 	uint64_t sigs_tried;	/* the signatures drawn */

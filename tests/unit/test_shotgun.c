@@ -79,9 +79,10 @@ signature(struct pmr_shotgun *g)
 	add_sig(g, 0x1000, SIGLEN, bits, sizeof(bits));
 }
 
-/* A DET of the load at pc with context window sig (ctx 2). */
+/* A DET of the load at pc with context window sig of +-ctx. */
 static void
-det(struct pmr_shotgun *g, uint64_t pc, uint64_t sig, uint64_t seq)
+det_ctx(struct pmr_shotgun *g, uint64_t pc, uint64_t sig, uint64_t seq,
+    unsigned ctx)
 {
 	struct pmr_sim_det d;
 
@@ -89,11 +90,18 @@ det(struct pmr_shotgun *g, uint64_t pc, uint64_t sig, uint64_t seq)
 	d.seq = seq;
 	d.pc = pc;
 	d.cls = PMR_OP_LOAD;
-	d.ctx = 2;
+	d.ctx = (uint8_t)ctx;
 	d.sig = sig;
 	d.ep_fu = 1;
 	d.ep_mem = 3;
 	CHECK_EQ(pmr_shotgun_add_det(g, &d), 0);
+}
+
+/* A DET of the load at pc with context window sig (ctx 2). */
+static void
+det(struct pmr_shotgun *g, uint64_t pc, uint64_t sig, uint64_t seq)
+{
+	det_ctx(g, pc, sig, seq, 2);
 }
 
 struct got {
@@ -118,7 +126,8 @@ collect(void *arg, const struct pmr_sim_gnode *n, uint64_t frag, uint32_t pos)
 
 /* Builds 3 fragments with resync percent; dets: 0 the two DETs of
  * 0x2014 at position 10's window, 1 only one of them, 2 the two and one
- * of 0x2010 with the same window. */
+ * of 0x2010 with the same window, 3 the two of resync_anchor_ctx (ctx
+ * 12; else 2). */
 static const struct pmr_shotgun_stats *
 run(struct pmr_shotgun **gp, uint32_t resync, int dets, struct got *o,
     uint32_t warm)
@@ -130,7 +139,7 @@ run(struct pmr_shotgun **gp, uint32_t resync, int dets, struct got *o,
 
 	memset(&so, 0, sizeof(so));
 	so.fragments = 3;
-	so.ctx = 2;
+	so.ctx = dets == 3 ? 12 : 2;
 	so.bits = 2;
 	so.lookahead = 64;
 	so.resync = resync;
@@ -143,11 +152,16 @@ run(struct pmr_shotgun **gp, uint32_t resync, int dets, struct got *o,
 		exit(1);
 	program(g);
 	signature(g);
-	det(g, 0x2014, 0x14, 500);
-	if (dets != 1)
-		det(g, 0x2014, 0x14, 700);
-	if (dets == 2)
-		det(g, 0x2010, 0x14, 900);
+	if (dets == 3) {
+		det_ctx(g, 0x2014, 0x140100ull << 4 | 0x1, 500, 12);
+		det_ctx(g, 0x2014, 0x140100ull << 4 | 0x4, 700, 12);
+	} else {
+		det(g, 0x2014, 0x14, 500);
+		if (dets != 1)
+			det(g, 0x2014, 0x14, 700);
+		if (dets == 2)
+			det(g, 0x2010, 0x14, 900);
+	}
 	memset(o, 0, sizeof(*o));
 	CHECK_EQ(pmr_shotgun_build(g, collect, o), 0);
 	*gp = g;
@@ -214,6 +228,30 @@ UNIT_TEST(resync_none)
 	/* 77% is enough: the tail is 35 of 45 */
 	st = run(&g, 77, 0, &o, 0);
 	CHECK_EQ(st->resync_kept, 4);
+	pmr_shotgun_free(g);
+}
+
+/*
+ * An anchor compares +-10 at most, however wide the match (--ctx 12
+ * here).  Position 10's +-10 window (positions 0 .. 20, 0 lowest: b1 at
+ * 4, 9 and 10) is 0x140100; the two DETs of 0x2014 have it in the middle
+ * of their +-12 and differ in the outer positions (-12 and -11): the
+ * anchor at position 10 as with ctx 2, each fragment the tail from it.
+ * Compared over +-12, as before 2026-11-29, no two DETs shared a window
+ * and the walk never started again.
+ */
+UNIT_TEST(resync_anchor_ctx)
+{
+	const struct pmr_shotgun_stats *st;
+	struct pmr_shotgun *g;
+	struct got o;
+
+	st = run(&g, 50, 3, &o, 0);
+	CHECK_EQ(st->kept, 4);
+	CHECK_EQ(st->resync_kept, 4);
+	CHECK_EQ(st->kept_whole, 0);
+	CHECK_EQ(o.n, 4 * (SIGLEN - TAIL0));
+	CHECK_EQ(o.bad, 0);
 	pmr_shotgun_free(g);
 }
 
@@ -316,4 +354,5 @@ UNIT_TEST(standin_drawn)
 }
 
 UNIT_MAIN(UNIT_ENTRY(resync_anchor), UNIT_ENTRY(resync_none),
+    UNIT_ENTRY(resync_anchor_ctx),
     UNIT_ENTRY(standin_drawn))
