@@ -31,6 +31,22 @@ load test_helper
 	[[ $output == *"lib/util/"*" calls up into lib/stream/"* ]]
 }
 
+# Under bats' errexit only the last command of an && list fails a test:
+# in '[ a ] && [ b ]' a false a fails nothing (112 such lines hid four
+# wrong assertions until 2026-11-29), nor does '! cmd' (errexit ignores
+# a negated command).  A test is a command of its own, and 'run -1 cmd'
+# says a command fails; '[ a ] && x=1' (a condition) is fine.
+@test "no bats assertion is the first command of an && list of assertions, nor negated with !" {
+	pat='^[[:space:]]*(\[\[? .*\]\]?[[:space:]]*&&[[:space:]]*(\[|$)|! )'
+	# the check sees them
+	printf '\t[ "$a" = 1 ] && [ "$b" = 2 ]\n\t[[ $x == y ]] &&\n\t! cmp a b\n' |
+	    grep -Ec "$pat" | grep -qx 3
+	run -1 grep -E "$pat" <<<$'\t[ "$s" = p ] && spec=1\n\tif ! cmp a b; then'
+	run grep -En "$pat" "$TOP"/tests/*.bats
+	echo "$output"
+	[ "$status" -eq 1 ]
+}
+
 # make fuzz builds with clang: a construct only GCC takes (target_clones on
 # a noinline function did) must not stop it; nothing else runs clang.
 @test "clang, make fuzz's compiler, takes every library and fuzz source" {
