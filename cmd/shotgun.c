@@ -248,7 +248,7 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 	    "%" PRIu64
 	    " SIG, %" PRIu64 " DET (%" PRIu64 " of pcs not in the program); "
 	    "fragments: %" PRIu64 " tried, %" PRIu64 " kept (%" PRIu64
-	    " cut at a choice, %" PRIu64 " whole in the first pass; %" PRIu64
+	    " cut at a choice, %" PRIu64 " whole from their signatures' start; %" PRIu64
 	    " whole fragments' worth; %" PRIu64 " signatures drawn, %"
 	    PRIu64 " of them kept)",
 	    st->sigs, st->dets, st->dets_nopc, st->tried, st->kept,

@@ -32,7 +32,7 @@ load test_helper
 }
 
 # Under bats' errexit only the last command of an && list fails a test:
-# in '[ a ] && [ b ]' a false a fails nothing (112 such lines hid four
+# in '[ a ] && [ b ]' a false a fails nothing (112 such lines hid three
 # wrong assertions until 2026-11-29), nor does '! cmd' (errexit ignores
 # a negated command).  A test is a command of its own, and 'run -1 cmd'
 # says a command fails; '[ a ] && x=1' (a condition) is fine.

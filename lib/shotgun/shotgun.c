@@ -625,12 +625,20 @@ ctx_bits(unsigned ctx)
 	return ctx >= 31 ? ~0ull : (1ull << (2 * (2 * ctx + 1))) - 1;
 }
 
-/* A DET's context bits in the match window (the DET layout, position
- * -ctx lowest). */
+/* A DET's context bits in a window of +-ctx positions (the DET layout,
+ * position -ctx lowest). */
+static uint64_t
+window_ctx(const struct pmr_shotgun *g, const struct pmr_sim_det *d,
+    unsigned ctx)
+{
+	return (d->sig >> (2 * (g->det_ctx - ctx))) & ctx_bits(ctx);
+}
+
+/* A DET's context bits in the match window. */
 static uint64_t
 window_sig(const struct pmr_shotgun *g, const struct pmr_sim_det *d)
 {
-	return (d->sig >> (2 * (g->det_ctx - g->o.ctx))) & ctx_bits(g->o.ctx);
+	return window_ctx(g, d, g->o.ctx);
 }
 
 /* 1 if two DETs have the same producers the tie-break looks at. */
@@ -1101,8 +1109,7 @@ index_anchors(struct pmr_shotgun *g)
 	g->nanc = n;
 	for (i = 0; i < g->ndet_idx; i++) {
 		const struct pmr_sim_det *d = &g->det[g->detidx[i]];
-		uint64_t k = (d->sig >> (2 * (g->det_ctx - anc_ctx(g)))) &
-		    m;
+		uint64_t k = window_ctx(g, d, anc_ctx(g)) & m;
 		struct anchor *a = &g->anc[anc_slot(g, k)];
 
 		if (a->n == 0) {
