@@ -139,6 +139,11 @@ void pmr_icost_graph_gain(const struct pmr_icost_graph *g, int64_t *cur,
 /* Whether the nodes to come carry observed cycles (at_*) to check the
  * graph against (1, the default), or not (shotgun's fragments). */
 void pmr_icost_graph_observed(struct pmr_icost_graph *g, int on);
+/* Whether the nodes to come are sampled (shotgun's fragments: each
+ * node's fields are another instance's), so that --issue sched's base
+ * lane schedules its issue as the others do instead of keeping the
+ * node's issue wait (1), or are the run's own (0, the default). */
+void pmr_icost_graph_sampled(struct pmr_icost_graph *g, int on);
 /* Nodes added so far. */
 uint64_t pmr_icost_graph_nodes(const struct pmr_icost_graph *g);
 /* Stores the critical-path length of each lane in t[0..nlanes): the sum

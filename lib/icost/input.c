@@ -505,9 +505,11 @@ graph_meta(struct pmr_icost_input *ip, struct in *in, struct gread *s,
 		s->frag_here = m.value.n >= 9 && memcmp(m.value.p,
 		    "fragments", 9) == 0;
 		s->shotgun |= s->frag_here;
-		if (s->g != NULL)
+		if (s->g != NULL) {
 			pmr_icost_graph_observed(s->g, !s->frag_here &&
 			    !ip->fragments && ip->cut == 0);
+			pmr_icost_graph_sampled(s->g, s->frag_here);
+		}
 	} else if (meta_is(&m, "shotgun-build")) {
 		uint64_t w;
 
@@ -579,6 +581,7 @@ graph_gnode(struct pmr_icost_input *ip, struct in *in, struct gread *s,
 		 * are no longer the machine's to check */
 		pmr_icost_graph_observed(s->g, !s->frag_here &&
 		    !ip->fragments && ip->cut == 0);
+		pmr_icost_graph_sampled(s->g, s->frag_here);
 		if (ip->nodes_out != NULL) {
 			fputs("#seq\tpc\tF\tD\tR\tE\tP\tC\tobs_D\tobs_R\t"
 			    "obs_E\tobs_P\tobs_C\n", ip->nodes_out);
