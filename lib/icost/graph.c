@@ -1148,10 +1148,11 @@ loop_fused(unsigned L, lt *restrict F, lt *restrict D, lt *restrict R,
  * its issue too and keeps no residue, which only the lanes that
  * idealize bw dropped (grep's fragments overstated bw by 1.5-2.1
  * points, 0.6-0.8 under scheduled; cc1's true path 11.8% -> 11.0% from
- * the full graph).  Lanes that idealize bw (no contention) keep no ring.  sched_wait finds each
- * lane's wait W after R and D, loop_epc takes it for RE (all lanes in
- * one vector loop: calling lane_epc a lane at a time again cost a
- * fifth of the step), and sched_count counts the issues.
+ * the full graph).  Lanes that idealize bw (no contention) keep no ring.
+ * sched_wait finds each lane's wait W after R and D, loop_epc takes it
+ * for RE (all lanes in one vector loop: calling lane_epc a lane at a
+ * time again cost a fifth of the step), and sched_count counts the
+ * issues.
  */
 static __attribute__((noinline)) void
 sched_wait(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,

@@ -435,6 +435,17 @@ struct gread {
 	int warm_said;
 };
 
+/* Tells the graph what its nodes to come are: a graph cut into fragments
+ * restarts cold, so its times are no longer the machine's to check; and
+ * shotgun's fragments are sampled, each node another instance's. */
+static void
+graph_kind(const struct pmr_icost_input *ip, const struct gread *s)
+{
+	pmr_icost_graph_observed(s->g, !s->frag_here && !ip->fragments &&
+	    ip->cut == 0);
+	pmr_icost_graph_sampled(s->g, s->frag_here);
+}
+
 /*
  * The value of key (as "key=") among the space-separated tokens of a META
  * value, into *v; 0 if it is there and a number.
@@ -505,11 +516,8 @@ graph_meta(struct pmr_icost_input *ip, struct in *in, struct gread *s,
 		s->frag_here = m.value.n >= 9 && memcmp(m.value.p,
 		    "fragments", 9) == 0;
 		s->shotgun |= s->frag_here;
-		if (s->g != NULL) {
-			pmr_icost_graph_observed(s->g, !s->frag_here &&
-			    !ip->fragments && ip->cut == 0);
-			pmr_icost_graph_sampled(s->g, s->frag_here);
-		}
+		if (s->g != NULL)
+			graph_kind(ip, s);
 	} else if (meta_is(&m, "shotgun-build")) {
 		uint64_t w;
 
@@ -577,11 +585,7 @@ graph_gnode(struct pmr_icost_input *ip, struct in *in, struct gread *s,
 			    "%s", pmr_strerror(rc));
 		if (ip->top_gain != 0)
 			pmr_icost_graph_gain_on(s->g, ip->top_gain);
-		/* cut into fragments, the graph restarts cold: its times
-		 * are no longer the machine's to check */
-		pmr_icost_graph_observed(s->g, !s->frag_here &&
-		    !ip->fragments && ip->cut == 0);
-		pmr_icost_graph_sampled(s->g, s->frag_here);
+		graph_kind(ip, s);
 		if (ip->nodes_out != NULL) {
 			fputs("#seq\tpc\tF\tD\tR\tE\tP\tC\tobs_D\tobs_R\t"
 			    "obs_E\tobs_P\tobs_C\n", ip->nodes_out);
