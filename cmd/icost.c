@@ -29,7 +29,8 @@
 enum {
 	O_ORDER = PMR_OPT_PRIVATE, O_ALL, O_FOCUS, O_MULTISIM, O_COMPARE,
 	O_BAR, O_WIN_INF, O_FU, O_FRAGMENTS, O_SUBSETS, O_TOPDOWN,
-	O_SYSROOT, O_NODES, O_TOP, O_TOP_K, O_WITH, O_WARM, O_CUT, O_ISSUE
+	O_SYSROOT, O_NODES, O_TOP, O_TOP_K, O_WITH, O_WARM, O_CUT, O_ISSUE,
+	O_CHAIN
 };
 
 static const char synopsis[] =
@@ -86,6 +87,8 @@ help(void)
 	    "node's commit [0]\n"
 	    "      --cut=N          a new fragment at each seq that N "
 	    "divides\n"
+	    "      --chain          a fragment's machine goes on from the "
+	    "previous one's\n"
 	    "Other inputs:\n"
 	    "      --multisim       the inputs are pmsim runs, one per subset "
 	    "(META ideal)\n"
@@ -389,6 +392,7 @@ main(int argc, char *argv[])
 		{ "with", required_argument, NULL, O_WITH },
 		{ "warm", required_argument, NULL, O_WARM },
 		{ "cut", required_argument, NULL, O_CUT },
+		{ "chain", no_argument, NULL, O_CHAIN },
 		PMR_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -498,6 +502,9 @@ main(int argc, char *argv[])
 		case O_CUT:
 			ip.cut = pmr_cli_num("--cut", optarg, 1, 100000000);
 			break;
+		case O_CHAIN:
+			ip.go.chain = 1;
+			break;
 		case O_WARM:
 			ip.go.warm = (uint32_t)pmr_cli_num("--warm", optarg, 0,
 			    100000000);
@@ -511,6 +518,9 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (multisim && compare)
 		pmr_cli_misuse("--multisim and --compare exclude each other");
+	if (ip.go.chain && (multisim || compare))
+		pmr_cli_misuse("--chain goes with a graph's fragments: not "
+		    "with --multisim or --compare");
 	if (top_s == NULL && (with_s != NULL || top_k != 10))
 		pmr_cli_misuse("--with and --top-k go with --top");
 	if (top_s != NULL) {
@@ -541,9 +551,9 @@ main(int argc, char *argv[])
 			    "--topdown, --subsets, --bar or -f pmr");
 		/* its bound holds for times from a fragment's start: with
 		 * --warm a cost is a difference of two commits */
-		if (ip.go.warm != 0)
+		if (ip.go.warm != 0 || ip.go.chain)
 			pmr_cli_misuse("--top measures times from each "
-			    "fragment's start: not with --warm");
+			    "fragment's start: not with --warm or --chain");
 		if (argc == 0)
 			pmr_cli_misuse("--top reads its input more than once: "
 			    "give files, not standard input");

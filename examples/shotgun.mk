@@ -52,8 +52,19 @@
 # can expect of one run (SEEDS).
 #
 # The signatures are longer than the paper's 1000 instructions (LEN) and
-# icost counts a fragment's time from its 1280th commit (WARM): win's 20x
-# window needs that many instructions to fill (shotgun(1), VALIDATION).
+# icost counts a fragment's time from its 640th commit (WARM; shotgun
+# counts its fragments' nodes past it too), the fragments laid end to
+# end (CHAIN=1, icost --chain): each goes on from the previous one's
+# machine, whose 20x window an empty one fills too slowly to forget, and
+# the warm-up is for the fragment's own producers.  Each alone (CHAIN=0,
+# as the paper analyses them) wants WARM=1280 at least, and even so cc1's
+# graph cut into 4000-node fragments and shuffled is 4.6% from the whole
+# one (1.5% chained; shotgun(1), VALIDATION).  Over sampling seeds 0-2,
+# CHAIN=1 with WARM 1280, 640 and 320: cc1 15.3, 14.3 and 15.2% from the
+# graph (16.1% alone at 1280), the mean over the seven traces 5.5, 5.2
+# and 5.2% (6.0% alone); LEN=1000 (the paper's) and WARM=200, chained:
+# more of cc1's windows assemble (seed 0: 290 signatures of 491 against
+# 82 of 247), but cc1 is 16.1% and gzip 4.7% (2.1% at 4000).
 # The sampling rates are denser than a long run's (SIG, DET): a 2 M
 # instruction trace must give as many samples per static pc as billions of
 # instructions would.  The DETs carry the paper's +-10 instructions of
@@ -89,11 +100,12 @@ LEN ?= 4000
 DET ?= 20
 CTX ?= 10
 FRAGS ?= 1000
-WARM ?= 1280
+WARM ?= 640
 SEEDS ?= 0 1 2
 SWEEP ?= 25 50 100 200 400 800 1600
 THRESH ?= 5
 ISSUE ?= sched
+CHAIN ?= 1
 TRACEDIR ?= $(TOP)/traces
 SKIP ?= 0
 WINDOWS ?= 1
@@ -110,9 +122,19 @@ ICOST_STAMP := $(call stamp,$(ICOST))
 SHOTGUN_STAMP := $(call stamp,$(SHOTGUN))
 # icost's --issue, stamped as the tools are
 ISSUE_STAMP := $(call setting,issue,$(ISSUE))
+# and CHAIN, which changes the fragments' breakdowns alone
+CHAIN_STAMP := $(call setting,chain,$(CHAIN))
 # the tools among a rule's prerequisites, which its $^ leaves out
-TOOLS := $(PMSIM_STAMP) $(ICOST_STAMP) $(SHOTGUN_STAMP) $(ISSUE_STAMP)
+TOOLS := $(PMSIM_STAMP) $(ICOST_STAMP) $(SHOTGUN_STAMP) $(ISSUE_STAMP) \
+    $(CHAIN_STAMP)
 
+# icost --chain on the fragments (CHAIN=1): each goes on from the
+# previous one's machine; CHAIN=0 starts each from an empty one, as the
+# paper analyses its fragments
+CHAIN_OPT := $(if $(filter 1,$(CHAIN)),--chain)
+ifneq ($(filter-out 0 1,$(CHAIN)),)
+$(error CHAIN is 0 or 1, not $(CHAIN))
+endif
 SIM = $(RUN) $(PMSIM) -q -m $(MACHINE) --warmup $(WARMUP) --max $(MAX)
 trace = $(TRACEDIR)/$(1).pmr.zst
 WIN := $(shell seq 0 $$(($(WINDOWS) - 1)))
@@ -134,8 +156,9 @@ windows = for i in $(WIN); do \
 # fragments, options $(3)), icost on each, the COST records one after
 # another
 fragments = for s in $(call samples,$(1),$(4)); do \
-	  $(SHOTGUN) -n $(2) -p $(call trace,$(1)) $(3) $$s | \
-	  $(ICOST) -q --warm $(WARM) --issue $(ISSUE) -f pmr || exit 1; \
+	  $(SHOTGUN) -n $(2) --warm $(WARM) -p $(call trace,$(1)) $(3) $$s | \
+	  $(ICOST) -q --warm $(WARM) $(CHAIN_OPT) --issue $(ISSUE) -f pmr || \
+	  exit 1; \
 	done
 # a pmsim or shotgun that fails in a pipe fails the recipe
 SHELL := /bin/bash
@@ -166,7 +189,7 @@ $(OUT)/$(1).g.cost: $(call trace,$(1)) $(PMSIM_STAMP) $(ICOST_STAMP) \
 	$$(call windows,--graph) | $$(ICOST) -q -m $(MACHINE) --issue $(ISSUE) \
 	    -f pmr -o $$@
 $(OUT)/$(1).sweep.tsv: $(call samples,$(1),$(SEED1)) $(OUT)/$(1).g.cost \
-    $(SHOTGUN_STAMP) $(ICOST_STAMP) $(ISSUE_STAMP)
+    $(SHOTGUN_STAMP) $(ICOST_STAMP) $(ISSUE_STAMP) $(CHAIN_STAMP)
 	for f in $(SWEEP); do \
 	  { $$(call fragments,$(1),$$$$f,,$(SEED1)); } > $$@.$$$$f.cost && \
 	  $$(ICOST) --compare -t $(THRESH) -f tsv $(OUT)/$(1).g.cost \
@@ -184,7 +207,7 @@ $(OUT)/$(1).r$(2).s%.pmr: $(call trace,$(1)) $(PMSIM_STAMP) | $(OUT)
 	$$(SIM) $$$$([ $$$$s -eq 0 ] || echo --skip=$$$$s) --seed $(2) \
 	    --shotgun=sig=$(SIG),len=$(LEN),det=$(DET),ctx=$(CTX) -o $$@ $$<
 $(OUT)/$(1).r$(2).sg.cost: $(call samples,$(1),$(2)) $(SHOTGUN_STAMP) \
-    $(ICOST_STAMP) $(ISSUE_STAMP)
+    $(ICOST_STAMP) $(ISSUE_STAMP) $(CHAIN_STAMP)
 	$$(call fragments,$(1),$(FRAGS),--stats $$$$s.stats,$(2)) > $$@
 	cat $(addsuffix .stats,$(call samples,$(1),$(2))) | tr ' ' '\n' | \
 	  awk -F = 'NF == 2 { \
@@ -202,7 +225,7 @@ $(OUT)/$(1).r$(2).cmp.tsv: $(OUT)/$(1).ms.cost $(OUT)/$(1).g.cost \
 # the same samples on the true path (--oracle): what the fill from
 # samples costs, without the assembly's choices
 $(OUT)/$(1).r$(2).or.cost: $(call samples,$(1),$(2)) $(SHOTGUN_STAMP) \
-    $(ICOST_STAMP) $(ISSUE_STAMP)
+    $(ICOST_STAMP) $(ISSUE_STAMP) $(CHAIN_STAMP)
 	$$(call fragments,$(1),$(FRAGS),--oracle,$(2)) > $$@
 $(OUT)/$(1).r$(2).or.cmp.tsv: $(OUT)/$(1).ms.cost $(OUT)/$(1).g.cost \
     $(OUT)/$(1).r$(2).or.cost $(ICOST_STAMP)

@@ -162,11 +162,26 @@ cycles() {
 	    PMSIM="$PMSIM" ICOST="$ICOST" SHOTGUN="$BIN/shotgun" OUT="$T/s" \
 	    TRACES=gzip MAX=30000 WARMUP=0 SIG=500 LEN=1000 DET=5 FRAGS=20 \
 	    WARM=0 SWEEP=10 SEEDS="0 3" GNUPLOT=
+	# each fragment alone (CHAIN=0) is other breakdowns of the same
+	# samples: only those are remade, with icost without --chain (before
+	# another DET below, whose stamps make everything stale)
+	run -0 make -n -f "$TOP/examples/shotgun.mk" TOP="$TOP" \
+	    PMSIM="$PMSIM" ICOST="$ICOST" SHOTGUN="$BIN/shotgun" OUT="$T/s" \
+	    TRACES=gzip MAX=30000 WARMUP=0 SIG=500 LEN=1000 DET=5 FRAGS=20 \
+	    WARM=0 SWEEP=10 SEEDS="0 3" GNUPLOT= CHAIN=0
+	[[ $output == *"shotgun -n 20"* ]]
+	[[ $output != *"--chain"* ]]
+	[[ $output != *"--shotgun="* ]]
+	[[ $output != *"--multisim"* ]]
 	# another DET is other samples
 	run -1 make -q -f "$TOP/examples/shotgun.mk" TOP="$TOP" \
 	    PMSIM="$PMSIM" ICOST="$ICOST" SHOTGUN="$BIN/shotgun" OUT="$T/s" \
 	    TRACES=gzip MAX=30000 WARMUP=0 SIG=500 LEN=1000 DET=6 FRAGS=20 \
 	    WARM=0 SWEEP=10 SEEDS="0 3" GNUPLOT=
+	run -2 make -q -f "$TOP/examples/shotgun.mk" TOP="$TOP" \
+	    PMSIM="$PMSIM" ICOST="$ICOST" SHOTGUN="$BIN/shotgun" OUT="$T/s" \
+	    TRACES=gzip SEEDS="0 3" CHAIN=yes
+	[[ $output == *"CHAIN is 0 or 1, not yes"* ]]
 	# the seed is in each run's stream, and draws other samples
 	run -0 "$PMVIEW" -t PROV -f tsv "$T/s/gzip.r3.s0.pmr"
 	[[ $output == *$'\n'"PROV"$'\t'"3"$'\t'* ]]
@@ -200,8 +215,8 @@ cycles() {
 		[ "$want" = "$got" ]
 	done
 	# which is shotgun --oracle's breakdown of the same samples
-	a=$("$BIN/shotgun" -q -n 20 --oracle -p "$TOP/traces/gzip.pmr.zst" \
-	    "$T/s/gzip.r0.s0.pmr" | "$ICOST" -q --warm 0 --issue sched -f pmr |
+	a=$("$BIN/shotgun" -q -n 20 --warm 0 --oracle -p "$TOP/traces/gzip.pmr.zst" \
+	    "$T/s/gzip.r0.s0.pmr" | "$ICOST" -q --warm 0 --chain --issue sched -f pmr |
 	    "$PMVIEW" -t COST -f tsv)
 	b=$("$PMVIEW" -t COST -f tsv "$T/s/gzip.r0.or.cost")
 	c=$("$PMVIEW" -t COST -f tsv "$T/s/gzip.r0.sg.cost")

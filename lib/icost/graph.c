@@ -105,6 +105,8 @@ struct pmr_icost_graph {
 	unsigned ncat;
 	uint32_t filtered;	/* mask of filtered categories */
 	uint64_t i, fb;		/* next node index, fragment start */
+	uint64_t fs;		/* where the machine goes back to: fb, or
+				 * with chain the first fragment's start */
 	int prev_misp;
 	/* machine: base and idealized widths and sizes */
 	unsigned fw[2], mw[2], rw[2], w[2], fq[2];
@@ -393,7 +395,8 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 }
 
 /* Adds to t[0..n) the time of the fragment in progress: its last commit,
- * from its start or from the commit of its last warm-up node; returns
+ * from its start, from the commit of its last warm-up node, or with
+ * chain (and no warm-up) from the previous fragment's last; returns
  * the nodes it counts (0: none, or a fragment within its warm-up). */
 static uint64_t
 frag_time(const struct pmr_icost_graph *g, int64_t *t, unsigned n)
@@ -406,8 +409,8 @@ frag_time(const struct pmr_icost_graph *g, int64_t *t, unsigned n)
 		return 0;
 	C = g->ring + ((g->i - 1) & g->rmask) * NX * g->L + XC * g->L;
 	for (k = 0; k < n; k++)	/* C and cw share the base */
-		t[k] += (int64_t)C[k] + (g->o.warm ? -(int64_t)g->cw[k] :
-		    g->base[k]);
+		t[k] += (int64_t)C[k] + (g->o.warm || g->o.chain ?
+		    -(int64_t)g->cw[k] : g->base[k]);
 	return len - g->o.warm;
 }
 
@@ -457,17 +460,37 @@ pmr_icost_graph_restart(struct pmr_icost_graph *g)
 
 	close_frag(g);
 	g->fb = g->i;
+	/*
+	 * --chain: the machine goes on from the previous fragment's last
+	 * node (its window, queues, widths, MSHRs and issue slots full of
+	 * that fragment's instructions), and the fragment's time counts
+	 * from that node's commit (or its own warm-th): an idealized 20x
+	 * window otherwise starts every fragment empty, which on a 4000-node
+	 * fragment it fills too slowly to forget (cc1's graph cut so,
+	 * shuffled: win+bmisp 1.5 points under the whole).  Everything
+	 * goes on, a redirect too, as if the fragments were one run: a
+	 * graph cut so is the whole graph to the cycle.
+	 */
+	if (g->o.chain && g->i > 0) {
+		const lt *C = g->ring + ((g->i - 1) & g->rmask) * NX * g->L +
+		    XC * g->L;
+
+		memcpy(g->cw, C, g->L * sizeof(lt));
+		return;
+	}
+	g->fs = g->i;
 	g->prev_misp = 0;
+	for (k = 0; k < g->L; k++) {
+		g->pq[k] = g->pa[k] = NEG;
+		g->pbb[k] = 0;
+	}
 	g->mi = 0;
 	for (k = 0; k < g->nhist * 3 * g->L; k++)
 		g->mring[k] = NEG;	/* every MSHR free */
 	for (k = 0; k < g->nhist; k++)
 		g->mnode[k] = UINT64_MAX;
-	for (k = 0; k < g->L; k++) {
-		g->pq[k] = g->pa[k] = NEG;
-		g->pbb[k] = 0;
+	for (k = 0; k < g->L; k++)
 		g->base[k] = 0;	/* nothing before is read again */
-	}
 	/* nothing issued yet: only the cycles counted are cleared (a
 	 * whole ring a lane a fragment was 5 MB of memset at 38 lanes) */
 	for (k = 0; g->sl != NULL && k < g->L; k++) {
@@ -701,7 +724,7 @@ line_of(const struct pmr_icost_graph *g, const struct rows *rv, uint64_t pp)
 	unsigned j;
 
 	for (j = 0; g->nmshr != 0 && j < g->nhist; j++)
-		if (g->mnode[j] == want)
+		if (g->mnode[j] == want && want >= g->fs)
 			return g->mring + (size_t)j * 3 * g->L + g->L;
 	return rowat(rv, pp, XP);
 }
@@ -1258,7 +1281,10 @@ node_step(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
 	int grp = fu_group(n->cls), misp;
 	/* a primary miss: it holds an MSHR from issue to its line */
 	int prim = miss != 0 && n->pp == 0 && g->nmshr != 0;
-	const struct rows rv = { g->ring, g->neg, g->i, g->i - g->fb,
+	/* the producers' rows: within the fragment, or with chain (a
+	 * fragment that goes on from the previous one) as far back as the
+	 * machine's rows */
+	const struct rows rv = { g->ring, g->neg, g->i, g->i - g->fs,
 	    g->rmask, NX * (size_t)L, L };
 	const lt *fr[NFIX];
 	unsigned k, j;
@@ -1297,7 +1323,7 @@ node_step(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
 	/* the rows at the machine's distances: past a fragment's first far
 	 * nodes all are there, and a short loop finds them at once (one at
 	 * a time, they cost a tenth of the step) */
-	if (g->i - g->fb >= g->far) {
+	if (g->i - g->fs >= g->far) {
 		uintptr_t r0 = (uintptr_t)g->ring, sz = (g->rmask + 1) * NX *
 		    (uintptr_t)L * sizeof(lt), at = (uintptr_t)slot;
 

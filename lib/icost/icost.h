@@ -74,6 +74,11 @@ struct pmr_icost_gopts {
 				 * issue wait (RE) only what the base
 				 * lane's schedule does not explain; 0
 				 * (default): every lane keeps RE */
+	int chain;		/* the fragments laid end to end: each one's
+				 * machine goes on from the previous one's
+				 * (window, widths, MSHRs, issue slots, a
+				 * redirect), and a producer before its
+				 * first node is the node that far back */
 	uint32_t warm;		/* a fragment's time counts from the commit
 				 * of its warm-th node (0: from its start);
 				 * shorter fragments count nothing */

@@ -653,9 +653,10 @@ graph_end(struct pmr_icost_input *ip, struct in *in, struct gread *s,
 	if (s->shotgun)
 		bd->source = PMR_COST_SHOTGUN;
 	/* a fragment shorter than twice the window win idealizes cannot
-	 * show what that window overlaps: say so */
+	 * show what that window overlaps, unless it goes on from the
+	 * previous one's (--chain): say so */
 	if ((s->shotgun || ip->fragments || ip->cut != 0) && s->frags > 0 &&
-	    !ip->go.win_inf) {
+	    !ip->go.win_inf && !ip->go.chain) {
 		/* signatures of twice that, rounded up to a thousand and
 		 * 4000 at least (fields03's 1280: the paper's 4000) */
 		unsigned w2 = 20 * s->cfg.rob, len = (2 * w2 + 999) / 1000 *
@@ -670,9 +671,9 @@ graph_end(struct pmr_icost_input *ip, struct in *in, struct gread *s,
 			say(ip, PMR_ICOST_WARNING, "warning: fragments of %"
 			    PRIu64 " instructions on average, under twice the "
 			    "window win idealizes (2 x %u): win and its "
-			    "interactions are understated (longer signatures, "
-			    "pmsim --shotgun=len=%u, and --warm=%u avoid it)",
-			    s->nodes / s->frags, w2, len, w2);
+			    "interactions are understated (--chain, or longer "
+			    "signatures, pmsim --shotgun=len=%u, and --warm=%u "
+			    "avoid it)", s->nodes / s->frags, w2, len, w2);
 	}
 	pmr_icost_graph_diag(s->g, &ip->dg);
 	ip->graph_read = 1;

@@ -1412,12 +1412,12 @@ proxy(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
 /* Sets n's register producers from the program's dataflow along the
  * fragment (pmsim's renaming: the first three distinct producers of the
  * sources in order; the stack engine; the pc register). */
-static void
+static unsigned
 reg_producers(struct pmr_shotgun *g, const struct ins *x, uint32_t i,
     int32_t *lastxfer, struct pmr_sim_gnode *n)
 {
 	uint32_t pr[3] = { 0, 0, 0 };
-	unsigned k, m, nd = 0;
+	unsigned k, m, nd = 0, before = 0;
 	int xfer = pmr_insn_class_is_branch(x->cls);
 	int ipreg = g->c.bp == PMR_SIM_BP_CHAMPSIM && xfer;
 
@@ -1425,8 +1425,12 @@ reg_producers(struct pmr_shotgun *g, const struct ins *x, uint32_t i,
 		uint16_t r = x->src[k] % NREG;
 		uint32_t d;
 
-		if (r == PMR_X86_RIP || g->lastgen[r] != g->gen)
+		if (r == PMR_X86_RIP)
 			continue;
+		if (g->lastgen[r] != g->gen) {
+			before++;	/* written before the fragment */
+			continue;
+		}
 		d = i - (uint32_t)g->lastpos[r];
 		for (m = 0; m < 3; m++)
 			if (pr[m] == 0 || pr[m] == d)
@@ -1459,22 +1463,48 @@ reg_producers(struct pmr_shotgun *g, const struct ins *x, uint32_t i,
 	}
 	if (ipreg && nd < MAXD)
 		*lastxfer = (int32_t)i;
+	return before;
 }
 
-/* A distance d back from position i, kept if its source is in the
- * fragment [choice: the paper drops edges from before the fragment]. */
-static uint32_t
-inside(uint32_t d, uint32_t i)
+/*
+ * [ours] The producers of n that the fragment cannot hold, their writers
+ * before its first node: the sample d's own distances that reach further
+ * back than position i, one for each source register written before the
+ * fragment (before), in n's free producer slots.  The paper drops such
+ * edges; icost --chain reads each as the node that far back in the
+ * fragments laid end to end, so that a fragment's first loads do not
+ * issue at once in a lane whose window reaches back into the previous
+ * one (sort's graph cut into 4000-node fragments, shuffled and chained:
+ * win+bmisp 3.0 points over the whole with them dropped, 0.4 with them
+ * kept); without --chain icost drops them as before.
+ */
+static void
+reg_before(struct pmr_sim_gnode *n, const struct pmr_sim_det *d, uint32_t i,
+    unsigned before)
 {
-	return d <= i ? d : 0;
+	uint32_t *pr[3] = { &n->pr_reg_a, &n->pr_reg_b, &n->pr_reg_c };
+	const uint32_t v[3] = { d->pr_reg_a, d->pr_reg_b, d->pr_reg_c };
+	unsigned k, m;
+
+	for (k = 0; k < 3 && before > 0; k++) {
+		if (v[k] <= i)
+			continue;
+		for (m = 0; m < 3; m++)
+			if (*pr[m] == 0 || *pr[m] == v[k])
+				break;
+		if (m == 3)
+			return;
+		*pr[m] = v[k];
+		before--;
+	}
 }
 
-/* Fills n from DET d (or the defaults) for instruction x at position i:
- * the sample's latencies and events, its producers if they reach no
- * further back than the fragment; register producers come later. */
+/* Fills n from DET d (or the defaults) for instruction x:
+ * the sample's latencies, events and producers (those that reach before
+ * the fragment too: reg_before()); register producers come later. */
 static void
 node_fill(struct pmr_shotgun *g, const struct ins *x,
-    const struct pmr_sim_det *d, uint32_t i, struct pmr_sim_gnode *n)
+    const struct pmr_sim_det *d, struct pmr_sim_gnode *n)
 {
 	if (d == NULL) {
 		/* [choice] no sample: the unloaded unit latency, the L1
@@ -1494,11 +1524,6 @@ node_fill(struct pmr_shotgun *g, const struct ins *x,
 	n->pc = x->pc;
 	n->cls = x->cls;
 	n->pr_reg_a = n->pr_reg_b = n->pr_reg_c = 0;
-	n->pr_mem = inside(n->pr_mem, i);
-	n->pp = inside(n->pp, i);
-	n->pl = inside(n->pl, i);
-	n->rs = inside(n->rs, i);
-	n->rk = n->rs != 0 ? n->rk : 0;
 }
 
 /* How a node was filled, for the counters of kept fragments. */
@@ -1887,6 +1912,7 @@ fragment(struct pmr_shotgun *g, const struct sig *s, uint32_t j0,
 	uint64_t stack[RSTACK], cur = pc0;
 	unsigned sp = 0, nstack = 0;
 	int32_t lastxfer = -1;
+	unsigned before;
 	/* the last position whose successor came from a sample (an
 	 * indirect target, a rep step), the first off the true path */
 	long choice = -1, off = -1;
@@ -1937,24 +1963,26 @@ fragment(struct pmr_shotgun *g, const struct sig *s, uint32_t j0,
 			t.partial = 0;
 			t.pr_mem = t.pp = t.pl = t.rs = 0;
 			t.target = 0;
-			node_fill(g, x, &t, i, &nodes[i]);
+			node_fill(g, x, &t, &nodes[i]);
 			g->how[i] = (uint8_t)(HOW_PROXY | graft(g, x, s, q, b,
 			    lf, &nodes[i]));
 		} else {
-			node_fill(g, x, d, i, &nodes[i]);
+			node_fill(g, x, d, &nodes[i]);
 			g->how[i] = (uint8_t)(graft(g, x, s, q, b, lf,
 			    &nodes[i]) | graft_dir(g, x, s, q, b, &nodes[i]));
 		}
-		reg_producers(g, x, i, &lastxfer, &nodes[i]);
+		before = reg_producers(g, x, i, &lastxfer, &nodes[i]);
+		if (d != NULL)
+			reg_before(&nodes[i], d, i, before);
 		if (b >> 1 & 1u) {
 			x->lastmiss = i;
 			x->missgen = g->gen;
 		}
 		if (own_sample(g, s, j0, i, d)) {
 			/* its own producers, as the full graph has them */
-			nodes[i].pr_reg_a = inside(d->pr_reg_a, i);
-			nodes[i].pr_reg_b = inside(d->pr_reg_b, i);
-			nodes[i].pr_reg_c = inside(d->pr_reg_c, i);
+			nodes[i].pr_reg_a = d->pr_reg_a;
+			nodes[i].pr_reg_b = d->pr_reg_b;
+			nodes[i].pr_reg_c = d->pr_reg_c;
 		}
 		/* the oracle: the true next pc */
 		if (g->o.oracle && i + 1 < n && true_pc(g, s, q + 1) != 0) {

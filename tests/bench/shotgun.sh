@@ -35,7 +35,7 @@ for t in $TRACES; do
 	read1=$(best "$SHOTGUN" -n 1 -p "$TRACE" -o /dev/null "$tmp/s.pmr")
 	pipe=$(best bash -o pipefail -c "'$PMSIM' -q -m fields03 --shotgun=$SPEC \
 	    --max $MAX '$TRACE' | '$SHOTGUN' -n $FRAGS -p '$TRACE' | \
-	    '$ICOST' -q --warm 1280")
+	    '$ICOST' -q --chain --warm 1280")
 	exec 2>&3 3>&-
 	sort -u "$tmp/err" >&2
 	awk -v f="$FRAGS" -v b="$build" -v r="$read1" -v p="$pipe" -v m="$MAX" \
@@ -43,6 +43,6 @@ for t in $TRACES; do
 		printf "shotgun: %d fragments of 4000 instructions from the samples of %d instructions (%s, fields03), best of runs:\n", f, m, t
 		printf "  %.2f s in all, %.2f s of it reading the samples and the trace\n", b, r
 		printf "  assembly: %.0f fragments/s, %.2f M nodes/s written\n", f / (b - r), f * 4000 / (b - r) / 1e6
-		printf "  pmsim --shotgun | shotgun | icost --warm 1280 (8 categories, order 2): %.2f s\n", p
+		printf "  pmsim --shotgun | shotgun | icost --chain --warm 1280 (8 categories, order 2): %.2f s\n", p
 	}'
 done

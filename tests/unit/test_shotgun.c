@@ -5,7 +5,8 @@
  * exactly where the hand-worked context says, and nowhere when the anchor
  * is ambiguous, too thinly sampled, or leaves too short a tail; a pc
  * without samples has its stand-in drawn among its class's samples with
- * its own bits, not matched by context.
+ * its own bits, not matched by context; a producer before the fragment
+ * is the sample's own distance.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -104,6 +105,39 @@ det(struct pmr_shotgun *g, uint64_t pc, uint64_t sig, uint64_t seq)
 	det_ctx(g, pc, sig, seq, 2);
 }
 
+/* The tests' options: fragments, +-2 context, both bits, the
+ * look-ahead, seed 1. */
+static struct pmr_shotgun_opts
+opts(unsigned fragments)
+{
+	struct pmr_shotgun_opts so;
+
+	memset(&so, 0, sizeof(so));
+	so.fragments = fragments;
+	so.ctx = 2;
+	so.bits = 2;
+	so.lookahead = 64;
+	so.seed = 1;
+	return so;
+}
+
+/* A builder for fields03 with options so (the test cannot go on
+ * without it). */
+static struct pmr_shotgun *
+builder(const struct pmr_shotgun_opts *so)
+{
+	struct pmr_sim_config c;
+	struct pmr_shotgun *g;
+	int err = 0;
+
+	CHECK_EQ(pmr_sim_config_preset(&c, "fields03"), 0);
+	g = pmr_shotgun_new(so, &c, &err);
+	CHECK(g != NULL);
+	if (g == NULL)
+		exit(1);
+	return g;
+}
+
 struct got {
 	unsigned n, bad;
 	uint64_t frags;
@@ -132,24 +166,13 @@ static const struct pmr_shotgun_stats *
 run(struct pmr_shotgun **gp, uint32_t resync, int dets, struct got *o,
     uint32_t warm)
 {
-	struct pmr_shotgun_opts so;
-	struct pmr_sim_config c;
+	struct pmr_shotgun_opts so = opts(3);
 	struct pmr_shotgun *g;
-	int err = 0;
 
-	memset(&so, 0, sizeof(so));
-	so.fragments = 3;
 	so.ctx = dets == 3 ? 12 : 2;
-	so.bits = 2;
-	so.lookahead = 64;
 	so.resync = resync;
 	so.warm = warm;
-	so.seed = 1;
-	CHECK_EQ(pmr_sim_config_preset(&c, "fields03"), 0);
-	g = pmr_shotgun_new(&so, &c, &err);
-	CHECK(g != NULL);
-	if (g == NULL)
-		exit(1);
+	g = builder(&so);
 	program(g);
 	signature(g);
 	if (dets == 3) {
@@ -300,25 +323,14 @@ UNIT_TEST(standin_drawn)
 	} d[] = { { 0x4000, 0x10, 3 }, { 0x4004, 0x11, 50 },
 	    { 0x4008, 0x30, 90 } };
 	struct pmr_shotgun_opts so;
-	struct pmr_sim_config c;
 	struct pmr_shotgun *g;
 	struct pmr_sinsn si;
 	struct pmr_sim_det dt;
 	struct standin o;
 	unsigned k;
-	int err = 0;
 
-	memset(&so, 0, sizeof(so));
-	so.fragments = SFRAGS;
-	so.ctx = 2;
-	so.bits = 2;
-	so.lookahead = 64;
-	so.seed = 1;
-	CHECK_EQ(pmr_sim_config_preset(&c, "fields03"), 0);
-	g = pmr_shotgun_new(&so, &c, &err);
-	CHECK(g != NULL);
-	if (g == NULL)
-		return;
+	so = opts(SFRAGS);
+	g = builder(&so);
 	memset(&si, 0, sizeof(si));
 	si.len = 4;
 	for (k = 0; k < SLEN + 3; k++) {
@@ -353,6 +365,107 @@ UNIT_TEST(standin_drawn)
 	pmr_shotgun_free(g);
 }
 
+/*
+ * Producers before the fragment.  A straight path of 8 instructions from
+ * 0x5000, ints but for a load at position 4 (b1: a hit); the registers:
+ * 0 reads r1, 1 writes r2, 2 reads r2 and r3, 3 reads r2, 4 (the load)
+ * reads r2, 5 reads r4; r1, r3 and r4 are written before the fragment.
+ * Each of 0, 2, 3, 4 and 5 has one DET, whose register producers are its
+ * own instance's.  A source written before the fragment takes the DET's
+ * distance that reaches further back than its position (0: 7; 2: 9
+ * beside the fragment's 1), one source one distance; a source the
+ * fragment writes keeps the fragment's distance and takes none of the
+ * DET's (3: 2, not the DET's 40; 4: 3, not 25); a DET's distance within
+ * the fragment that its dataflow does not give is not taken (5: 3, r4
+ * unwritten, none).  The load's forwarding store 30 back is kept; icost
+ * --chain reads such an edge, and icost without it drops it, as the
+ * paper's fragments do.
+ */
+enum { PLEN = 8 };
+
+static int
+before_node(void *arg, const struct pmr_sim_gnode *n, uint64_t frag,
+    uint32_t pos)
+{
+	struct pmr_sim_gnode *o = arg;
+
+	if (frag == 0 && pos < PLEN)
+		o[pos] = *n;
+	return 0;
+}
+
+UNIT_TEST(producers_before)
+{
+	static unsigned char bits[(PLEN + 3) / 4];
+	static const struct {
+		unsigned nsrc, src[2], ndst, dst;
+	} r[PLEN] = { { 1, { 1 }, 0, 0 }, { 0, { 0 }, 1, 2 },
+	    { 2, { 2, 3 }, 0, 0 }, { 1, { 2 }, 0, 0 }, { 1, { 2 }, 0, 0 },
+	    { 1, { 4 }, 0, 0 }, { 0, { 0 }, 0, 0 }, { 0, { 0 }, 0, 0 } };
+	/* the DETs: position, context (ctx 2), register producers, store */
+	static const struct {
+		unsigned pos;
+		uint64_t sig;
+		uint32_t a, b, mem;
+	} d[] = { { 0, 0, 7, 0, 0 }, { 2, 0x100, 1, 9, 0 },
+	    { 3, 0x40, 40, 0, 0 }, { 4, 0x10, 25, 0, 30 },
+	    { 5, 0x4, 3, 0, 0 } };
+	/* what the fragment's nodes hold: a, b, c, pr_mem */
+	static const uint32_t want[PLEN][4] = { { 7, 0, 0, 0 },
+	    { 0, 0, 0, 0 }, { 1, 9, 0, 0 }, { 2, 0, 0, 0 }, { 3, 0, 0, 30 },
+	    { 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
+	struct pmr_sim_gnode got[PLEN];
+	struct pmr_shotgun_opts so;
+	struct pmr_shotgun *g;
+	struct pmr_sinsn si;
+	struct pmr_sim_det dt;
+	unsigned k;
+
+	so = opts(1);
+	g = builder(&so);
+	for (k = 0; k < PLEN; k++) {
+		memset(&si, 0, sizeof(si));
+		si.len = 4;
+		si.pc = 0x5000 + 4 * k;
+		si.cls = k == 4 ? PMR_OP_LOAD : PMR_OP_INT;
+		si.nmem = si.nload = k == 4;
+		si.nsrc = (uint8_t)r[k].nsrc;
+		si.src[0] = (uint16_t)r[k].src[0];
+		si.src[1] = (uint16_t)r[k].src[1];
+		si.ndst = (uint8_t)r[k].ndst;
+		si.dst[0] = (uint16_t)r[k].dst;
+		CHECK_EQ(pmr_shotgun_add_insn(g, &si), 0);
+	}
+	memset(bits, 0, sizeof(bits));
+	bits[4 / 4] |= (unsigned char)(1u << (2 * (4 % 4)));
+	add_sig(g, 0x5000, PLEN, bits, sizeof(bits));
+	for (k = 0; k < sizeof(d) / sizeof(d[0]); k++) {
+		memset(&dt, 0, sizeof(dt));
+		dt.seq = 500 + 100 * k;
+		dt.pc = 0x5000 + 4 * d[k].pos;
+		dt.cls = d[k].pos == 4 ? PMR_OP_LOAD : PMR_OP_INT;
+		dt.ctx = 2;
+		dt.sig = d[k].sig;
+		dt.ep_fu = 1;
+		dt.ep_mem = d[k].pos == 4 ? 3 : 0;
+		dt.pr_reg_a = d[k].a;
+		dt.pr_reg_b = d[k].b;
+		dt.pr_mem = d[k].mem;
+		CHECK_EQ(pmr_shotgun_add_det(g, &dt), 0);
+	}
+	memset(got, 0, sizeof(got));
+	CHECK_EQ(pmr_shotgun_build(g, before_node, got), 0);
+	CHECK_EQ(pmr_shotgun_stats(g)->kept, 1);
+	for (k = 0; k < PLEN; k++) {
+		CHECK_EQ(got[k].pc, 0x5000 + 4 * k);
+		CHECK_EQ(got[k].pr_reg_a, want[k][0]);
+		CHECK_EQ(got[k].pr_reg_b, want[k][1]);
+		CHECK_EQ(got[k].pr_reg_c, want[k][2]);
+		CHECK_EQ(got[k].pr_mem, want[k][3]);
+	}
+	pmr_shotgun_free(g);
+}
+
 UNIT_MAIN(UNIT_ENTRY(resync_anchor), UNIT_ENTRY(resync_none),
     UNIT_ENTRY(resync_anchor_ctx),
-    UNIT_ENTRY(standin_drawn))
+    UNIT_ENTRY(standin_drawn), UNIT_ENTRY(producers_before))
