@@ -207,15 +207,16 @@ gnodes() {
 		    print "#GNODE\tseq\tpc\tcls\tpartial\tevents\tdd_fetch\tre\tep_fu\tep_mem\tep_miss\tep_tlb\tcc\tpr_reg_a\tpr_reg_b\tpr_reg_c\tpr_mem\tpp\tat_d\tat_r\tat_e\tat_p\tat_c\tdd_itlb\tdd_brk\trs\trk\tdd_dec\tdd_wp\tpl"
 		    for (i = 0; i < n; i++) {
 			a = 1000000 + i * 10000; cls = 1; re = 0; fu = 1; mem = 0; miss = 0
-			wp = 0; pl = 0; pa = 0
+			wp = 0; pl = 0; pa = 0; pp = 0
 			if (mode == "fu" && i == 1) { cls = 2; re = 5; fu = 3 }
 			if (mode == "win" && i % 100 == 0) { cls = 7; fu = 0; mem = 2; miss = 500 }
 			if (mode == "wp" && i == 5) wp = 40
 			if (mode ~ /^pl/ && i == 0) { cls = 7; fu = 0; mem = 2; miss = 500 }
 			if (mode ~ /^pl/ && i == 1) { cls = 7; fu = 0; mem = 2; pl = mode == "pl" }
 			if (mode ~ /^pl/ && i > 1) pa = 1
-			if (mode == "mshr" && i < 40) { cls = 7; fu = 0; mem = 2; miss = 500 }
-			print "GNODE", i, sprintf("0x%x", 4096 + 4 * i), cls, 0, 16384, 0, re, fu, mem, miss, 0, 0, pa, 0, 0, 0, 0, a, a, a, a, a, 0, 0, 0, 0, 0, wp, pl
+			if (mode ~ /^mshr/ && i < 40) { cls = 7; fu = 0; mem = 2; miss = 500 }
+			if (mode == "mshrpp" && i < 40) pp = i + 1
+			print "GNODE", i, sprintf("0x%x", 4096 + 4 * i), cls, 0, 16384, 0, re, fu, mem, miss, 0, 0, pa, 0, 0, 0, pp, a, a, a, a, a, 0, 0, 0, 0, 0, wp, pl
 		    } }'
 	} > "$T/h.tsv"
 	"$PMVIEW" -r --no-pg -o "$T/h.pmr" "$T/h.tsv"
@@ -279,6 +280,17 @@ gnodes() {
 	echo "t = $t"
 	[ "$t" -gt 1500 ]
 	[ "$t" -lt 1600 ]
+	# so do misses partial on a line whose miss is before the graph's
+	# first node (as a fragment's can be): each holds an MSHR, with or
+	# without --chain
+	gnodes 60 mshrpp
+	for o in "" --chain; do
+		run -0 "$ICOST" $o -c dmiss "$T/h.pmr"
+		t=$(row Total | cut -d' ' -f2)
+		echo "$o: t = $t"
+		[ "$t" -gt 1500 ]
+		[ "$t" -lt 1600 ]
+	done
 }
 
 @test "icost --issue sched: each lane schedules its issue; xz's win+bmisp within 3 points of multisim at 2 M instructions" {

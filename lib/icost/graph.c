@@ -1279,8 +1279,11 @@ node_step(struct pmr_icost_graph *g, const struct pmr_sim_gnode *n,
 	lt miss = n->ep_miss, tlb = n->ep_tlb;
 	lt r0;
 	int grp = fu_group(n->cls), misp;
-	/* a primary miss: it holds an MSHR from issue to its line */
-	int prim = miss != 0 && n->pp == 0 && g->nmshr != 0;
+	/* a primary miss: it holds an MSHR from issue to its line (a
+	 * partial miss whose line's miss is before what the lanes hold,
+	 * before a fragment's start, is one) */
+	int prim = miss != 0 && (n->pp == 0 || n->pp > g->i - g->fs) &&
+	    g->nmshr != 0;
 	/* the producers' rows: within the fragment, or with chain (a
 	 * fragment that goes on from the previous one) as far back as the
 	 * machine's rows */
