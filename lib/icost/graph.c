@@ -394,6 +394,13 @@ pmr_icost_graph_new(struct pmr_icost_graph **gp,
 	return 0;
 }
 
+/* The commit times (C) of the newest node, a lane each. */
+static inline const lt *
+last_c(const struct pmr_icost_graph *g)
+{
+	return g->ring + ((g->i - 1) & g->rmask) * NX * g->L + XC * g->L;
+}
+
 /* Adds to t[0..n) the time of the fragment in progress: its last commit,
  * from its start, from the commit of its last warm-up node, or with
  * chain (and no warm-up) from the previous fragment's last; returns
@@ -407,7 +414,7 @@ frag_time(const struct pmr_icost_graph *g, int64_t *t, unsigned n)
 
 	if (len == 0 || len <= g->o.warm)
 		return 0;
-	C = g->ring + ((g->i - 1) & g->rmask) * NX * g->L + XC * g->L;
+	C = last_c(g);
 	for (k = 0; k < n; k++)	/* C and cw share the base */
 		t[k] += (int64_t)C[k] + (g->o.warm || g->o.chain ?
 		    -(int64_t)g->cw[k] : g->base[k]);
@@ -472,10 +479,7 @@ pmr_icost_graph_restart(struct pmr_icost_graph *g)
 	 * graph cut so is the whole graph to the cycle.
 	 */
 	if (g->o.chain && g->i > 0) {
-		const lt *C = g->ring + ((g->i - 1) & g->rmask) * NX * g->L +
-		    XC * g->L;
-
-		memcpy(g->cw, C, g->L * sizeof(lt));
+		memcpy(g->cw, last_c(g), g->L * sizeof(lt));
 		return;
 	}
 	g->fs = g->i;
@@ -506,8 +510,7 @@ pmr_icost_graph_restart(struct pmr_icost_graph *g)
 static void
 rebase(struct pmr_icost_graph *g)
 {
-	const lt *C = g->ring + ((g->i - 1) & g->rmask) * NX * g->L + XC *
-	    g->L;
+	const lt *C = last_c(g);
 	lt b[1024];	/* L <= 1024 (1 << PMR_ICOST_MAXALL lanes) */
 	size_t r, n = (g->rmask + 1) * NX;
 	unsigned k;
@@ -724,7 +727,7 @@ line_of(const struct pmr_icost_graph *g, const struct rows *rv, uint64_t pp)
 	unsigned j;
 
 	for (j = 0; g->nmshr != 0 && j < g->nhist; j++)
-		if (g->mnode[j] == want && want >= g->fs)
+		if (g->mnode[j] == want)
 			return g->mring + (size_t)j * 3 * g->L + g->L;
 	return rowat(rv, pp, XP);
 }
@@ -911,8 +914,7 @@ pmr_icost_graph_gain(const struct pmr_icost_graph *g, int64_t *cur,
 static int
 rebase_due(const struct pmr_icost_graph *g)
 {
-	const lt *C = g->ring + ((g->i - 1) & g->rmask) * NX * g->L + XC *
-	    g->L;
+	const lt *C = last_c(g);
 	unsigned k;
 
 	for (k = 0; k < g->nlanes; k++)
