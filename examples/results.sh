@@ -259,7 +259,10 @@ lowest and highest of the mean relative errors; one run's samples are one draw
 (\`shotgun/seeds.tsv\` has each seed's row). \`or_graph_rel\` is the same samples
 assembled on the true path (\`shotgun --oracle\`) against the graph: the fill from
 samples without the assembly; \`sigs_kept\` the signatures the fragments are of, the
-windows of the run they sample (drawn with replacement, only those that assemble):
+windows of the run they sample (drawn with replacement, only those that assemble).
+The \`sg_\` columns are over every row (all 28 pairs); the \`t7_\` ones over the
+rows of the paper's Table 7, which its 9% and 11% average (the categories and the
+pairs with dl1, \`icost --compare --focus=dl1\`):
 
 EOF
 tsv "$OUT/shotgun/summary.tsv" 20

@@ -22,6 +22,10 @@
 #                     errors, the paper's Table 7 (and .cmp.tsv)
 #   TRACE.rR.or.cost  the breakdown of the same samples' fragments on the
 #                     true path (shotgun --oracle; and .or.cmp.tsv)
+#   TRACE.rR.t7.tsv   icost --compare over the rows of the paper's Table
+#                     7: the single categories and the pairs with
+#                     $(FOCUS) (icost --focus), which its 9% and 11% are
+#                     the mean over; cmp.tsv has every pair
 #   TRACE.ms.cost     multisim (examples/icost-multisim.mk, same MAX,
 #                     WARMUP and windows, its runs in MSOUT [OUT])
 #   seeds.tsv         a row per trace and seed: shotgun against the graph
@@ -34,7 +38,10 @@
 #                     the true path (shotgun --oracle: TRACE.rR.or.cost),
 #                     the fill from samples without the assembly; and
 #                     sigs_kept, the signatures the fragments are of (the
-#                     windows of the run they sample; summed over windows)
+#                     windows of the run they sample; summed over windows);
+#                     and t7_rows, t7_graph_rel and t7_ms_rel, the mean
+#                     relative errors against the graph and multisim over
+#                     the rows of the paper's Table 7 (TRACE.rR.t7.tsv)
 #   summary.tsv       a row per trace: those figures averaged over the
 #                     $(words $(SEEDS)) seeds, with the lowest and highest
 #                     mean relative error
@@ -104,6 +111,8 @@ WARM ?= 640
 SEEDS ?= 0 1 2
 SWEEP ?= 25 50 100 200 400 800 1600
 THRESH ?= 5
+# the category whose pairs the paper's Table 7 shows (its case study's)
+FOCUS ?= dl1
 ISSUE ?= sched
 CHAIN ?= 1
 TRACEDIR ?= $(TOP)/traces
@@ -124,9 +133,11 @@ SHOTGUN_STAMP := $(call stamp,$(SHOTGUN))
 ISSUE_STAMP := $(call setting,issue,$(ISSUE))
 # and CHAIN, which changes the fragments' breakdowns alone
 CHAIN_STAMP := $(call setting,chain,$(CHAIN))
+# and FOCUS, which changes the Table 7 rows' comparisons alone
+FOCUS_STAMP := $(call setting,focus,$(FOCUS))
 # the tools among a rule's prerequisites, which its $^ leaves out
 TOOLS := $(PMSIM_STAMP) $(ICOST_STAMP) $(SHOTGUN_STAMP) $(ISSUE_STAMP) \
-    $(CHAIN_STAMP)
+    $(CHAIN_STAMP) $(FOCUS_STAMP)
 
 # icost --chain on the fragments (CHAIN=1): each goes on from the
 # previous one's machine; CHAIN=0 starts each from an empty one, as the
@@ -174,14 +185,18 @@ $(OUT):
 	mkdir -p $@
 
 # multisim of the same instructions, by its own makefile (which reruns
-# what a rebuilt pmsim or icost made stale)
+# what a rebuilt pmsim or icost made stale, and deletes what its own
+# failed recipes wrote).  Precious here: under make -q the sub-make's
+# "out of date" is a failed recipe, and .DELETE_ON_ERROR deleted the
+# multisim breakdown a query had only asked about
+.PRECIOUS: $(OUT)/%.ms.cost
 $(OUT)/%.ms.cost: $(PMSIM_STAMP) $(ICOST_STAMP) | $(OUT)
 	$(MAKE) --no-print-directory -f $(TOP)/examples/icost-multisim.mk \
 	    PMSIM=$(PMSIM) ICOST=$(ICOST) OUT=$(MSOUT) MAX=$(MAX) RUN='$(RUN)' \
 	    WARMUP=$(WARMUP) MACHINE=$(MACHINE) TRACES=$* TOP=$(TOP) \
 	    TRACEDIR=$(TRACEDIR) SKIP=$(SKIP) WINDOWS=$(WINDOWS) \
 	    STRIDE=$(STRIDE) $(MSOUT)/$*.ms.cost
-	[ "$(MSOUT)" = "$(OUT)" ] || cp $(MSOUT)/$*.ms.cost $@
+	[ "$(MSOUT)" = "$(OUT)" ] || { cp $(MSOUT)/$*.ms.cost $@.tmp && mv $@.tmp $@; }
 
 define runs
 $(OUT)/$(1).g.cost: $(call trace,$(1)) $(PMSIM_STAMP) $(ICOST_STAMP) \
@@ -222,6 +237,11 @@ $(OUT)/$(1).r$(2).cmp.tsv: $(OUT)/$(1).ms.cost $(OUT)/$(1).g.cost \
     $(OUT)/$(1).r$(2).sg.cost $(ICOST_STAMP)
 	$$(ICOST) --compare -t $(THRESH) -f tsv -o $$@ \
 	    $$(filter-out $$(TOOLS),$$^)
+# the rows of the paper's Table 7 (the singles and the pairs with FOCUS)
+$(OUT)/$(1).r$(2).t7.tsv: $(OUT)/$(1).ms.cost $(OUT)/$(1).g.cost \
+    $(OUT)/$(1).r$(2).sg.cost $(ICOST_STAMP) $(FOCUS_STAMP)
+	$$(ICOST) --compare --focus=$(FOCUS) -t $(THRESH) -f tsv -o $$@ \
+	    $$(filter-out $$(TOOLS),$$^)
 # the same samples on the true path (--oracle): what the fill from
 # samples costs, without the assembly's choices
 $(OUT)/$(1).r$(2).or.cost: $(call samples,$(1),$(2)) $(SHOTGUN_STAMP) \
@@ -240,10 +260,12 @@ stat = $$(tr ' ' '\n' < $(1) | awk -F = -v k=$(2) '$$1 == k { print $$2 }')
 
 RUNS := $(foreach t,$(TRACES),$(foreach r,$(SEEDS),$(t).r$(r)))
 $(OUT)/seeds.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(RUNS)) \
-    $(addsuffix .cmp,$(RUNS)) $(addsuffix .or.cmp.tsv,$(RUNS)))
+    $(addsuffix .cmp,$(RUNS)) $(addsuffix .or.cmp.tsv,$(RUNS)) \
+    $(addsuffix .t7.tsv,$(RUNS)))
 	{ printf 'trace\tseed\trows\tsg_graph_rel\tsg_graph_max\tsg_ms_rel'; \
 	  printf '\tsg_ms_max\tgraph_ms_rel\tconsistent_pct\tdetected_pct'; \
-	  printf '\tmissing_pct\toffpath_pct\tor_graph_rel\tsigs_kept\n'; \
+	  printf '\tmissing_pct\toffpath_pct\tor_graph_rel\tsigs_kept'; \
+	  printf '\tt7_rows\tt7_graph_rel\tt7_ms_rel\n'; \
 	  for t in $(TRACES); do for r in $(SEEDS); do \
 	    s=$(OUT)/$$t.r$$r.sg.stats; \
 	    kept=$(call stat,$$s,kept); cons=$(call stat,$$s,consistent); \
@@ -253,18 +275,23 @@ $(OUT)/seeds.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(RUNS)) \
 	    orc=$$(awk -F '\t' '$$1 == "#summary" { for (i = 2; i <= NF; \
 	        i++) h[$$i] = i } $$1 == "summary" { print $$h["err21_rel"] }' \
 	        $(OUT)/$$t.r$$r.or.cmp.tsv); \
+	    t7=$$(awk -F '\t' '$$1 == "#summary" { for (i = 2; i <= NF; \
+	        i++) h[$$i] = i } $$1 == "summary" { print $$h["rows"] "\t" \
+	        $$h["err21_rel"] "\t" $$h["err2_rel"] }' \
+	        $(OUT)/$$t.r$$r.t7.tsv); \
 	    awk -F '\t' -v t=$$t -v r=$$r -v k=$$kept -v c=$$cons -v e=$$err \
 	        -v d=$$det -v n=$$nod -v m=$$mis -v o=$$off -v tp="$$orc" \
-	        -v sk="$$sk" ' \
+	        -v sk="$$sk" -v t7="$$t7" ' \
 	      $$1 == "#summary" { for (i = 2; i <= NF; i++) h[$$i] = i } \
 	      $$1 == "summary" { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", t, \
 	          r, $$h["rows"], $$h["err21_rel"], $$h["err21_max"], \
 	          $$h["err2_rel"], $$h["err2_max"], $$h["err1_rel"]; \
-	        printf "\t%s\t%s\t%.2f\t%s\t%s\t%s\n", \
+	        printf "\t%s\t%s\t%.2f\t%s\t%s\t%s\t%s\n", \
 	          (c == "" ? "-" : sprintf("%.1f", 100 * c / k)), \
 	          (e > 0 ? sprintf("%.1f", 100 * d / e) : "-"), 100 * m / n, \
 	          (o == "" ? "-" : sprintf("%.3f", 100 * o / n)), \
-	          (tp == "" ? "-" : tp), (sk == "" ? "-" : sk); \
+	          (tp == "" ? "-" : tp), (sk == "" ? "-" : sk), \
+	          (t7 == "" ? "-\t-\t-" : t7); \
 	        found = 1 } \
 	      END { if (!found) { print FILENAME ": no summary line" > \
 	          "/dev/stderr"; exit 1 } }' \
@@ -281,10 +308,12 @@ $(OUT)/summary.tsv: $(OUT)/seeds.tsv
 	      "sg_graph_hi", "sg_graph_max", "sg_ms_rel", "sg_ms_lo", \
 	      "sg_ms_hi", "sg_ms_max", "graph_ms_rel", "consistent_pct", \
 	      "detected_pct", "missing_pct", "offpath_pct", "or_graph_rel", \
-	      "sigs_kept"; \
+	      "sigs_kept", "t7_rows", "t7_graph_rel", "t7_graph_lo", \
+	      "t7_graph_hi", "t7_ms_rel", "t7_ms_lo", "t7_ms_hi"; \
 	    next } \
 	  { t = $$1; if (!(t in n)) o[++nt] = t; n[t]++; rows[t] = $$3; \
-	    for (i = 4; i <= 14; i++) if ($$i != "-") { c[t, i]++; \
+	    rows7[t] = $$15; \
+	    for (i = 4; i <= 17; i++) if (i != 15 && $$i != "-") { c[t, i]++; \
 	      v[t, i] += $$i; \
 	      if (c[t, i] == 1 || $$i < lo[t, i]) lo[t, i] = $$i; \
 	      if (c[t, i] == 1 || $$i > hi[t, i]) hi[t, i] = $$i } } \
@@ -299,7 +328,11 @@ $(OUT)/summary.tsv: $(OUT)/seeds.tsv
 	      mean(t, 8, "%.2f"), mean(t, 9, "%.1f"), (c[t, 10] ? \
 	      sprintf("%.1f", v[t, 10] / c[t, 10]) : "-"), \
 	      mean(t, 11, "%.2f"), mean(t, 12, "%.3f"), \
-	      mean(t, 13, "%.2f"), mean(t, 14, "%.1f") } }' $< > $@
+	      mean(t, 13, "%.2f"), mean(t, 14, "%.1f"), rows7[t], \
+	      mean(t, 16, "%.2f"), all(t, 16, lo[t, 16], "%.2f"), \
+	      all(t, 16, hi[t, 16], "%.2f"), mean(t, 17, "%.2f"), \
+	      all(t, 17, lo[t, 17], "%.2f"), all(t, 17, hi[t, 17], \
+	      "%.2f") } }' $< > $@
 	column -t -s "$$(printf '\t')" $@
 
 $(OUT)/fragments.tsv: $(addprefix $(OUT)/,$(addsuffix .sweep.tsv,$(TRACES)))

@@ -162,6 +162,14 @@ cycles() {
 	    PMSIM="$PMSIM" ICOST="$ICOST" SHOTGUN="$BIN/shotgun" OUT="$T/s" \
 	    TRACES=gzip MAX=30000 WARMUP=0 SIG=500 LEN=1000 DET=5 FRAGS=20 \
 	    WARM=0 SWEEP=10 SEEDS="0 3" GNUPLOT=
+	# another FOCUS remakes only the Table 7 comparisons
+	run -0 make -n -f "$TOP/examples/shotgun.mk" TOP="$TOP" \
+	    PMSIM="$PMSIM" ICOST="$ICOST" SHOTGUN="$BIN/shotgun" OUT="$T/s" \
+	    TRACES=gzip MAX=30000 WARMUP=0 SIG=500 LEN=1000 DET=5 FRAGS=20 \
+	    WARM=0 SWEEP=10 SEEDS="0 3" GNUPLOT= FOCUS=win
+	[[ $output == *"--focus=win"* ]]
+	[[ $output != *"shotgun -n"* ]]
+	[[ $output != *"--shotgun="* ]]
 	# each fragment alone (CHAIN=0) is other breakdowns of the same
 	# samples: only those are remade, with icost without --chain (before
 	# another DET below, whose stamps make everything stale)
@@ -178,6 +186,9 @@ cycles() {
 	    PMSIM="$PMSIM" ICOST="$ICOST" SHOTGUN="$BIN/shotgun" OUT="$T/s" \
 	    TRACES=gzip MAX=30000 WARMUP=0 SIG=500 LEN=1000 DET=6 FRAGS=20 \
 	    WARM=0 SWEEP=10 SEEDS="0 3" GNUPLOT=
+	# a query deletes nothing (the multisim part's sub-make said "out
+	# of date" as a failed recipe, and its breakdown was deleted)
+	[ -s "$T/s/gzip.ms.cost" ]
 	run -2 make -q -f "$TOP/examples/shotgun.mk" TOP="$TOP" \
 	    PMSIM="$PMSIM" ICOST="$ICOST" SHOTGUN="$BIN/shotgun" OUT="$T/s" \
 	    TRACES=gzip SEEDS="0 3" CHAIN=yes
@@ -213,6 +224,19 @@ cycles() {
 		[ -n "$want" ]
 		[ "$want" -gt 0 ]
 		[ "$want" = "$got" ]
+		# the paper's Table 7 rows: the singles and dl1's pairs
+		want=$("$ICOST" --compare --focus=dl1 -t 5 -f tsv \
+		    "$T/s/gzip.ms.cost" "$T/s/gzip.g.cost" \
+		    "$T/s/gzip.r$r.sg.cost" | awk -F '\t' '$1 == "#summary" {
+		    for (i = 2; i <= NF; i++) h[$i] = i } $1 == "summary" {
+		    print $h["rows"], $h["err21_rel"], $h["err2_rel"] }')
+		got=$(awk -F '\t' -v r=$r '$2 == r { print $15, $16, $17 }' \
+		    "$T/s/seeds.tsv")
+		[ -n "$want" ]
+		[ "$want" = "$got" ]
+		grep -q $'^row\tdl1+dmiss\t' "$T/s/gzip.r$r.t7.tsv"
+		! grep -q $'^row\twin+dmiss\t' "$T/s/gzip.r$r.t7.tsv"
+		grep -q $'^row\twin+dmiss\t' "$T/s/gzip.r$r.cmp.tsv"
 	done
 	# which is shotgun --oracle's breakdown of the same samples
 	a=$("$BIN/shotgun" -q -n 20 --warm 0 --oracle -p "$TOP/traces/gzip.pmr.zst" \
@@ -245,13 +269,14 @@ cycles() {
 	mkdir -p "$T/f"
 	printf '%s\t' trace seed rows sg_graph_rel sg_graph_max sg_ms_rel \
 	    sg_ms_max graph_ms_rel consistent_pct detected_pct > "$T/f/seeds.tsv"
-	printf 'missing_pct\toffpath_pct\tor_graph_rel\tsigs_kept\n' >> "$T/f/seeds.tsv"
-	printf 'gzip\t0\t4\t5.00\t2.00\t6.00\t3.00\t4.00\t100.0\t-\t0.10\t0.000\t3.00\t200\n' \
+	printf 'missing_pct\toffpath_pct\tor_graph_rel\tsigs_kept\t' >> "$T/f/seeds.tsv"
+	printf 't7_rows\tt7_graph_rel\tt7_ms_rel\n' >> "$T/f/seeds.tsv"
+	printf 'gzip\t0\t4\t5.00\t2.00\t6.00\t3.00\t4.00\t100.0\t-\t0.10\t0.000\t3.00\t200\t3\t4.00\t5.00\n' \
 	    >> "$T/f/seeds.tsv"
-	printf 'gzip\t1\t0\t-\t4.00\t-\t5.00\t-\t99.0\t50.0\t0.30\t0.010\t-\t215\n' \
+	printf 'gzip\t1\t0\t-\t4.00\t-\t5.00\t-\t99.0\t50.0\t0.30\t0.010\t-\t215\t3\t-\t7.00\n' \
 	    >> "$T/f/seeds.tsv"
 	run -0 make -s -f "$TOP/examples/shotgun.mk" TOP="$TOP" OUT="$T/f" \
 	    SEEDS="0 1" TRACES=gzip -o "$T/f/seeds.tsv" "$T/f/summary.tsv"
 	run -0 tail -n 1 "$T/f/summary.tsv"
-	[ "$output" = $'gzip\t2\t0\t-\t-\t-\t3.00\t-\t-\t-\t4.00\t-\t99.5\t50.0\t0.20\t0.005\t-\t207.5' ]
+	[ "$output" = $'gzip\t2\t0\t-\t-\t-\t3.00\t-\t-\t-\t4.00\t-\t99.5\t50.0\t0.20\t0.005\t-\t207.5\t3\t-\t-\t-\t6.00\t5.00\t7.00' ]
 }
