@@ -235,7 +235,7 @@ cycles() {
 		[ -n "$want" ]
 		[ "$want" = "$got" ]
 		grep -q $'^row\tdl1+dmiss\t' "$T/s/gzip.r$r.t7.tsv"
-		! grep -q $'^row\twin+dmiss\t' "$T/s/gzip.r$r.t7.tsv"
+		run -1 grep -q $'^row\twin+dmiss\t' "$T/s/gzip.r$r.t7.tsv"
 		grep -q $'^row\twin+dmiss\t' "$T/s/gzip.r$r.cmp.tsv"
 	done
 	# which is shotgun --oracle's breakdown of the same samples
