@@ -23,9 +23,9 @@
 #   TRACE.rR.or.cost  the breakdown of the same samples' fragments on the
 #                     true path (shotgun --oracle; and .or.cmp.tsv)
 #   TRACE.rR.t7.tsv   icost --compare over the rows of the paper's Table
-#                     7: the single categories and the pairs with
-#                     $(FOCUS) (icost --focus), which its 9% and 11% are
-#                     the mean over; cmp.tsv has every pair
+#                     7, which its 9% and 11% are the mean over: the
+#                     single categories and the pairs with FOCUS (dl1;
+#                     icost --focus); cmp.tsv has every pair
 #   TRACE.ms.cost     multisim (examples/icost-multisim.mk, same MAX,
 #                     WARMUP and windows, its runs in MSOUT [OUT])
 #   seeds.tsv         a row per trace and seed: shotgun against the graph
