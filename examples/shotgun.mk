@@ -279,6 +279,10 @@ $(OUT)/seeds.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(RUNS)) \
 	        i++) h[$$i] = i } $$1 == "summary" { print $$h["rows"] "\t" \
 	        $$h["err21_rel"] "\t" $$h["err2_rel"] }' \
 	        $(OUT)/$$t.r$$r.t7.tsv); \
+	    for f in or.cmp t7; do \
+	      grep -q '^summary' $(OUT)/$$t.r$$r.$$f.tsv || { echo \
+	          "$(OUT)/$$t.r$$r.$$f.tsv: no summary line" >&2; exit 1; }; \
+	    done; \
 	    awk -F '\t' -v t=$$t -v r=$$r -v k=$$kept -v c=$$cons -v e=$$err \
 	        -v d=$$det -v n=$$nod -v m=$$mis -v o=$$off -v tp="$$orc" \
 	        -v sk="$$sk" -v t7="$$t7" ' \
@@ -290,8 +294,7 @@ $(OUT)/seeds.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(RUNS)) \
 	          (c == "" ? "-" : sprintf("%.1f", 100 * c / k)), \
 	          (e > 0 ? sprintf("%.1f", 100 * d / e) : "-"), 100 * m / n, \
 	          (o == "" ? "-" : sprintf("%.3f", 100 * o / n)), \
-	          (tp == "" ? "-" : tp), (sk == "" ? "-" : sk), \
-	          (t7 == "" ? "-\t-\t-" : t7); \
+	          tp, (sk == "" ? "-" : sk), t7; \
 	        found = 1 } \
 	      END { if (!found) { print FILENAME ": no summary line" > \
 	          "/dev/stderr"; exit 1 } }' \

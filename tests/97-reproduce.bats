@@ -162,6 +162,23 @@ cycles() {
 	    PMSIM="$PMSIM" ICOST="$ICOST" SHOTGUN="$BIN/shotgun" OUT="$T/s" \
 	    TRACES=gzip MAX=30000 WARMUP=0 SIG=500 LEN=1000 DET=5 FRAGS=20 \
 	    WARM=0 SWEEP=10 SEEDS="0 3" GNUPLOT=
+	# a comparison without its summary line is an error, not a "-"
+	cp -p "$T/s/gzip.r0.t7.tsv" "$T/t7"
+	grep -v '^summary' "$T/t7" > "$T/s/gzip.r0.t7.tsv"
+	touch -r "$T/t7" "$T/s/gzip.r0.t7.tsv"
+	rm "$T/s/seeds.tsv"
+	run -2 make -s -f "$TOP/examples/shotgun.mk" TOP="$TOP" \
+	    PMSIM="$PMSIM" ICOST="$ICOST" SHOTGUN="$BIN/shotgun" OUT="$T/s" \
+	    TRACES=gzip MAX=30000 WARMUP=0 SIG=500 LEN=1000 DET=5 FRAGS=20 \
+	    WARM=0 SWEEP=10 SEEDS="0 3" GNUPLOT= "$T/s/seeds.tsv"
+	[[ $output == *"gzip.r0.t7.tsv: no summary line"* ]]
+	[ ! -e "$T/s/seeds.tsv" ]
+	cp -p "$T/t7" "$T/s/gzip.r0.t7.tsv"
+	run -0 make -s -f "$TOP/examples/shotgun.mk" TOP="$TOP" \
+	    PMSIM="$PMSIM" ICOST="$ICOST" SHOTGUN="$BIN/shotgun" OUT="$T/s" \
+	    TRACES=gzip MAX=30000 WARMUP=0 SIG=500 LEN=1000 DET=5 FRAGS=20 \
+	    WARM=0 SWEEP=10 SEEDS="0 3" GNUPLOT= "$T/s/seeds.tsv"
+	[ -s "$T/s/seeds.tsv" ]
 	# another FOCUS remakes only the Table 7 comparisons
 	run -0 make -n -f "$TOP/examples/shotgun.mk" TOP="$TOP" \
 	    PMSIM="$PMSIM" ICOST="$ICOST" SHOTGUN="$BIN/shotgun" OUT="$T/s" \
