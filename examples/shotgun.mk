@@ -257,6 +257,15 @@ $(foreach t,$(TRACES),$(foreach r,$(SEEDS),$(eval $(call seeded,$(t),$(r)))))
 
 # key=value of the counters in $(1)
 stat = $$(tr ' ' '\n' < $(1) | awk -F = -v k=$(2) '$$1 == k { print $$2 }')
+# the columns $(2) (names) of the summary line of icost --compare's TSV
+# $(1), tab-separated; an error without one
+summary = $$(awk -F '\t' -v want='$(2)' ' \
+	$$1 == "\#summary" { for (i = 2; i <= NF; i++) h[$$i] = i } \
+	$$1 == "summary" { n = split(want, w, " "); for (i = 1; i <= n; \
+	    i++) printf "%s%s", (i > 1 ? "\t" : ""), $$h[w[i]]; \
+	  printf "\n"; found = 1 } \
+	END { if (!found) { print FILENAME ": no summary line" > \
+	    "/dev/stderr"; exit 1 } }' $(1))
 
 RUNS := $(foreach t,$(TRACES),$(foreach r,$(SEEDS),$(t).r$(r)))
 $(OUT)/seeds.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(RUNS)) \
@@ -272,33 +281,19 @@ $(OUT)/seeds.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(RUNS)) \
 	    err=$(call stat,$$s,errant); det=$(call stat,$$s,detected); \
 	    nod=$(call stat,$$s,nodes); mis=$(call stat,$$s,missing); \
 	    off=$(call stat,$$s,off_nodes); sk=$(call stat,$$s,sigs_kept); \
-	    orc=$$(awk -F '\t' '$$1 == "#summary" { for (i = 2; i <= NF; \
-	        i++) h[$$i] = i } $$1 == "summary" { print $$h["err21_rel"] }' \
-	        $(OUT)/$$t.r$$r.or.cmp.tsv); \
-	    t7=$$(awk -F '\t' '$$1 == "#summary" { for (i = 2; i <= NF; \
-	        i++) h[$$i] = i } $$1 == "summary" { print $$h["rows"] "\t" \
-	        $$h["err21_rel"] "\t" $$h["err2_rel"] }' \
-	        $(OUT)/$$t.r$$r.t7.tsv); \
-	    for f in or.cmp t7; do \
-	      grep -q '^summary' $(OUT)/$$t.r$$r.$$f.tsv || { echo \
-	          "$(OUT)/$$t.r$$r.$$f.tsv: no summary line" >&2; exit 1; }; \
-	    done; \
-	    awk -F '\t' -v t=$$t -v r=$$r -v k=$$kept -v c=$$cons -v e=$$err \
-	        -v d=$$det -v n=$$nod -v m=$$mis -v o=$$off -v tp="$$orc" \
-	        -v sk="$$sk" -v t7="$$t7" ' \
-	      $$1 == "#summary" { for (i = 2; i <= NF; i++) h[$$i] = i } \
-	      $$1 == "summary" { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", t, \
-	          r, $$h["rows"], $$h["err21_rel"], $$h["err21_max"], \
-	          $$h["err2_rel"], $$h["err2_max"], $$h["err1_rel"]; \
-	        printf "\t%s\t%s\t%.2f\t%s\t%s\t%s\t%s\n", \
-	          (c == "" ? "-" : sprintf("%.1f", 100 * c / k)), \
-	          (e > 0 ? sprintf("%.1f", 100 * d / e) : "-"), 100 * m / n, \
-	          (o == "" ? "-" : sprintf("%.3f", 100 * o / n)), \
-	          tp, (sk == "" ? "-" : sk), t7; \
-	        found = 1 } \
-	      END { if (!found) { print FILENAME ": no summary line" > \
-	          "/dev/stderr"; exit 1 } }' \
-	      $(OUT)/$$t.r$$r.cmp.tsv || exit 1; \
+	    orc=$(call summary,$(OUT)/$$t.r$$r.or.cmp.tsv,err21_rel) || exit 1; \
+	    t7=$(call summary,$(OUT)/$$t.r$$r.t7.tsv,rows err21_rel \
+	        err2_rel) || exit 1; \
+	    cmp=$(call summary,$(OUT)/$$t.r$$r.cmp.tsv,rows err21_rel \
+	        err21_max err2_rel err2_max err1_rel) || exit 1; \
+	    awk -v t=$$t -v r=$$r -v cmp="$$cmp" -v k=$$kept -v c=$$cons \
+	        -v e=$$err -v d=$$det -v n=$$nod -v m=$$mis -v o=$$off \
+	        -v tp="$$orc" -v sk="$$sk" -v t7="$$t7" 'BEGIN { \
+	      printf "%s\t%s\t%s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%s\n", t, r, \
+	        cmp, (c == "" ? "-" : sprintf("%.1f", 100 * c / k)), \
+	        (e > 0 ? sprintf("%.1f", 100 * d / e) : "-"), 100 * m / n, \
+	        (o == "" ? "-" : sprintf("%.3f", 100 * o / n)), \
+	        tp, (sk == "" ? "-" : sk), t7 }' || exit 1; \
 	  done; done; } > $@
 
 # the mean over the seeds of each figure, and lo and hi, the extremes of
