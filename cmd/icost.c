@@ -30,7 +30,7 @@ enum {
 	O_ORDER = PMR_OPT_PRIVATE, O_ALL, O_FOCUS, O_MULTISIM, O_COMPARE,
 	O_BAR, O_WIN_INF, O_FU, O_FRAGMENTS, O_SUBSETS, O_TOPDOWN,
 	O_SYSROOT, O_NODES, O_TOP, O_TOP_K, O_WITH, O_WARM, O_CUT, O_ISSUE,
-	O_CHAIN
+	O_CHAIN, O_RULE
 };
 
 static const char synopsis[] =
@@ -38,7 +38,8 @@ static const char synopsis[] =
     "[-m preset]\n"
     "             [-O key=value] [-o file] [-t percent] [--all | --focus=cat "
     "| --order=k]\n"
-    "             [--bar] [--compare | --multisim] [file ...]\n";
+    "             [--bar] [--compare [--rule=rule] | --multisim] "
+    "[file ...]\n";
 
 static void
 help(void)
@@ -94,8 +95,11 @@ help(void)
 	    "(META ideal)\n"
 	    "      --compare        2 or 3 COST streams: multisim, graph "
 	    "[, shotgun]\n"
-	    "  -t, --threshold=PCT  --compare: rows with |multisim| >= PCT "
-	    "[5]\n"
+	    "  -t, --threshold=PCT  --compare: the rows whose reference is "
+	    ">= PCT [5]\n"
+	    "      --rule=paper|multisim  --compare: each error's own "
+	    "reference, signed, or\n"
+	    "                       |multisim| for every error [paper]\n"
 	    "      --subsets        print the subsets, one pmsim --ideal list "
 	    "a line, and exit\n"
 	    "Output:\n"
@@ -373,6 +377,7 @@ main(int argc, char *argv[])
 		{ "machine", required_argument, NULL, 'm' },
 		{ "set-config", required_argument, NULL, 'O' },
 		{ "threshold", required_argument, NULL, 't' },
+		{ "rule", required_argument, NULL, O_RULE },
 		{ "order", required_argument, NULL, O_ORDER },
 		{ "all", no_argument, NULL, O_ALL },
 		{ "focus", required_argument, NULL, O_FOCUS },
@@ -398,6 +403,7 @@ main(int argc, char *argv[])
 	};
 	static const char *const fu_names[] = { "bw", "lgalu", NULL };
 	static const char *const issue_names[] = { "observed", "sched", NULL };
+	static const char *const rule_names[] = { "paper", "multisim", NULL };
 	const char *catlist = NULL, *focus_s = NULL, *preset = NULL;
 	const char *kvs[64];
 	unsigned nkv = 0, order = 2, nl, k;
@@ -406,6 +412,7 @@ main(int argc, char *argv[])
 	const char *top_s = NULL, *with_s = NULL;
 	unsigned top_k = 10;
 	double thresh = 5;
+	int rule = PMR_ICOST_RULE_PAPER;
 	struct pmr_icost_view v;
 	struct pmr_icost_bd bd;
 	struct pmr_sim_config stated;
@@ -443,6 +450,9 @@ main(int argc, char *argv[])
 		case 't':
 			thresh = (double)pmr_cli_num("--threshold", optarg, 0,
 			    100);
+			break;
+		case O_RULE:
+			rule = pmr_cli_pick("--rule", optarg, rule_names);
 			break;
 		case O_ORDER:
 			order = (unsigned)pmr_cli_num("--order", optarg, 1,
@@ -659,7 +669,7 @@ main(int argc, char *argv[])
 			die("%s: %s", pmr_outname(com.output),
 			    strerror(errno));
 		if (pmr_icost_compare(out.f, bp, (unsigned)nfiles, &v,
-		    thresh) != 0 || pmr_textout_close(&out, 1) != 0)
+		    thresh, rule) != 0 || pmr_textout_close(&out, 1) != 0)
 			die("%s: %s", pmr_outname(com.output),
 			    strerror(out.werr ? out.werr : errno));
 		pmr_cli_exit(0);

@@ -17,7 +17,9 @@
 #   TRACE.cmp          icost --compare: multisim and the graph's error
 #   summary.tsv        a row per trace: cycles, rows compared, the mean
 #                      relative error (percent) and the largest error
-#                      (points) over the rows with |multisim| >= $(THRESH)%,
+#                      (points) over the rows with multisim >= $(THRESH)%
+#                      (RULE=paper, signed, as the paper's Table 7; RULE=
+#                      multisim, |multisim|, before 2026-12-02),
 #                      and each category's cost, multisim and graph
 #   points.tsv         trace, row, multisim, graph (percent of t), every row
 #   icost-multisim.png the graph's costs and icosts against multisim's,
@@ -52,6 +54,7 @@ MACHINE ?= fields03
 CATS ?= dl1,win,bw,bmisp,dmiss,shalu,lgalu,imiss
 ORDER ?= 2
 THRESH ?= 5
+RULE ?= paper
 ISSUE ?= sched
 TRACEDIR ?= $(TOP)/traces
 SKIP ?= 0
@@ -61,7 +64,7 @@ STRIDE ?= $(MAX)
 # every rule that runs a tool depends on its stamp (tools.mk): a tool
 # rebuilt since makes what it wrote stale, not silently up to date
 # the settings that change what the tools write (tools.mk)
-STAMP_SETTINGS = MAX=$(MAX) WARMUP=$(WARMUP) MACHINE=$(MACHINE) CATS=$(CATS) ORDER=$(ORDER) THRESH=$(THRESH) TRACEDIR=$(TRACEDIR) SKIP=$(SKIP) WINDOWS=$(WINDOWS) STRIDE=$(STRIDE)
+STAMP_SETTINGS = MAX=$(MAX) WARMUP=$(WARMUP) MACHINE=$(MACHINE) CATS=$(CATS) ORDER=$(ORDER) THRESH=$(THRESH) RULE=$(RULE) TRACEDIR=$(TRACEDIR) SKIP=$(SKIP) WINDOWS=$(WINDOWS) STRIDE=$(STRIDE)
 include $(TOP)/examples/tools.mk
 PMSIM_STAMP := $(call stamp,$(PMSIM))
 ICOST_STAMP := $(call stamp,$(ICOST))
@@ -110,10 +113,10 @@ endef
 $(foreach t,$(TRACES),$(eval $(call runs,$(t))))
 
 $(OUT)/%.cmp: $(OUT)/%.ms.cost $(OUT)/%.g.cost $(ICOST_STAMP)
-	$(ICOST) --compare -t $(THRESH) --order $(ORDER) -o $@ \
+	$(ICOST) --compare -t $(THRESH) --rule=$(RULE) --order $(ORDER) -o $@ \
 	    $(filter-out $(TOOLS),$^)
 $(OUT)/%.cmp.tsv: $(OUT)/%.ms.cost $(OUT)/%.g.cost $(ICOST_STAMP)
-	$(ICOST) --compare -t $(THRESH) --order $(ORDER) -f tsv -o $@ \
+	$(ICOST) --compare -t $(THRESH) --rule=$(RULE) --order $(ORDER) -f tsv -o $@ \
 	    $(filter-out $(TOOLS),$^)
 
 # A row per trace: the summary line of the comparison, the cycles of the

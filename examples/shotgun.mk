@@ -30,7 +30,9 @@
 #                     WARMUP and windows, its runs in MSOUT [OUT])
 #   seeds.tsv         a row per trace and seed: shotgun against the graph
 #                     and against multisim (mean relative error over the
-#                     rows of at least $(THRESH)%, largest error in
+#                     rows whose reference is at least $(THRESH)%, by
+#                     RULE: rows, multisim's, and graph_rows, the
+#                     graph's; largest error in
 #                     points), and the pc inference: fragments kept on the
 #                     true path, errant ones caught, nodes of pcs without
 #                     a sample; and or_graph_rel, the mean relative error
@@ -41,7 +43,8 @@
 #                     windows of the run they sample; summed over windows);
 #                     and t7_rows, t7_graph_rel and t7_ms_rel, the mean
 #                     relative errors against the graph and multisim over
-#                     the rows of the paper's Table 7 (TRACE.rR.t7.tsv)
+#                     the rows of the paper's Table 7 (TRACE.rR.t7.tsv;
+#                     t7_graph_rows, those the graph comparison counts)
 #   summary.tsv       a row per trace: those figures averaged over the
 #                     $(words $(SEEDS)) seeds, with the lowest and highest
 #                     mean relative error
@@ -111,6 +114,12 @@ WARM ?= 640
 SEEDS ?= 0 1 2
 SWEEP ?= 25 50 100 200 400 800 1600
 THRESH ?= 5
+# the rows each mean relative error is over (icost --rule): paper, those
+# whose own reference is THRESH or more, signed (shotgun against the
+# graph over the graph's rows, against multisim over multisim's), the
+# rule that gives the Table 7 caption's figures back from its table; or
+# multisim, |multisim| >= THRESH for every error (before 2026-12-02)
+RULE ?= paper
 # the category whose pairs the paper's Table 7 shows (its case study's)
 FOCUS ?= dl1
 ISSUE ?= sched
@@ -124,7 +133,7 @@ MSOUT ?= $(OUT)
 # every rule that runs a tool depends on its stamp (tools.mk): a tool
 # rebuilt since makes what it wrote stale, not silently up to date
 # the settings that change what the tools write (tools.mk)
-STAMP_SETTINGS = MAX=$(MAX) WARMUP=$(WARMUP) MACHINE=$(MACHINE) SIG=$(SIG) LEN=$(LEN) DET=$(DET) CTX=$(CTX) FRAGS=$(FRAGS) WARM=$(WARM) THRESH=$(THRESH) TRACEDIR=$(TRACEDIR) SKIP=$(SKIP) WINDOWS=$(WINDOWS) STRIDE=$(STRIDE) MSOUT=$(MSOUT)
+STAMP_SETTINGS = MAX=$(MAX) WARMUP=$(WARMUP) MACHINE=$(MACHINE) SIG=$(SIG) LEN=$(LEN) DET=$(DET) CTX=$(CTX) FRAGS=$(FRAGS) WARM=$(WARM) THRESH=$(THRESH) RULE=$(RULE) TRACEDIR=$(TRACEDIR) SKIP=$(SKIP) WINDOWS=$(WINDOWS) STRIDE=$(STRIDE) MSOUT=$(MSOUT)
 include $(TOP)/examples/tools.mk
 PMSIM_STAMP := $(call stamp,$(PMSIM))
 ICOST_STAMP := $(call stamp,$(ICOST))
@@ -207,7 +216,7 @@ $(OUT)/$(1).sweep.tsv: $(call samples,$(1),$(SEED1)) $(OUT)/$(1).g.cost \
     $(SHOTGUN_STAMP) $(ICOST_STAMP) $(ISSUE_STAMP) $(CHAIN_STAMP)
 	for f in $(SWEEP); do \
 	  { $$(call fragments,$(1),$$$$f,,$(SEED1)); } > $$@.$$$$f.cost && \
-	  $$(ICOST) --compare -t $(THRESH) -f tsv $(OUT)/$(1).g.cost \
+	  $$(ICOST) --compare -t $(THRESH) --rule=$(RULE) -f tsv $(OUT)/$(1).g.cost \
 	    $$@.$$$$f.cost | awk -F '\t' -v t=$(1) -v f=$$$$f ' \
 	    $$$$1 == "#summary" { for (i = 2; i <= NF; i++) h[$$$$i] = i } \
 	    $$$$1 == "summary" { print t "\t" f "\t" $$$$h["err1_rel"] "\t" \
@@ -232,15 +241,15 @@ $(OUT)/$(1).r$(2).sg.cost: $(call samples,$(1),$(2)) $(SHOTGUN_STAMP) \
 	          v[k] / c[k] : v[k]) } printf "\n" }' > $(OUT)/$(1).r$(2).sg.stats
 $(OUT)/$(1).r$(2).cmp: $(OUT)/$(1).ms.cost $(OUT)/$(1).g.cost \
     $(OUT)/$(1).r$(2).sg.cost $(ICOST_STAMP)
-	$$(ICOST) --compare -t $(THRESH) -o $$@ $$(filter-out $$(TOOLS),$$^)
+	$$(ICOST) --compare -t $(THRESH) --rule=$(RULE) -o $$@ $$(filter-out $$(TOOLS),$$^)
 $(OUT)/$(1).r$(2).cmp.tsv: $(OUT)/$(1).ms.cost $(OUT)/$(1).g.cost \
     $(OUT)/$(1).r$(2).sg.cost $(ICOST_STAMP)
-	$$(ICOST) --compare -t $(THRESH) -f tsv -o $$@ \
+	$$(ICOST) --compare -t $(THRESH) --rule=$(RULE) -f tsv -o $$@ \
 	    $$(filter-out $$(TOOLS),$$^)
 # the rows of the paper's Table 7 (the singles and the pairs with FOCUS)
 $(OUT)/$(1).r$(2).t7.tsv: $(OUT)/$(1).ms.cost $(OUT)/$(1).g.cost \
     $(OUT)/$(1).r$(2).sg.cost $(ICOST_STAMP) $(FOCUS_STAMP)
-	$$(ICOST) --compare --focus=$(FOCUS) -t $(THRESH) -f tsv -o $$@ \
+	$$(ICOST) --compare --focus=$(FOCUS) -t $(THRESH) --rule=$(RULE) -f tsv -o $$@ \
 	    $$(filter-out $$(TOOLS),$$^)
 # the same samples on the true path (--oracle): what the fill from
 # samples costs, without the assembly's choices
@@ -249,7 +258,7 @@ $(OUT)/$(1).r$(2).or.cost: $(call samples,$(1),$(2)) $(SHOTGUN_STAMP) \
 	$$(call fragments,$(1),$(FRAGS),--oracle,$(2)) > $$@
 $(OUT)/$(1).r$(2).or.cmp.tsv: $(OUT)/$(1).ms.cost $(OUT)/$(1).g.cost \
     $(OUT)/$(1).r$(2).or.cost $(ICOST_STAMP)
-	$$(ICOST) --compare -t $(THRESH) -f tsv -o $$@ \
+	$$(ICOST) --compare -t $(THRESH) --rule=$(RULE) -f tsv -o $$@ \
 	    $$(filter-out $$(TOOLS),$$^)
 endef
 $(foreach t,$(TRACES),$(eval $(call runs,$(t))))
@@ -274,7 +283,8 @@ $(OUT)/seeds.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(RUNS)) \
 	{ printf 'trace\tseed\trows\tsg_graph_rel\tsg_graph_max\tsg_ms_rel'; \
 	  printf '\tsg_ms_max\tgraph_ms_rel\tconsistent_pct\tdetected_pct'; \
 	  printf '\tmissing_pct\toffpath_pct\tor_graph_rel\tsigs_kept'; \
-	  printf '\tt7_rows\tt7_graph_rel\tt7_ms_rel\n'; \
+	  printf '\tt7_rows\tt7_graph_rel\tt7_ms_rel\tgraph_rows'; \
+	  printf '\tt7_graph_rows\n'; \
 	  for t in $(TRACES); do for r in $(SEEDS); do \
 	    s=$(OUT)/$$t.r$$r.sg.stats; \
 	    kept=$(call stat,$$s,kept); cons=$(call stat,$$s,consistent); \
@@ -286,14 +296,18 @@ $(OUT)/seeds.tsv: $(addprefix $(OUT)/,$(addsuffix .cmp.tsv,$(RUNS)) \
 	        err2_rel) || exit 1; \
 	    cmp=$(call summary,$(OUT)/$$t.r$$r.cmp.tsv,rows err21_rel \
 	        err21_max err2_rel err2_max err1_rel) || exit 1; \
+	    r21=$(call summary,$(OUT)/$$t.r$$r.cmp.tsv,rows21) || exit 1; \
+	    t21=$(call summary,$(OUT)/$$t.r$$r.t7.tsv,rows21) || exit 1; \
 	    awk -v t=$$t -v r=$$r -v cmp="$$cmp" -v k=$$kept -v c=$$cons \
 	        -v e=$$err -v d=$$det -v n=$$nod -v m=$$mis -v o=$$off \
-	        -v tp="$$orc" -v sk="$$sk" -v t7="$$t7" 'BEGIN { \
-	      printf "%s\t%s\t%s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%s\n", t, r, \
+	        -v tp="$$orc" -v sk="$$sk" -v t7="$$t7" -v r21="$$r21" \
+	        -v t21="$$t21" 'BEGIN { \
+	      printf "%s\t%s\t%s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%s\t%s\t%s\n", \
+	        t, r, \
 	        cmp, (c == "" ? "-" : sprintf("%.1f", 100 * c / k)), \
 	        (e > 0 ? sprintf("%.1f", 100 * d / e) : "-"), 100 * m / n, \
 	        (o == "" ? "-" : sprintf("%.3f", 100 * o / n)), \
-	        tp, (sk == "" ? "-" : sk), t7 }' || exit 1; \
+	        tp, (sk == "" ? "-" : sk), t7, r21, t21 }' || exit 1; \
 	  done; done; } > $@
 
 # the mean over the seeds of each figure, and lo and hi, the extremes of
@@ -307,10 +321,11 @@ $(OUT)/summary.tsv: $(OUT)/seeds.tsv
 	      "sg_ms_hi", "sg_ms_max", "graph_ms_rel", "consistent_pct", \
 	      "detected_pct", "missing_pct", "offpath_pct", "or_graph_rel", \
 	      "sigs_kept", "t7_rows", "t7_graph_rel", "t7_graph_lo", \
-	      "t7_graph_hi", "t7_ms_rel", "t7_ms_lo", "t7_ms_hi"; \
+	      "t7_graph_hi", "t7_ms_rel", "t7_ms_lo", "t7_ms_hi", \
+	      "graph_rows", "t7_graph_rows"; \
 	    next } \
 	  { t = $$1; if (!(t in n)) o[++nt] = t; n[t]++; rows[t] = $$3; \
-	    rows7[t] = $$15; \
+	    rows7[t] = $$15; grows[t] = $$18; grows7[t] = $$19; \
 	    for (i = 4; i <= 17; i++) if (i != 15 && $$i != "-") { c[t, i]++; \
 	      v[t, i] += $$i; \
 	      if (c[t, i] == 1 || $$i < lo[t, i]) lo[t, i] = $$i; \
@@ -330,7 +345,7 @@ $(OUT)/summary.tsv: $(OUT)/seeds.tsv
 	      mean(t, 16, "%.2f"), all(t, 16, lo[t, 16], "%.2f"), \
 	      all(t, 16, hi[t, 16], "%.2f"), mean(t, 17, "%.2f"), \
 	      all(t, 17, lo[t, 17], "%.2f"), all(t, 17, hi[t, 17], \
-	      "%.2f") } }' $< > $@
+	      "%.2f"), grows[t], grows7[t] } }' $< > $@
 	column -t -s "$$(printf '\t')" $@
 
 $(OUT)/fragments.tsv: $(addprefix $(OUT)/,$(addsuffix .sweep.tsv,$(TRACES)))

@@ -246,8 +246,9 @@ cycles() {
 		    "$T/s/gzip.ms.cost" "$T/s/gzip.g.cost" \
 		    "$T/s/gzip.r$r.sg.cost" | awk -F '\t' '$1 == "#summary" {
 		    for (i = 2; i <= NF; i++) h[$i] = i } $1 == "summary" {
-		    print $h["rows"], $h["err21_rel"], $h["err2_rel"] }')
-		got=$(awk -F '\t' -v r=$r '$2 == r { print $15, $16, $17 }' \
+		    print $h["rows"], $h["err21_rel"], $h["err2_rel"],
+		    $h["rows21"] }')
+		got=$(awk -F '\t' -v r=$r '$2 == r { print $15, $16, $17, $19 }' \
 		    "$T/s/seeds.tsv")
 		[ -n "$want" ]
 		[ "$want" = "$got" ]
@@ -287,13 +288,13 @@ cycles() {
 	printf '%s\t' trace seed rows sg_graph_rel sg_graph_max sg_ms_rel \
 	    sg_ms_max graph_ms_rel consistent_pct detected_pct > "$T/f/seeds.tsv"
 	printf 'missing_pct\toffpath_pct\tor_graph_rel\tsigs_kept\t' >> "$T/f/seeds.tsv"
-	printf 't7_rows\tt7_graph_rel\tt7_ms_rel\n' >> "$T/f/seeds.tsv"
-	printf 'gzip\t0\t4\t5.00\t2.00\t6.00\t3.00\t4.00\t100.0\t-\t0.10\t0.000\t3.00\t200\t3\t4.00\t5.00\n' \
+	printf 't7_rows\tt7_graph_rel\tt7_ms_rel\tgraph_rows\tt7_graph_rows\n' >> "$T/f/seeds.tsv"
+	printf 'gzip\t0\t4\t5.00\t2.00\t6.00\t3.00\t4.00\t100.0\t-\t0.10\t0.000\t3.00\t200\t3\t4.00\t5.00\t4\t3\n' \
 	    >> "$T/f/seeds.tsv"
-	printf 'gzip\t1\t0\t-\t4.00\t-\t5.00\t-\t99.0\t50.0\t0.30\t0.010\t-\t215\t3\t-\t7.00\n' \
+	printf 'gzip\t1\t0\t-\t4.00\t-\t5.00\t-\t99.0\t50.0\t0.30\t0.010\t-\t215\t3\t-\t7.00\t0\t2\n' \
 	    >> "$T/f/seeds.tsv"
 	run -0 make -s -f "$TOP/examples/shotgun.mk" TOP="$TOP" OUT="$T/f" \
 	    SEEDS="0 1" TRACES=gzip -o "$T/f/seeds.tsv" "$T/f/summary.tsv"
 	run -0 tail -n 1 "$T/f/summary.tsv"
-	[ "$output" = $'gzip\t2\t0\t-\t-\t-\t3.00\t-\t-\t-\t4.00\t-\t99.5\t50.0\t0.20\t0.005\t-\t207.5\t3\t-\t-\t-\t6.00\t5.00\t7.00' ]
+	[ "$output" = $'gzip\t2\t0\t-\t-\t-\t3.00\t-\t-\t-\t4.00\t-\t99.5\t50.0\t0.20\t0.005\t-\t207.5\t3\t-\t-\t-\t6.00\t5.00\t7.00\t0\t2' ]
 }

@@ -91,11 +91,17 @@ struct pmr_icost_view {
 int pmr_icost_report(FILE *f, const struct pmr_icost_bd *b,
     const struct pmr_icost_view *v);
 
+/* The rows --compare's mean relative errors are over. */
+enum {
+	PMR_ICOST_RULE_PAPER,	/* each error's reference >= thresh, signed */
+	PMR_ICOST_RULE_MULTISIM	/* |multisim| >= thresh for every error */
+};
+
 /* Prints the comparison of two or three breakdowns of the same categories
  * (multisim, graph, shotgun: the paper's Table 7 shape) with the caption's
- * error metrics over the rows whose multisim value is at least thresh
- * (percent of t, absolute). */
+ * error metrics: each the mean over rows of |value - reference| /
+ * |reference|, over the rows rule counts (percent of t). */
 int pmr_icost_compare(FILE *f, const struct pmr_icost_bd *const *b,
-    unsigned n, const struct pmr_icost_view *v, double thresh);
+    unsigned n, const struct pmr_icost_view *v, double thresh, int rule);
 
 #endif /* PMR_ICOST_BD_H */

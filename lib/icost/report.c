@@ -250,12 +250,30 @@ pmr_icost_report(FILE *f, const struct pmr_icost_bd *b,
 	return ferror(f) ? -1 : 0;
 }
 
+/* Is a row of value ref one of the rows an error relative to ref is
+ * averaged over?  The paper's Table 7 caption excludes "categories under
+ * 5%" without saying of which value.  Signed, each error over the rows
+ * whose own reference (the denominator) is at least the threshold is the
+ * rule that gives the caption's figures back from the table (gcc 9.8,
+ * parser 8.3, twolf 9.3 from the full graph, 10, 8 and 9 printed; 11.6,
+ * 14.2 and 9.5 from multisim, 12, 14 and 9); |multisim| for every error
+ * gives 9.3, 10.2, 8.3 and 11.1, 12.5, 11.2.  A negative row (an
+ * interaction that overlaps) is left out as a small one is. */
+static int
+counted(double ref, double thresh, int rule)
+{
+	if (ref == 0 || isnan(ref))
+		return 0;
+	return rule == PMR_ICOST_RULE_PAPER ? ref >= thresh :
+	    fabs(ref) >= thresh;
+}
+
 int
 pmr_icost_compare(FILE *f, const struct pmr_icost_bd *const *b, unsigned n,
-    const struct pmr_icost_view *v, double thresh)
+    const struct pmr_icost_view *v, double thresh, int rule)
 {
 	static struct row r[MAXROWS];
-	unsigned nr = rows_of(b[0], v, r), k, j, used = 0;
+	unsigned nr = rows_of(b[0], v, r), k, j, used = 0, used21 = 0;
 	double sum_gm = 0, sum_sg = 0, sum_sm = 0, maxe[3] = { 0, 0, 0 };
 	double max21 = 0;
 	int seen = 0, seen_s = 0;	/* TSV headers of row and summary */
@@ -284,15 +302,21 @@ pmr_icost_compare(FILE *f, const struct pmr_icost_bd *const *b, unsigned n,
 		if (n == 3 && !isnan(val[1]) && !isnan(val[2]) &&
 		    fabs(val[2] - val[1]) > max21)
 			max21 = fabs(val[2] - val[1]);
-		if (fabs(val[0]) >= thresh && val[0] != 0 && !isnan(val[1]) &&
+		if (counted(val[0], thresh, rule) && !isnan(val[1]) &&
 		    (n < 3 || !isnan(val[2]))) {
 			used++;
 			sum_gm += fabs(val[1] - val[0]) / fabs(val[0]);
-			if (n == 3) {
+			if (n == 3)
 				sum_sm += fabs(val[2] - val[0]) / fabs(val[0]);
-				sum_sg += fabs(val[1]) > 0 ?
-				    fabs(val[2] - val[1]) / fabs(val[1]) : 0;
-			}
+		}
+		/* the third against the second: over the rows the second,
+		 * its reference, counts in (the paper's rule), or the first */
+		if (n == 3 && !isnan(val[1]) && !isnan(val[2]) &&
+		    counted(rule == PMR_ICOST_RULE_PAPER ? val[1] : val[0],
+		    thresh, rule)) {
+			used21++;
+			sum_sg += val[1] != 0 ?
+			    fabs(val[2] - val[1]) / fabs(val[1]) : 0;
 		}
 		if (v->fmt == PMR_TABLE_TEXT) {
 			fprintf(f, "%-24s %9.1f", r[k].name, val[0]);
@@ -319,10 +343,13 @@ pmr_icost_compare(FILE *f, const struct pmr_icost_bd *const *b, unsigned n,
 	{
 		double gm = used ? 100 * sum_gm / used : NAN;
 		double sm = used ? 100 * sum_sm / used : NAN;
-		double sg = used ? 100 * sum_sg / used : NAN;
+		double sg = used21 ? 100 * sum_sg / used21 : NAN;
 		struct pmr_tval fl[] = {
 			PMR_TVU("rows", used, 0),
 			PMR_TVN("threshold", thresh, "%.2f"),
+			PMR_TVS("rule", rule == PMR_ICOST_RULE_PAPER ?
+			    "paper" : "multisim", 0),
+			PMR_TVU("rows21", n > 2 ? used21 : 0, 0),
 			PMR_TVN("err1_rel", gm, "%.2f"),
 			PMR_TVN("err1_max", n > 1 ? maxe[1] : NAN, "%.2f"),
 			PMR_TVN("err2_rel", n > 2 ? sm : NAN, "%.2f"),
@@ -332,23 +359,27 @@ pmr_icost_compare(FILE *f, const struct pmr_icost_bd *const *b, unsigned n,
 		};
 
 		if (v->fmt == PMR_TABLE_TEXT) {
-			fprintf(f, "# over the %u rows with |%s| >= %.1f: "
+			const char *s0 = source_name(b[0]->source);
+			const char *s1 = source_name(b[1]->source);
+			const char *bar = rule == PMR_ICOST_RULE_PAPER ?
+			    "" : "|";
+
+			fprintf(f, "# over the %u rows with %s%s%s >= %.1f: "
 			    "mean |%s - %s| / |%s| = %.1f%%, largest "
-			    "|error| %.1f points\n", used,
-			    source_name(b[0]->source), thresh,
-			    source_name(b[1]->source),
-			    source_name(b[0]->source),
-			    source_name(b[0]->source), gm, maxe[1]);
-			if (n > 2)
+			    "|error| %.1f points\n", used, bar, s0, bar,
+			    thresh, s1, s0, s0, gm, maxe[1]);
+			if (n > 2) {
+				const char *s2 = source_name(b[2]->source);
+
 				fprintf(f, "# mean |%s - %s| / |%s| = %.1f%%, "
-				    "largest |error| %.1f points; mean |%s - "
-				    "%s| / |%s| = %.1f%%, largest %.1f points\n",
-				    source_name(b[2]->source),
-				    source_name(b[0]->source),
-				    source_name(b[0]->source), sm, maxe[2],
-				    source_name(b[2]->source),
-				    source_name(b[1]->source),
-				    source_name(b[1]->source), sg, max21);
+				    "largest |error| %.1f points\n", s2, s0,
+				    s0, sm, maxe[2]);
+				fprintf(f, "# over the %u rows with %s%s%s >= "
+				    "%.1f: mean |%s - %s| / |%s| = %.1f%%, "
+				    "largest %.1f points\n", used21, bar,
+				    rule == PMR_ICOST_RULE_PAPER ? s1 : s0,
+				    bar, thresh, s2, s1, s1, sg, max21);
+			}
 		} else
 			pmr_table_line(f, v->fmt, "summary", NULL, &seen_s, fl,
 			    sizeof(fl) / sizeof(fl[0]));

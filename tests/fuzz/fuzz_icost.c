@@ -97,7 +97,10 @@ run_compare(char *path)
 		memset(&view, 0, sizeof(view));
 		view.focus = -1;
 		view.order = 2;
-		(void)pmr_icost_compare(devnull, bp, 2, &view, 5.0);
+		(void)pmr_icost_compare(devnull, bp, 2, &view, 5.0,
+		    PMR_ICOST_RULE_PAPER);
+		(void)pmr_icost_compare(devnull, bp, 2, &view, 5.0,
+		    PMR_ICOST_RULE_MULTISIM);
 		pmr_icost_bd_free(&b[0]);
 		pmr_icost_bd_free(&b[1]);
 	}
