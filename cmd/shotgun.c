@@ -29,7 +29,7 @@
 enum {
 	O_SIG_LEN = PMR_OPT_PRIVATE, O_CTX, O_BITS, O_ORACLE, O_COVERAGE,
 	O_EVERY, O_LOOKAHEAD, O_KEEP, O_STATS, O_SYSROOT, O_STRATA,
-	O_RESYNC, O_WARM, O_WP, O_CALIB
+	O_RESYNC, O_WARM, O_WP, O_CALIB, O_PIECES
 };
 
 static const char synopsis[] =
@@ -79,6 +79,10 @@ help(void)
 	    "the next anchor\n"
 	    "                       if PCT%% of the signature or more is "
 	    "left (0: never) [50]\n"
+	    "      --pieces=N       keep what a walk built before it could "
+	    "not go on, if N\n"
+	    "                       nodes past --warm, and go on from the "
+	    "next anchor (0: no) [800]\n"
 	    "      --warm=N         -n and the strata count the nodes past "
 	    "icost --warm N of\n"
 	    "                       each fragment [1280]\n"
@@ -243,17 +247,18 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 
 	n = (size_t)snprintf(buf, len, meta ? "sigs=%" PRIu64 " dets=%"
 	    PRIu64 " dets_nopc=%" PRIu64 " tried=%" PRIu64 " kept=%" PRIu64
-	    " truncated=%" PRIu64 " kept_whole=%" PRIu64 " worth=%" PRIu64
-	    " sigs_tried=%" PRIu64 " sigs_kept=%" PRIu64 :
+	    " truncated=%" PRIu64 " pieces=%" PRIu64 " kept_whole=%" PRIu64
+	    " worth=%" PRIu64 " sigs_tried=%" PRIu64 " sigs_kept=%" PRIu64 :
 	    "%" PRIu64
 	    " SIG, %" PRIu64 " DET (%" PRIu64 " of pcs not in the program); "
 	    "fragments: %" PRIu64 " tried, %" PRIu64 " kept (%" PRIu64
-	    " cut at a choice, %" PRIu64 " whole from their signatures' start; %" PRIu64
+	    " cut at a choice, %" PRIu64 " pieces, %" PRIu64 " whole from "
+	    "their signatures' start; %" PRIu64
 	    " whole fragments' worth; %" PRIu64 " signatures drawn, %"
 	    PRIu64 " of them kept)",
 	    st->sigs, st->dets, st->dets_nopc, st->tried, st->kept,
-	    st->truncated, st->kept_whole, st->worth, st->sigs_tried,
-	    st->sigs_kept);
+	    st->truncated, st->pieces, st->kept_whole, st->worth,
+	    st->sigs_tried, st->sigs_kept);
 	for (k = 0; k < PMR_SG_NABORT && n < len; k++)
 		n += (size_t)snprintf(buf + n, len - n, meta ? " %s=%" PRIu64 :
 		    ", %s %" PRIu64, pmr_shotgun_abort_name(k), st->aborted[k]);
@@ -375,6 +380,7 @@ main(int argc, char *argv[])
 		{ "keep", required_argument, NULL, O_KEEP },
 		{ "strata", required_argument, NULL, O_STRATA },
 		{ "resync", required_argument, NULL, O_RESYNC },
+		{ "pieces", required_argument, NULL, O_PIECES },
 		{ "warm", required_argument, NULL, O_WARM },
 		{ "wp", required_argument, NULL, O_WP },
 		{ "calibrate", required_argument, NULL, O_CALIB },
@@ -459,6 +465,10 @@ main(int argc, char *argv[])
 		case O_RESYNC:
 			so.resync = (uint32_t)pmr_cli_num("--resync", optarg,
 			    0, 100);
+			break;
+		case O_PIECES:
+			so.pieces = (uint32_t)pmr_cli_num("--pieces", optarg,
+			    0, 100000000);
 			break;
 		case O_STRATA:
 			so.strata = (unsigned)pmr_cli_num("--strata", optarg,
@@ -662,10 +672,11 @@ main(int argc, char *argv[])
 			err = pmr_write(o.w, PMR_REC_META, &ms.m[i]);
 		snprintf(buf, sizeof(buf), "fragments=%u every=%d sig-len=%u "
 		    "ctx=%u bits=%u oracle=%d lookahead=%u keep=%u strata=%u "
-		    "resync=%u warm=%u wp=%s calibrate=%u seed=%" PRIu64,
-		    so.fragments, so.every, so.sig_len, so.ctx, so.bits,
-		    so.oracle, so.lookahead, so.keep, so.strata, so.resync,
-		    so.warm, wp_names[so.wp], so.calib, so.seed);
+		    "resync=%u pieces=%u warm=%u wp=%s calibrate=%u seed=%"
+		    PRIu64, so.fragments, so.every, so.sig_len, so.ctx,
+		    so.bits, so.oracle, so.lookahead, so.keep, so.strata,
+		    so.resync, so.pieces, so.warm, wp_names[so.wp], so.calib,
+		    so.seed);
 		if (err == 0)
 			err = pmr_write_meta(o.w, "gnode", "fragments shotgun");
 		if (err == 0)

@@ -26,7 +26,7 @@ summary() {
 @test "shotgun --help, usage errors" {
 	run -0 "$SHOTGUN" --help
 	for o in --program --fragments --every --sig-len --ctx --bits --stats --sysroot \
-	    --lookahead --keep --strata --resync --warm --wp --calibrate --oracle --coverage --format --seed; do
+	    --lookahead --keep --strata --resync --pieces --warm --wp --calibrate --oracle --coverage --format --seed; do
 		[[ $output == *"$o"* ]] || { echo "no $o"; return 1; }
 	done
 	run -2 "$SHOTGUN" -p x --bits 3
@@ -34,6 +34,8 @@ summary() {
 	run -2 "$SHOTGUN" -p x --keep 101
 	run -2 "$SHOTGUN" -p x --resync 101
 	[[ ${lines[0]} == *"--resync: value '101' is too large (0..100)" ]]
+	run -2 "$SHOTGUN" -p x --pieces -1
+	[[ ${lines[0]} == *"--pieces: value '-1'"* ]]
 	run -2 "$SHOTGUN" -p x --warm -1
 	run -2 "$SHOTGUN" -p x --calibrate 1001
 	[[ ${lines[0]} == *"--calibrate"* ]]
@@ -103,8 +105,11 @@ summary() {
 		[ "$w" -ge 200 ]
 		[ "$w" -le 300 ]
 		[ "$kept" -ge 200 ]
-		rk=$(stat resync_kept "$T/f.pmr")
-		[ "$kept" = $(($(stat kept_whole "$T/f.pmr") + ${rk:-0})) ]
+		rk=$(stat resync_kept "$T/f.pmr") pc=$(stat pieces "$T/f.pmr")
+		# whole, from an anchor, or pieces from a signature's start
+		wr=$(($(stat kept_whole "$T/f.pmr") + ${rk:-0}))
+		[ "$kept" -ge "$wr" ]
+		[ "$kept" -le $((wr + ${pc:-0})) ]
 		[ $((cons * 100)) -ge $((kept * 98)) ]
 		# the kept errant ones leave the true path for a few nodes
 		[ -n "$off" ]
@@ -130,7 +135,7 @@ summary() {
 	p=$TOP/traces/cc1.pmr.zst
 	# (without the calibration, which draws more from the windows rich
 	# in I-side misses)
-	run -0 --separate-stderr "$SHOTGUN" -n 150 --strata 0 --resync 0 --calibrate 0 -p "$p" -o "$T/u.pmr" "$T/s.pmr"
+	run -0 --separate-stderr "$SHOTGUN" -n 150 --strata 0 --resync 0 --pieces 0 --calibrate 0 -p "$p" -o "$T/u.pmr" "$T/s.pmr"
 	[[ $stderr == *"windows with misses are under-represented"*"(--strata draws by misses)"* ]]
 	# drawn uniformly, the windows that assemble have a quarter fewer
 	# D-side misses than the DETs (15.3 a 1000 against 20.3): said
@@ -141,7 +146,7 @@ summary() {
 	awk -v a="$all" -v k="$ukept" -v ia="$iall" -v ik="$iukept" \
 	    'BEGIN { exit !(a > 30 && k < 0.7 * a && ia > 5 && ik < 0.5 * ia) }'
 	[ -z "$(stat strata "$T/u.pmr")" ]
-	run -0 --separate-stderr "$SHOTGUN" -n 150 --resync 0 -p "$p" -o "$T/s8.pmr" "$T/s.pmr"
+	run -0 --separate-stderr "$SHOTGUN" -n 150 --resync 0 --pieces 0 -p "$p" -o "$T/s8.pmr" "$T/s.pmr"
 	# and cc1's short run leaves many nodes without a sample: said
 	[[ $stderr == *"of the nodes have no sample of their pc and borrow another's latencies"* ]]
 	kept=$(stat b2_kept "$T/s8.pmr") ikept=$(stat i_kept "$T/s8.pmr")
@@ -159,7 +164,7 @@ summary() {
 	# coldest windows give their tails, every stratum its share, and the
 	# fragments nearly the signatures' I-side misses; the anchors on the
 	# true pc (92%), and the fragments kept on the true path (149 of 150)
-	run -0 --separate-stderr "$SHOTGUN" -n 150 -p "$p" -o "$T/r.pmr" "$T/s.pmr"
+	run -0 --separate-stderr "$SHOTGUN" -n 150 --pieces 0 -p "$p" -o "$T/r.pmr" "$T/s.pmr"
 	rkept=$(stat resync_kept "$T/r.pmr") irkept=$(stat i_kept "$T/r.pmr")
 	rtrue=$(stat resync_true "$T/r.pmr")
 	echo "resync: $rkept fragments from an anchor, anchors true $rtrue, (0,1) bits $irkept of $iall"
@@ -170,6 +175,22 @@ summary() {
 	# more fragments than 150
 	[ "$rall" -gt 150 ]
 	[ "$(stat kept_whole "$T/r.pmr")" = $((rall - rkept)) ]
+	[ "$(stat pieces "$T/r.pmr")" = 0 ]
+	# what a walk built before it stopped, kept as pieces (--pieces, the
+	# default): more of the windows make fragments, each piece's rest
+	# going on from an anchor; kept = whole + from an anchor + the
+	# pieces from a signature's start
+	run -0 --separate-stderr "$SHOTGUN" -n 150 -p "$p" -o "$T/pc.pmr" "$T/s.pmr"
+	pk=$(stat kept "$T/pc.pmr") pw=$(stat kept_whole "$T/pc.pmr")
+	pr=$(stat resync_kept "$T/pc.pmr") pp=$(stat pieces "$T/pc.pmr")
+	echo "pieces: $pk kept, $pw whole, $pr from an anchor, $pp pieces; signatures $(stat sigs_kept "$T/r.pmr") -> $(stat sigs_kept "$T/pc.pmr")"
+	[ "$pp" -gt 0 ]
+	[ "$((pw + pr))" -lt "$pk" ]
+	[ "$pk" -le $((pw + pr + pp)) ]
+	[ "$(stat truncated "$T/pc.pmr")" = 0 ]
+	[ "$(stat sigs_kept "$T/pc.pmr")" -gt "$(stat sigs_kept "$T/r.pmr")" ]
+	# nearly all of them on the true path still
+	[ "$(stat consistent "$T/pc.pmr")" -ge $((pk * 9 / 10)) ]
 	# icost counting from another warm-up weighs the tails otherwise:
 	# said, once; not with the same, nor on whole fragments alone
 	run -0 --separate-stderr "$ICOST" -c dl1 "$T/r.pmr" "$T/r.pmr"
@@ -220,7 +241,7 @@ summary() {
 	# never assemble
 	"$PMSIM" -q -m fields03 --shotgun=sig=2000,len=4000,det=20 --warmup 100000 \
 	    --max 500000 -o "$T/p.pmr" "$TOP/traces/python.pmr.zst"
-	run -0 --separate-stderr "$SHOTGUN" -n 100 --resync 0 -p "$TOP/traces/python.pmr.zst" \
+	run -0 --separate-stderr "$SHOTGUN" -n 100 --resync 0 --pieces 0 -p "$TOP/traces/python.pmr.zst" \
 	    -o "$T/p8.pmr" "$T/p.pmr"
 	out=$(stat strata_out "$T/p8.pmr") moved=$(stat strata_moved "$T/p8.pmr")
 	pk=$(stat kept "$T/p8.pmr")
@@ -232,8 +253,9 @@ summary() {
 	[ "$(stat truncated "$T/p8.pmr")" = "$pk" ]
 	[[ $stderr == *"0 whole fragments and 0 from an anchor could be built; $pk more are kept up to their last choice"* ]]
 	[[ $stderr == *"$out of the 8 strata made no fragment: $moved fragments drawn from the strata nearest in misses instead"* ]]
-	# from anchors (the default): every fragment a tail, none cut
-	run -0 --separate-stderr "$SHOTGUN" -n 100 -p "$TOP/traces/python.pmr.zst" \
+	# from anchors (--resync, the default; without pieces): every
+	# fragment a tail, none cut
+	run -0 --separate-stderr "$SHOTGUN" -n 100 --pieces 0 -p "$TOP/traces/python.pmr.zst" \
 	    -o "$T/pr.pmr" "$T/p.pmr"
 	pk=$(stat kept "$T/pr.pmr")
 	[ "$pk" -ge 100 ]
@@ -243,13 +265,13 @@ summary() {
 	[ "$(stat consistent "$T/pr.pmr")" = "$pk" ]
 	[ "$(stat strata_out "$T/pr.pmr")" = 0 ]
 	# whole fragments only (--keep 0): none here, said with the way out
-	run -1 --separate-stderr "$SHOTGUN" -n 100 --keep 0 --resync 0 \
+	run -1 --separate-stderr "$SHOTGUN" -n 100 --keep 0 --resync 0 --pieces 0 \
 	    -p "$TOP/traces/python.pmr.zst" -o "$T/p0.pmr" "$T/p.pmr"
 	[[ $stderr == *"no fragment could be built whole (--keep=50 keeps"* ]]
 	[ ! -e "$T/p0.pmr" ]
 	# only tails of 90% or more: one signature has one, and 50 tries a
 	# fragment make too few; said, in fragments and whole ones' worth
-	run -0 --separate-stderr "$SHOTGUN" -n 100 --keep 0 --strata 0 --resync 90 \
+	run -0 --separate-stderr "$SHOTGUN" -n 100 --keep 0 --strata 0 --resync 90 --pieces 0 \
 	    -p "$TOP/traces/python.pmr.zst" -o "$T/p9.pmr" "$T/p.pmr"
 	pk=$(stat kept "$T/p9.pmr") pw=$(stat worth "$T/p9.pmr")
 	# (6000 tries, then the calibration's three times as many and 1000,
@@ -297,7 +319,9 @@ summary() {
 # (23.1, 16.6, 13.6, 12.8, 7.1, 12.0 against 18.5, 18.7, 16.4, 18.6, 11.8,
 # 24.4), but this run, seed 0, from 18.5% to 23.1%: bound 24; --wp rate
 # 18.2% against 18.6% over the seeds, this run 19.3% against 14.0%:
-# bound 20.
+# bound 20.  With the pieces of the walks that stop (--pieces, since
+# 2026-12-02): assembled 21.1% and 4.0 points, --wp rate 18.5% and 4.01:
+# its largest error's bound 4.5.
 # The line rule never trips on the true path.
 @test "shotgun on cc1: rare pcs' proxies from the pcs sampled once, misses by their own bits and lines (the oracle within 12% of the full graph)" {
 	"$PMSIM" -q -m fields03 --graph --shotgun=sig=2000,len=4000,det=20 --warmup 500000 \
@@ -319,14 +343,16 @@ summary() {
 	    "$ICOST" -q --warm 1280 -f pmr -o "$T/fr.cost"
 	read -r rel max <<<"$(summary "$T/g.cost" "$T/fr.cost")"
 	echo "cc1, assembled, --wp rate: mean relative error $rel%, largest $max points"
-	awk -v r="$rel" -v m="$max" 'BEGIN { exit !(r <= 20 && m <= 4) }'
+	awk -v r="$rel" -v m="$max" 'BEGIN { exit !(r <= 20 && m <= 4.5) }'
 	[ "$(stat grafted_miss "$T/f.pmr")" -gt 0 ]
 	[ "$(stat grafted_hit "$T/f.pmr")" -gt 0 ]
 	[ "$(stat grafted_dir "$T/f.pmr")" -gt 0 ]
-	# whole fragments and tails from an anchor: no second pass
+	# whole fragments, tails from an anchor and pieces: no second pass
 	fall=$(stat kept "$T/f.pmr")
 	[ "$fall" -gt 150 ]
-	[ $(($(stat kept_whole "$T/f.pmr") + $(stat resync_kept "$T/f.pmr"))) = "$fall" ]
+	wr=$(($(stat kept_whole "$T/f.pmr") + $(stat resync_kept "$T/f.pmr")))
+	[ "$wr" -le "$fall" ]
+	[ "$fall" -le $((wr + $(stat pieces "$T/f.pmr"))) ]
 	[ "$(stat truncated "$T/f.pmr")" = 0 ]
 	[ "$(stat resync_kept "$T/f.pmr")" -gt 0 ]
 	[ "$(stat stripped_i "$T/f.pmr")" -gt 0 ]
@@ -599,7 +625,7 @@ cc1_frags() {
 	[[ $output == *"shotgun -n 50 -p"* ]]
 	run -0 "$PMVIEW" -f tsv -t META "$T/d.pmr"
 	[[ $output == *$'META\tgnode\tfragments shotgun'* ]]
-	[[ $output == *$'META\tshotgun-build\tfragments=50 every=0 sig-len=0 ctx=10 bits=2 oracle=0 lookahead=64 keep=50 strata=8 resync=50 warm=1280 wp=sample calibrate=50 seed=0'* ]]
+	[[ $output == *$'META\tshotgun-build\tfragments=50 every=0 sig-len=0 ctx=10 bits=2 oracle=0 lookahead=64 keep=50 strata=8 resync=50 pieces=800 warm=1280 wp=sample calibrate=50 seed=0'* ]]
 	[[ $output == *$'META\tconfig-digest\t'* ]]
 }
 

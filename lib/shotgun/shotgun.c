@@ -137,6 +137,7 @@ struct pmr_shotgun {
 	 * direction (graft_dir) */
 	struct cindex cls_all, cls_once, cls_dmiss, cls_minor;
 	uint32_t keep;		/* o.keep in this pass of the build */
+	uint32_t pieces;	/* o.pieces, 0 with --every or --oracle */
 	unsigned *scr;		/* the match score of each group (choose_in) */
 	size_t nscr;
 	/* the truth: pcs of the signatures' windows */
@@ -1092,8 +1093,8 @@ anc_slot(const struct pmr_shotgun *g, uint64_t key)
 	return h;
 }
 
-/* [ours] Indexes the DETs' context windows for --resync: each window
- * the pc of its DETs, 0 if DETs of two pcs have it. */
+/* [ours] Indexes the DETs' context windows for --resync and --pieces:
+ * each window the pc of its DETs, 0 if DETs of two pcs have it. */
 static int
 index_anchors(struct pmr_shotgun *g)
 {
@@ -1103,7 +1104,7 @@ index_anchors(struct pmr_shotgun *g)
 	free(g->anc);
 	g->anc = NULL;
 	g->nanc = 0;
-	if (g->o.resync == 0)
+	if (g->o.resync == 0 && g->o.pieces == 0)
 		return 0;
 	while (n < 2 * g->ndet_idx)
 		n *= 2;
@@ -1138,6 +1139,8 @@ anchor_find(const struct pmr_shotgun *g, const struct sig *s, uint32_t from,
 	size_t end = (size_t)s->prefix + s->len, q;
 	uint64_t key = 0, m = win_mask(g);
 
+	if (g->nanc == 0)
+		return -1;
 	if ((size_t)s->prefix + from < ctx)
 		from = (uint32_t)(ctx - s->prefix);
 	/* the window of p is q = prefix + p - ctx .. prefix + p + ctx,
@@ -1900,7 +1903,8 @@ own_sample(const struct pmr_shotgun *g, const struct sig *s, uint32_t j0,
  * start pc, or an anchor's), into nodes[]; returns its length, or -1 -
  * reason if it aborts.  *offp is the first node off the true path (when
  * the truth is known; -1 none), *cut 1 if it was kept up to its last
- * choice, *stopp the node it stopped at.
+ * choice (--keep), 2 if kept as a piece (--pieces), *stopp the node it
+ * stopped at.
  */
 static long
 fragment(struct pmr_shotgun *g, const struct sig *s, uint32_t j0,
@@ -2100,6 +2104,21 @@ fragment(struct pmr_shotgun *g, const struct sig *s, uint32_t j0,
 	return (long)n;
 abort:
 	*offp = off;
+	/* [ours] --pieces: what a walk built before it could not go on is
+	 * a piece of the window, if long enough.  Where no sample names an
+	 * indirect transfer's target, everything before it agreed with the
+	 * signature; where the signature disagrees, the path went wrong at
+	 * a choice at the latest, so up to the last one */
+	if (g->pieces != 0) {
+		uint32_t end = reason == PMR_SG_NOTARGET ? i : choice >= 0 ?
+		    (uint32_t)choice + 1 : 0;
+
+		if (end > g->o.warm && end - g->o.warm >= g->pieces) {
+			*cut = 2;
+			g->st.aborted[reason]++;
+			return end;
+		}
+	}
 	/* [choice] keep what comes up to the last choice (--keep) */
 	if (g->keep != 0 && choice >= 0 && (uint64_t)(choice + 1) * 100 >=
 	    (uint64_t)g->keep * n) {
@@ -2184,6 +2203,29 @@ static uint64_t
 counted(const struct pmr_shotgun *g, uint32_t len)
 {
 	return len > g->o.warm ? len - g->o.warm : 1;
+}
+
+/* The last position an anchor can be at and leave a piece of a window of
+ * n nodes (--pieces: pieces nodes past warm); 0 if none can. */
+static uint32_t
+piece_room(const struct pmr_shotgun *g, uint32_t n)
+{
+	if (g->pieces == 0 || n <= g->o.warm + g->pieces)
+		return 0;
+	return n - g->o.warm - g->pieces + 1;
+}
+
+/* A walk starts again at the anchor at position at of s, at pc: counted,
+ * and scored against the truth where it is known. */
+static void
+anchor_count(struct pmr_shotgun *g, const struct sig *s, uint32_t at,
+    uint64_t pc)
+{
+	g->st.resyncs++;
+	if (true_pc(g, s, s->prefix + at) != 0) {
+		g->st.resync_checked++;
+		g->st.resync_true += true_pc(g, s, s->prefix + at) == pc;
+	}
 }
 
 /* The length of a fragment of signature s (--sig-len). */
@@ -2448,6 +2490,12 @@ pmr_shotgun_build(struct pmr_shotgun *g,
 	double target = 0, sigrate;
 	int pass;
 	int h;
+	/* --pieces: the window to go on with in the next try, where, its
+	 * anchor's pc, its stratum */
+	struct sig *pend = NULL;
+	uint32_t pend_at = 0, at0, stopped;
+	uint64_t pend_pc = 0;
+	int pend_h = 0;
 	size_t i;
 	int rc = 0;
 
@@ -2543,6 +2591,7 @@ pmr_shotgun_build(struct pmr_shotgun *g,
 	 * too few can be built, a second pass keeps those cut at a choice
 	 * (--keep) for the rest.  --every: one pass, --keep as it says. */
 	g->keep = g->o.every ? g->o.keep : 0;
+	g->pieces = g->o.every || g->o.oracle ? 0 : g->o.pieces;
 	pass = 0;
 again:
 	str.n = 0;
@@ -2556,6 +2605,7 @@ again:
 		}
 	}
 again2:
+	pend = NULL;
 	for (tries = 0; (pass == 2 ? (double)ci < target * (double)past &&
 	    extra < maxextra : g->o.every || units < want) && tries < maxtries;
 	    tries++) {
@@ -2565,7 +2615,14 @@ again2:
 		uint32_t k, i01, j0, stop;
 
 		h = 0;
-		if (g->o.every)
+		at0 = 0;
+		if (pend != NULL) {
+			/* the rest of a window a piece was cut from */
+			s = pend;
+			h = pend_h;
+			at0 = pend_at;
+			pend = NULL;
+		} else if (g->o.every)
 			s = &g->sig[g->worder[tries]];
 		else if (pass == 2)
 			s = &g->sig[g->worder[rnd_below(g, ncal)]];
@@ -2579,34 +2636,50 @@ again2:
 			s = &g->sig[rnd_below(g, g->nsig)];
 		g->st.sigs_tried += !s->tried;
 		s->tried = 1;
-		j0 = 0;
-		len = fragment(g, s, 0, s->start_pc, nodes, used, &off, &cut,
-		    &stop);
+		j0 = at0;
+		len = fragment(g, s, at0, at0 ? pend_pc : s->start_pc, nodes,
+		    used, &off, &cut, &stop);
+		stopped = at0 + stop;
 		/* [ours] a walk that cannot go on starts again at the next
-		 * anchor that leaves --resync percent of the signature */
-		if (len < 0 && g->o.resync > 0) {
-			uint32_t n = sig_n(g, s), at = 0, k;
-			uint32_t to = n - (uint32_t)(((uint64_t)n *
-			    g->o.resync + 99) / 100) + 1;
+		 * anchor that leaves --resync percent of the signature, or
+		 * room for a piece (--pieces) */
+		if (len < 0 && (g->o.resync > 0 || g->pieces > 0)) {
+			uint32_t n = sig_n(g, s), at = at0, k;
+			uint32_t to = g->o.resync > 0 ? n - (uint32_t)(((uint64_t)
+			    n * g->o.resync + 99) / 100) + 1 : 0;
 			uint64_t pc;
 			long p;
 
+			if (piece_room(g, n) > to)
+				to = piece_room(g, n);
 			for (k = 0; k < RESYNC_MAX && len < 0; k++) {
-				if ((p = anchor_find(g, s, at + stop + 1, to,
+				if ((p = anchor_find(g, s, stopped + 1, to,
 				    &pc)) < 0)
 					break;
 				at = (uint32_t)p;
-				g->st.resyncs++;
-				if (true_pc(g, s, s->prefix + at) != 0) {
-					g->st.resync_checked++;
-					g->st.resync_true += true_pc(g, s,
-					    s->prefix + at) == pc;
-				}
+				anchor_count(g, s, at, pc);
 				len = fragment(g, s, at, pc, nodes, used, &off,
 				    &cut, &stop);
+				stopped = at + stop;
 			}
 			if (len >= 0)
 				j0 = at;
+		}
+		/* [ours] --pieces: the window goes on, in the next try, from
+		 * the next anchor after where the piece stopped (a genome
+		 * assembler's contigs, the gaps between them unknown) */
+		if (len >= 0 && cut == 2) {
+			uint64_t pc;
+			long p;
+
+			if ((p = anchor_find(g, s, stopped + 1, piece_room(g,
+			    sig_n(g, s)), &pc)) >= 0) {
+				pend = s;
+				pend_h = h;
+				pend_at = (uint32_t)p;
+				pend_pc = pc;
+				anchor_count(g, s, pend_at, pc);
+			}
 		}
 
 		g->st.tried++;
@@ -2678,7 +2751,8 @@ again2:
 		g->st.kept++;
 		g->st.resync_kept += j0 > 0;
 		g->st.kept_whole += j0 == 0 && !cut;
-		g->st.truncated += cut;
+		g->st.truncated += cut == 1;
+		g->st.pieces += cut == 2;
 		g->st.sigs_kept += !s->kept;
 		s->kept = 1;
 		units += counted(g, (uint32_t)len);

@@ -74,6 +74,14 @@ struct pmr_shotgun_opts {
 	 * leaves resync percent of the signature or more (0: never, as
 	 * the paper's) */
 	uint32_t resync;
+	/* [ours] a walk that cannot go on keeps what it built as a piece
+	 * if pieces nodes or more of it are past warm: up to the node
+	 * before an indirect transfer no sample names, else up to its last
+	 * choice; and the walk starts again at the next anchor after the
+	 * failure, where a piece or the tail is kept on the same terms
+	 * (0: only a tail that leaves resync percent) [0 here, 800 in
+	 * shotgun(1)] */
+	uint32_t pieces;
 	/* [ours] the nodes icost skips at each fragment's start (icost
 	 * --warm): -n and the strata's shares count the nodes past them,
 	 * so a short fragment (a tail from an anchor) counts for the part
@@ -97,7 +105,7 @@ struct pmr_shotgun_opts {
 /* shotgun(1)'s defaults, an initializer: the [bracketed] values above
  * where they say shotgun(1)'s */
 #define PMR_SHOTGUN_OPTS_CMD { .fragments = 1000, .ctx = 10, .bits = 2, \
-	.lookahead = 64, .keep = 50, .strata = 8, .resync = 50, \
+	.lookahead = 64, .keep = 50, .strata = 8, .resync = 50, .pieces = 800, \
 	.warm = 1280, .wp = 0, .calib = 50, .ret_sites = 1 }
 
 #define PMR_SG_MAXSTRATA 64
@@ -107,10 +115,12 @@ struct pmr_shotgun_stats {
 	uint64_t dets_nopc;	/* DETs of pcs not in the program (dropped) */
 	uint64_t tried, kept;	/* fragments */
 	uint64_t truncated;	/* of those kept, cut at a choice (--keep) */
+	uint64_t pieces;	/* of those kept, pieces of a walk that could
+				 * not go on (--pieces) */
 	uint64_t kept_whole;	/* kept from the start of their
 				 * signatures, whole (kept = kept_whole +
-				 * resync_kept + the truncated from the
-				 * start) */
+				 * resync_kept + the truncated and the
+				 * pieces from the start) */
 	uint64_t worth;		/* the kept ones' nodes past warm, in whole
 				 * fragments' worth (-n asks for so many) */
 	uint64_t sigs_tried;	/* the signatures drawn */

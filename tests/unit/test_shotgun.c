@@ -3,7 +3,8 @@
  * signature and detailed samples built here: a walk that meets an
  * indirect jump no sample names starts again at an anchor (--resync),
  * exactly where the hand-worked context says, and nowhere when the anchor
- * is ambiguous, too thinly sampled, or leaves too short a tail; a pc
+ * is ambiguous, too thinly sampled, or leaves too short a tail; what a
+ * walk built before it stopped kept as a piece (--pieces); a pc
  * without samples has its stand-in drawn among its class's samples with
  * its own bits, not matched by context; a producer before the fragment
  * is the sample's own distance.
@@ -278,6 +279,105 @@ UNIT_TEST(resync_anchor_ctx)
 	pmr_shotgun_free(g);
 }
 
+/* The nodes of --pieces' fragments: the head piece's (0x1000 + 4 pos,
+ * the 4 ints before the jump) or the tail's from the anchor. */
+struct pieces_got {
+	unsigned heads, tails, bad;
+	uint64_t last;
+	uint32_t len;
+};
+
+static void
+pieces_end(struct pieces_got *o)
+{
+	if (o->len == 4)
+		o->heads++;
+	else if (o->len == SIGLEN - TAIL0)
+		o->tails++;
+	else if (o->len != 0)
+		o->bad++;
+	o->len = 0;
+}
+
+static int
+pieces_node(void *arg, const struct pmr_sim_gnode *n, uint64_t frag,
+    uint32_t pos)
+{
+	struct pieces_got *o = arg;
+
+	if (pos == 0)
+		pieces_end(o);
+	if (frag != o->last && pos != 0)
+		o->bad++;
+	o->last = frag;
+	o->len++;
+	if (n->pc >= 0x2000 ? n->pc != 0x2000 + 4 * (TAIL0 - 5 +
+	    (uint64_t)pos) : n->pc != 0x1000 + 4 * (uint64_t)pos || pos >= 4)
+		o->bad++;
+	return 0;
+}
+
+static const struct pmr_shotgun_stats *
+run_pieces(struct pmr_shotgun **gp, uint32_t resync, uint32_t pieces,
+    struct pieces_got *o)
+{
+	struct pmr_shotgun_opts so = opts(3);
+	struct pmr_shotgun *g;
+
+	so.resync = resync;
+	so.pieces = pieces;
+	g = builder(&so);
+	program(g);
+	signature(g);
+	det(g, 0x2014, 0x14, 500);
+	det(g, 0x2014, 0x14, 700);
+	memset(o, 0, sizeof(*o));
+	o->last = UINT64_MAX;
+	CHECK_EQ(pmr_shotgun_build(g, pieces_node, o), 0);
+	pieces_end(o);
+	*gp = g;
+	return pmr_shotgun_stats(g);
+}
+
+/*
+ * --pieces: the walk stops at the jump no sample names (position 4),
+ * after the 4 ints, which agreed with the signature.  With pieces 4 (no
+ * warm-up) those 4 are a piece, and the window goes on in the next try
+ * from the anchor at position 10, its 35-node tail: 135 nodes asked for
+ * (3 x 45) come as 4 heads and 4 tails, 156 nodes.  With 5 the head is
+ * too short and the tails come alone, as without pieces (4, 140 nodes);
+ * and a tail of 35 of 45, under --resync 80, is kept for the room it
+ * leaves a piece (resync_none: not without).
+ */
+UNIT_TEST(pieces)
+{
+	static const struct {
+		uint32_t resync, pieces;
+		unsigned heads, tails;
+	} t[] = { { 50, 4, 4, 4 }, { 50, 5, 0, 4 }, { 80, 5, 0, 4 },
+	    { 80, 4, 4, 4 }, { 0, 4, 4, 4 } };
+	const struct pmr_shotgun_stats *st;
+	struct pmr_shotgun *g;
+	struct pieces_got o;
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		st = run_pieces(&g, t[i].resync, t[i].pieces, &o);
+		CHECK_EQ(o.bad, 0);
+		CHECK_EQ(o.heads, t[i].heads);
+		CHECK_EQ(o.tails, t[i].tails);
+		CHECK_EQ(st->kept, t[i].heads + t[i].tails);
+		CHECK_EQ(st->pieces, t[i].heads);
+		CHECK_EQ(st->resync_kept, t[i].tails);
+		CHECK_EQ(st->kept_whole, 0);
+		CHECK_EQ(st->truncated, 0);
+		CHECK_EQ(st->nodes, 4 * t[i].heads + (SIGLEN - TAIL0) *
+		    t[i].tails);
+		CHECK_EQ(st->aborted[PMR_SG_NOTARGET], t[i].heads);
+		pmr_shotgun_free(g);
+	}
+}
+
 /*
  * Stand-ins.  A straight path of 20 instructions from 0x3000, ints but
  * for a load at 0x3020 (position 8, b1: a hit) that has no sample; three
@@ -467,5 +567,5 @@ UNIT_TEST(producers_before)
 }
 
 UNIT_MAIN(UNIT_ENTRY(resync_anchor), UNIT_ENTRY(resync_none),
-    UNIT_ENTRY(resync_anchor_ctx),
+    UNIT_ENTRY(resync_anchor_ctx), UNIT_ENTRY(pieces),
     UNIT_ENTRY(standin_drawn), UNIT_ENTRY(producers_before))
