@@ -709,6 +709,11 @@ X
 	[[ $output == *"# over the 2 rows with multisim >= 6.0: mean |graph - multisim| / |multisim| = 17.5%"* ]]
 	run -0 "$ICOST" --compare -t 6 --rule=multisim "$T/ms.pmr" "$T/g.pmr"
 	[[ $output == *"# over the 3 rows with |multisim| >= 6.0: mean |graph - multisim| / |multisim| = 17.2%"* ]]
+	# no row reaches the threshold: no mean, said, not "nan"
+	run -0 "$ICOST" --compare -t 12 "$T/ms.pmr" "$T/g.pmr" "$T/s.pmr"
+	[[ $output == *"# over the 0 rows with graph >= 12.0: mean |shotgun - graph| / |graph| = - (no row), largest 1.0 points"* ]]
+	[[ $output != *nan* ]]
+	[ "$(sum -t 12)" = "paper 0 0 - - -" ]
 	run -2 "$ICOST" --compare --rule=nosuch "$T/ms.pmr" "$T/g.pmr"
 	[[ ${lines[0]} == "icost: --rule: value 'nosuch' is unknown"* ]]
 }

@@ -268,6 +268,17 @@ counted(double ref, double thresh, int rule)
 	    fabs(ref) >= thresh;
 }
 
+/* A mean relative error for the text summary: "-" over no row, where
+ * the TSV has "-" too (printf's "nan" is no figure). */
+static const char *
+rel_text(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		return "- (no row)";
+	snprintf(buf, len, "%.1f%%", v);
+	return buf;
+}
+
 int
 pmr_icost_compare(FILE *f, const struct pmr_icost_bd *const *b, unsigned n,
     const struct pmr_icost_view *v, double thresh, int rule)
@@ -363,22 +374,25 @@ pmr_icost_compare(FILE *f, const struct pmr_icost_bd *const *b, unsigned n,
 			const char *s1 = source_name(b[1]->source);
 			const char *bar = rule == PMR_ICOST_RULE_PAPER ?
 			    "" : "|";
+			char t[32];
 
 			fprintf(f, "# over the %u rows with %s%s%s >= %.1f: "
-			    "mean |%s - %s| / |%s| = %.1f%%, largest "
+			    "mean |%s - %s| / |%s| = %s, largest "
 			    "|error| %.1f points\n", used, bar, s0, bar,
-			    thresh, s1, s0, s0, gm, maxe[1]);
+			    thresh, s1, s0, s0, rel_text(t, sizeof(t), gm),
+			    maxe[1]);
 			if (n > 2) {
 				const char *s2 = source_name(b[2]->source);
 
-				fprintf(f, "# mean |%s - %s| / |%s| = %.1f%%, "
+				fprintf(f, "# mean |%s - %s| / |%s| = %s, "
 				    "largest |error| %.1f points\n", s2, s0,
-				    s0, sm, maxe[2]);
+				    s0, rel_text(t, sizeof(t), sm), maxe[2]);
 				fprintf(f, "# over the %u rows with %s%s%s >= "
-				    "%.1f: mean |%s - %s| / |%s| = %.1f%%, "
+				    "%.1f: mean |%s - %s| / |%s| = %s, "
 				    "largest %.1f points\n", used21, bar,
 				    rule == PMR_ICOST_RULE_PAPER ? s1 : s0,
-				    bar, thresh, s2, s1, s1, sg, max21);
+				    bar, thresh, s2, s1, s1,
+				    rel_text(t, sizeof(t), sg), max21);
 			}
 		} else
 			pmr_table_line(f, v->fmt, "summary", NULL, &seen_s, fl,

@@ -2494,7 +2494,7 @@ pmr_shotgun_build(struct pmr_shotgun *g,
 	 * anchor's pc, its stratum */
 	struct sig *pend = NULL;
 	uint32_t pend_at = 0, at0, stopped;
-	uint64_t pend_pc = 0;
+	uint64_t pend_pc = 0, pc0;
 	int pend_h = 0;
 	size_t i;
 	int rc = 0;
@@ -2616,11 +2616,13 @@ again2:
 
 		h = 0;
 		at0 = 0;
+		pc0 = 0;
 		if (pend != NULL) {
 			/* the rest of a window a piece was cut from */
 			s = pend;
 			h = pend_h;
 			at0 = pend_at;
+			pc0 = pend_pc;
 			pend = NULL;
 		} else if (g->o.every)
 			s = &g->sig[g->worder[tries]];
@@ -2637,8 +2639,10 @@ again2:
 		g->st.sigs_tried += !s->tried;
 		s->tried = 1;
 		j0 = at0;
-		len = fragment(g, s, at0, at0 ? pend_pc : s->start_pc, nodes,
-		    used, &off, &cut, &stop);
+		if (pc0 == 0)
+			pc0 = s->start_pc;
+		len = fragment(g, s, at0, pc0, nodes, used, &off, &cut,
+		    &stop);
 		stopped = at0 + stop;
 		/* [ours] a walk that cannot go on starts again at the next
 		 * anchor that leaves --resync percent of the signature, or
