@@ -268,7 +268,8 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 		    PRIu64 " own_miss=%" PRIu64 " score=%.4f indirect=%" PRIu64
 		    " proxied=%" PRIu64 " lookaheads=%" PRIu64 " changed=%" PRIu64
 		    " grafted_miss=%" PRIu64 " grafted_hit=%" PRIu64
-		    " stripped_i=%" PRIu64 " grafted_dir=%" PRIu64 :
+		    " stripped_i=%" PRIu64 " grafted_dir=%" PRIu64
+		    " merged=%" PRIu64 " unmerged=%" PRIu64 :
 		    "; nodes %" PRIu64 ", without a sample %"
 		    PRIu64 ", matched %" PRIu64 " (ties %" PRIu64 ", own bits "
 		    "unmatched %" PRIu64 ", mean score %.3f), indirect targets %"
@@ -276,12 +277,14 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 		    " (%" PRIu64 " changed the target); own b2 against the "
 		    "sample's: misses grafted %" PRIu64 ", removed %" PRIu64
 		    ", I-side misses off a line's start dropped %" PRIu64
-		    ", branch outcomes of a minority direction %" PRIu64,
+		    ", branch outcomes of a minority direction %" PRIu64
+		    ", partial misses made to wait for the latest miss %" PRIu64
+		    " or given a miss's cycles %" PRIu64,
 		    st->nodes, st->missing, st->matched, st->ties, st->own_miss,
 		    st->matched ? st->score / (double)st->matched : 0.0,
 		    st->indirect, st->proxied, st->lookaheads,
 		    st->lookahead_changed, st->grafted_miss, st->grafted_hit,
-		    st->stripped_i, st->grafted_dir);
+		    st->stripped_i, st->grafted_dir, st->merged, st->unmerged);
 	if (n < len)
 		n += (size_t)snprintf(buf + n, len - n, meta ? " b2_all=%.2f"
 		    " b2_kept=%.2f i_all=%.2f i_kept=%.2f" : "; misses (b2) a "

@@ -140,6 +140,10 @@ struct pmr_shotgun_stats {
 	uint64_t grafted_dir;	/* branches given a minority direction's outcome */
 	uint64_t stripped_i;	/* nodes after another of their line whose
 				 * sample's I-side miss was dropped */
+	/* L1-D misses without cycles of their own or a PP edge that fits:
+	 * made to wait for the latest full miss within the ROB, or given a
+	 * full miss's cycles */
+	uint64_t merged, unmerged;
 	double score;		/* sum of score / bits compared */
 	uint64_t indirect;	/* next pcs taken from a sample's target */
 	uint64_t lookaheads;	/* of those, chosen among 2 or more targets */

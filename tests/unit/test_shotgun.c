@@ -7,7 +7,8 @@
  * walk built before it stopped kept as a piece (--pieces); a pc
  * without samples has its stand-in drawn among its class's samples with
  * its own bits, not matched by context; a producer before the fragment
- * is the sample's own distance.
+ * is the sample's own distance; a partial miss waits for the latest
+ * full miss within the ROB, else has a full miss's cycles.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -494,6 +495,18 @@ before_node(void *arg, const struct pmr_sim_gnode *n, uint64_t frag,
 	return 0;
 }
 
+/* The first MLEN nodes of the first fragment (partial_merge). */
+static int
+before_node_m(void *arg, const struct pmr_sim_gnode *n, uint64_t frag,
+    uint32_t pos)
+{
+	struct pmr_sim_gnode *o = arg;
+
+	if (frag == 0 && pos < 80)
+		o[pos] = *n;
+	return 0;
+}
+
 UNIT_TEST(producers_before)
 {
 	static unsigned char bits[(PLEN + 3) / 4];
@@ -566,6 +579,88 @@ UNIT_TEST(producers_before)
 	pmr_shotgun_free(g);
 }
 
+/*
+ * Partial misses (GNODE partial, ep_miss 0: a wait for a miss in flight,
+ * the PP edge) on a straight line of MLEN ints and four loads, each an
+ * L1-D miss (b1 b2 = 11), one DET a load (ctx 2, own bits 11 at bits 4
+ * and 5: 0x30): a full miss at position 2 (12 cycles); at 5 a partial
+ * miss whose distance 1 is an int (no miss): made to wait for position
+ * 2, distance 3; at 7 one whose distance 2 is the load at 5, a miss: left
+ * as it is; at 70 one whose distance 1 is an int, the latest full miss 68
+ * back, out of fields03's 64-entry ROB: given the full miss's cycles.
+ */
+enum { MLEN = 80 };
+
+UNIT_TEST(partial_merge)
+{
+	static unsigned char bits[(MLEN + 3) / 4];
+	static const struct {
+		unsigned pos, partial, pp, miss;
+	} d[] = { { 2, 0, 0, 12 }, { 5, 1, 1, 0 }, { 7, 1, 2, 0 },
+	    { 70, 1, 1, 0 } };
+	/* position, partial, pp, ep_miss of the fragment's nodes */
+	static const unsigned want[][4] = { { 2, 0, 0, 12 }, { 5, 1, 3, 0 },
+	    { 7, 1, 2, 0 }, { 70, 0, 0, 12 } };
+	static struct pmr_sim_gnode got[MLEN];
+	const struct pmr_shotgun_stats *st;
+	struct pmr_shotgun_opts so;
+	struct pmr_shotgun *g;
+	struct pmr_sinsn si;
+	struct pmr_sim_det dt;
+	unsigned k, j;
+
+	so = opts(1);
+	g = builder(&so);
+	memset(bits, 0, sizeof(bits));
+	for (k = 0; k < MLEN; k++) {
+		int load = 0;
+
+		for (j = 0; j < sizeof(d) / sizeof(d[0]); j++)
+			load |= d[j].pos == k;
+		memset(&si, 0, sizeof(si));
+		si.len = 4;
+		si.pc = 0x6000 + 4 * k;
+		si.cls = load ? PMR_OP_LOAD : PMR_OP_INT;
+		si.nmem = si.nload = (uint8_t)load;
+		CHECK_EQ(pmr_shotgun_add_insn(g, &si), 0);
+		if (load)
+			bits[k / 4] |= (unsigned char)(3u << (2 * (k % 4)));
+	}
+	add_sig(g, 0x6000, MLEN, bits, sizeof(bits));
+	for (j = 0; j < sizeof(d) / sizeof(d[0]); j++) {
+		memset(&dt, 0, sizeof(dt));
+		dt.seq = 500 + 100 * j;
+		dt.pc = 0x6000 + 4 * d[j].pos;
+		dt.cls = PMR_OP_LOAD;
+		dt.ctx = 2;
+		dt.sig = 0x30;
+		dt.events = PMR_SIM_EV_DCACHE_MISS;
+		dt.ep_fu = 1;
+		dt.ep_mem = 3;
+		dt.ep_miss = (uint16_t)d[j].miss;
+		dt.partial = (uint8_t)d[j].partial;
+		dt.pp = d[j].pp;
+		CHECK_EQ(pmr_shotgun_add_det(g, &dt), 0);
+	}
+	memset(got, 0, sizeof(got));
+	CHECK_EQ(pmr_shotgun_build(g, before_node_m, got), 0);
+	st = pmr_shotgun_stats(g);
+	CHECK_EQ(st->kept, 1);
+	CHECK_EQ(st->merged, 1);
+	CHECK_EQ(st->unmerged, 1);
+	for (j = 0; j < sizeof(want) / sizeof(want[0]); j++) {
+		const struct pmr_sim_gnode *n = &got[want[j][0]];
+
+		CHECK_EQ(n->pc, 0x6000 + 4 * want[j][0]);
+		CHECK_EQ(n->partial, want[j][1]);
+		CHECK_EQ(n->pp, want[j][2]);
+		CHECK_EQ(n->ep_miss, want[j][3]);
+		CHECK((n->events & PMR_SIM_EV_DCACHE_MISS) != 0);
+	}
+	pmr_shotgun_free(g);
+}
+
 UNIT_MAIN(UNIT_ENTRY(resync_anchor), UNIT_ENTRY(resync_none),
     UNIT_ENTRY(resync_anchor_ctx), UNIT_ENTRY(pieces),
-    UNIT_ENTRY(standin_drawn), UNIT_ENTRY(producers_before))
+    UNIT_ENTRY(standin_drawn), UNIT_ENTRY(producers_before),
+    UNIT_ENTRY(partial_merge))
