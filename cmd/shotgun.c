@@ -92,9 +92,9 @@ help(void)
 	    "that can\n"
 	    "                       have them (rate) [sample]\n"
 	    "      --calibrate=PCT  then more fragments rich in I-side "
-	    "misses, up to PCT%%\n"
-	    "                       more nodes, until they have the DETs' "
-	    "rate (0: never) [50]\n"
+	    "stalls, up to PCT%%\n"
+	    "                       more nodes, until they stall as the DETs "
+	    "(0: never) [50]\n"
 	    "      --stats=FILE     the counters (key=value, as META "
 	    "shotgun-stats) into FILE\n"
 	    "      --coverage       instead of the stream, the per-pc sample "
@@ -268,7 +268,8 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 		    PRIu64 " own_miss=%" PRIu64 " score=%.4f indirect=%" PRIu64
 		    " proxied=%" PRIu64 " lookaheads=%" PRIu64 " changed=%" PRIu64
 		    " grafted_miss=%" PRIu64 " grafted_hit=%" PRIu64
-		    " stripped_i=%" PRIu64 " grafted_dir=%" PRIu64
+		    " grafted_level=%" PRIu64 " stripped_i=%" PRIu64
+		    " grafted_dir=%" PRIu64
 		    " merged=%" PRIu64 " unmerged=%" PRIu64 :
 		    "; nodes %" PRIu64 ", without a sample %"
 		    PRIu64 ", matched %" PRIu64 " (ties %" PRIu64 ", own bits "
@@ -276,7 +277,8 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 		    PRIu64 ", proxies %" PRIu64 ", look-aheads %" PRIu64
 		    " (%" PRIu64 " changed the target); own b2 against the "
 		    "sample's: misses grafted %" PRIu64 ", removed %" PRIu64
-		    ", I-side misses off a line's start dropped %" PRIu64
+		    ", of the other level %" PRIu64 ", I-side misses off a "
+		    "line's start dropped %" PRIu64
 		    ", branch outcomes of a minority direction %" PRIu64
 		    ", partial misses made to wait for the latest miss %" PRIu64
 		    " or given a miss's cycles %" PRIu64,
@@ -284,7 +286,8 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 		    st->matched ? st->score / (double)st->matched : 0.0,
 		    st->indirect, st->proxied, st->lookaheads,
 		    st->lookahead_changed, st->grafted_miss, st->grafted_hit,
-		    st->stripped_i, st->grafted_dir, st->merged, st->unmerged);
+		    st->grafted_level, st->stripped_i, st->grafted_dir,
+		    st->merged, st->unmerged);
 	if (n < len)
 		n += (size_t)snprintf(buf + n, len - n, meta ? " b2_all=%.2f"
 		    " b2_kept=%.2f i_all=%.2f i_kept=%.2f" : "; misses (b2) a "
@@ -314,14 +317,14 @@ stats_text(const struct pmr_shotgun_stats *st, char *buf, size_t len,
 	if (st->calib_extra + st->calib_rejected > 0 && n < len)
 		n += (size_t)snprintf(buf + n, len - n, meta ? " calib_before="
 		    "%.2f calib_extra=%" PRIu64 " calib_rejected=%" PRIu64 :
-		    "; calibration: I-side misses %.2f a 1000 counted nodes "
-		    "before, %" PRIu64 " counted nodes added, %" PRIu64
+		    "; calibration: I-side stall cycles %.2f a 1000 counted "
+		    "nodes before, %" PRIu64 " counted nodes added, %" PRIu64
 		    " fragments not kept", st->calib_before, st->calib_extra,
 		    st->calib_rejected);
 	if (st->calib_target > 0 && n < len)
 		n += (size_t)snprintf(buf + n, len - n, meta ? " calib_target="
-		    "%.2f calib_after=%.2f" : "; I-side misses a 1000: %.2f in "
-		    "the DETs, %.2f in the fragments' counted nodes",
+		    "%.2f calib_after=%.2f" : "; I-side stall cycles a 1000: "
+		    "%.2f in the DETs, %.2f in the fragments' counted nodes",
 		    st->calib_target, st->calib_after);
 	if (st->misp_det > 0 && n < len)
 		n += (size_t)snprintf(buf + n, len - n, meta ? " misp_det="
@@ -757,8 +760,8 @@ main(int argc, char *argv[])
 		 * run's), after --calibrate drew what it could */
 		if (st->calib_short)
 			fprintf(stderr, "shotgun: warning: the fragments have "
-			    "%.1f I-side misses (I-cache, ITLB) a 1000 counted "
-			    "nodes%s, the DETs %.1f: the code where they are "
+			    "%.1f I-side stall cycles (I-cache, ITLB) a 1000 "
+			    "counted nodes%s, the DETs %.1f: the code where they are "
 			    "does not assemble, and what they cost is "
 			    "understated%s\n", st->calib_after,
 			    st->calib_extra > 0 ? " after the calibration" : "",

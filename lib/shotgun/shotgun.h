@@ -137,6 +137,9 @@ struct pmr_shotgun_stats {
 	 * unexplained or contradicted: the miss cycles of a sample of the
 	 * class that missed, or none */
 	uint64_t grafted_miss, grafted_hit;
+	/* loads and stores whose b1 (a last-level miss resets it) said the
+	 * other level than their sample's miss: a class sample's of theirs */
+	uint64_t grafted_level;
 	uint64_t grafted_dir;	/* branches given a minority direction's outcome */
 	uint64_t stripped_i;	/* nodes after another of their line whose
 				 * sample's I-side miss was dropped */
@@ -177,15 +180,16 @@ struct pmr_shotgun_stats {
 	 * of the program's pcs, and over the kept fragments' nodes */
 	uint64_t wp_dets, wp_kept;
 	uint64_t indirect_true, indirect_checked;
-	/* --calibrate: the kept fragments' I-side misses (nodes past
-	 * --warm with an I-cache or ITLB miss) a 1000 counted nodes before it, the counted nodes it added, the
-	 * fragments it built and did not keep (too few of them) */
+	/* --calibrate: the kept fragments' I-side stall cycles (GNODE
+	 * dd_fetch + dd_itlb of the nodes past --warm) a 1000 counted
+	 * nodes before it, the counted nodes it added, the fragments it
+	 * built and did not keep (too few of them) */
 	double calib_before;
 	uint64_t calib_extra, calib_rejected;
-	/* the DETs' I-side misses a 1000 and the kept fragments' at the
-	 * end (both 0 under --every and --oracle, or with fewer than 30
-	 * DETs that missed); calib_short: the fragments' rate is below the
-	 * DETs' by more than twice its standard error (what the
+	/* the DETs' I-side stall cycles a 1000 and the kept fragments' at
+	 * the end (both 0 under --every and --oracle, or with fewer than
+	 * 30 DETs that missed I-side); calib_short: the fragments' rate is
+	 * below the DETs' by more than twice its standard error (what the
 	 * calibration could not bring, or no calibration) */
 	double calib_target, calib_after;
 	int calib_short;

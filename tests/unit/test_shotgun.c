@@ -580,6 +580,62 @@ UNIT_TEST(producers_before)
 }
 
 /*
+ * A straight line of len instructions from pc0, ints but for the loads
+ * at pos[0 .. nl), whose signature bits are lb[k] (the others 00), and
+ * its signature (partial_merge, level_graft).
+ */
+static void
+load_line(struct pmr_shotgun *g, uint64_t pc0, unsigned len,
+    const unsigned *pos, const unsigned *lb, unsigned nl,
+    unsigned char *bits, size_t nb)
+{
+	struct pmr_sinsn si;
+	unsigned k, j;
+
+	memset(bits, 0, nb);
+	for (k = 0; k < len; k++) {
+		int load = 0;
+
+		for (j = 0; j < nl; j++)
+			if (pos[j] == k) {
+				load = 1;
+				bits[k / 4] |= (unsigned char)(lb[j] <<
+				    (2 * (k % 4)));
+			}
+		memset(&si, 0, sizeof(si));
+		si.len = 4;
+		si.pc = pc0 + 4 * k;
+		si.cls = load ? PMR_OP_LOAD : PMR_OP_INT;
+		si.nmem = si.nload = (uint8_t)load;
+		CHECK_EQ(pmr_shotgun_add_insn(g, &si), 0);
+	}
+	add_sig(g, pc0, len, bits, nb);
+}
+
+/* A load's DET (ctx 2) at pc with own bits own and events ev: an L1-D
+ * miss of miss cycles, partial with distance pp if partial. */
+static void
+load_det(struct pmr_shotgun *g, uint64_t seq, uint64_t pc, unsigned own,
+    uint32_t ev, unsigned miss, unsigned partial, unsigned pp)
+{
+	struct pmr_sim_det dt;
+
+	memset(&dt, 0, sizeof(dt));
+	dt.seq = seq;
+	dt.pc = pc;
+	dt.cls = PMR_OP_LOAD;
+	dt.ctx = 2;
+	dt.sig = (uint64_t)own << 4;
+	dt.events = ev;
+	dt.ep_fu = 1;
+	dt.ep_mem = 3;
+	dt.ep_miss = (uint16_t)miss;
+	dt.partial = (uint8_t)partial;
+	dt.pp = pp;
+	CHECK_EQ(pmr_shotgun_add_det(g, &dt), 0);
+}
+
+/*
  * Partial misses (GNODE partial, ep_miss 0: a wait for a miss in flight,
  * the PP edge) on a straight line of MLEN ints and four loads, each an
  * L1-D miss (b1 b2 = 11), one DET a load (ctx 2, own bits 11 at bits 4
@@ -605,43 +661,18 @@ UNIT_TEST(partial_merge)
 	const struct pmr_shotgun_stats *st;
 	struct pmr_shotgun_opts so;
 	struct pmr_shotgun *g;
-	struct pmr_sinsn si;
-	struct pmr_sim_det dt;
-	unsigned k, j;
+	unsigned pos[4], lb[4], j;
 
 	so = opts(1);
 	g = builder(&so);
-	memset(bits, 0, sizeof(bits));
-	for (k = 0; k < MLEN; k++) {
-		int load = 0;
-
-		for (j = 0; j < sizeof(d) / sizeof(d[0]); j++)
-			load |= d[j].pos == k;
-		memset(&si, 0, sizeof(si));
-		si.len = 4;
-		si.pc = 0x6000 + 4 * k;
-		si.cls = load ? PMR_OP_LOAD : PMR_OP_INT;
-		si.nmem = si.nload = (uint8_t)load;
-		CHECK_EQ(pmr_shotgun_add_insn(g, &si), 0);
-		if (load)
-			bits[k / 4] |= (unsigned char)(3u << (2 * (k % 4)));
+	for (j = 0; j < 4; j++) {
+		pos[j] = d[j].pos;
+		lb[j] = 3;
 	}
-	add_sig(g, 0x6000, MLEN, bits, sizeof(bits));
-	for (j = 0; j < sizeof(d) / sizeof(d[0]); j++) {
-		memset(&dt, 0, sizeof(dt));
-		dt.seq = 500 + 100 * j;
-		dt.pc = 0x6000 + 4 * d[j].pos;
-		dt.cls = PMR_OP_LOAD;
-		dt.ctx = 2;
-		dt.sig = 0x30;
-		dt.events = PMR_SIM_EV_DCACHE_MISS;
-		dt.ep_fu = 1;
-		dt.ep_mem = 3;
-		dt.ep_miss = (uint16_t)d[j].miss;
-		dt.partial = (uint8_t)d[j].partial;
-		dt.pp = d[j].pp;
-		CHECK_EQ(pmr_shotgun_add_det(g, &dt), 0);
-	}
+	load_line(g, 0x6000, MLEN, pos, lb, 4, bits, sizeof(bits));
+	for (j = 0; j < sizeof(d) / sizeof(d[0]); j++)
+		load_det(g, 500 + 100 * j, 0x6000 + 4 * d[j].pos, 3,
+		    PMR_SIM_EV_DCACHE_MISS, d[j].miss, d[j].partial, d[j].pp);
 	memset(got, 0, sizeof(got));
 	CHECK_EQ(pmr_shotgun_build(g, before_node_m, got), 0);
 	st = pmr_shotgun_stats(g);
@@ -660,7 +691,60 @@ UNIT_TEST(partial_merge)
 	pmr_shotgun_free(g);
 }
 
+/*
+ * The level of a load's miss (a last-level miss resets b1): a straight
+ * line of LLEN ints and three loads, each one DET (ctx 2).  At 3 the
+ * signature says a last-level miss (b1 b2 = 01) but the pc's sample hit
+ * the L2 (12 cycles): it takes a class sample's with its own bits, a
+ * last-level miss (150).  At 8 the sample agrees (150): left.  At 12 the
+ * signature says an L2 hit (11) but the sample went to memory: the class
+ * sample of its bits, 12 cycles, and no LLC_MISS.
+ */
+enum { LLEN = 16 };
+
+UNIT_TEST(level_graft)
+{
+	static unsigned char bits[(LLEN + 3) / 4];
+	static const struct {
+		unsigned pos, node_bits, det_own, miss;
+	} d[] = { { 3, 2, 3, 12 }, { 8, 2, 2, 150 }, { 12, 3, 2, 150 } };
+	/* position, ep_miss, LLC_MISS of the fragment's nodes */
+	static const unsigned want[][3] = { { 3, 150, 1 }, { 8, 150, 1 },
+	    { 12, 12, 0 } };
+	static struct pmr_sim_gnode got[MLEN];
+	const struct pmr_shotgun_stats *st;
+	struct pmr_shotgun_opts so;
+	struct pmr_shotgun *g;
+	unsigned pos[3], lb[3], j;
+
+	so = opts(1);
+	g = builder(&so);
+	for (j = 0; j < 3; j++) {
+		pos[j] = d[j].pos;
+		lb[j] = d[j].node_bits;
+	}
+	load_line(g, 0x7000, LLEN, pos, lb, 3, bits, sizeof(bits));
+	for (j = 0; j < sizeof(d) / sizeof(d[0]); j++)
+		load_det(g, 500 + 100 * j, 0x7000 + 4 * d[j].pos, d[j].det_own,
+		    PMR_SIM_EV_DCACHE_MISS | (d[j].det_own == 2 ?
+		    PMR_SIM_EV_LLC_MISS : 0), d[j].miss, 0, 0);
+	memset(got, 0, sizeof(got));
+	CHECK_EQ(pmr_shotgun_build(g, before_node_m, got), 0);
+	st = pmr_shotgun_stats(g);
+	CHECK_EQ(st->kept, 1);
+	CHECK_EQ(st->grafted_level, 2);
+	for (j = 0; j < sizeof(want) / sizeof(want[0]); j++) {
+		const struct pmr_sim_gnode *n = &got[want[j][0]];
+
+		CHECK_EQ(n->pc, 0x7000 + 4 * want[j][0]);
+		CHECK_EQ(n->ep_miss, want[j][1]);
+		CHECK_EQ((n->events & PMR_SIM_EV_LLC_MISS) != 0, want[j][2]);
+		CHECK((n->events & PMR_SIM_EV_DCACHE_MISS) != 0);
+	}
+	pmr_shotgun_free(g);
+}
+
 UNIT_MAIN(UNIT_ENTRY(resync_anchor), UNIT_ENTRY(resync_none),
     UNIT_ENTRY(resync_anchor_ctx), UNIT_ENTRY(pieces),
     UNIT_ENTRY(standin_drawn), UNIT_ENTRY(producers_before),
-    UNIT_ENTRY(partial_merge))
+    UNIT_ENTRY(partial_merge), UNIT_ENTRY(level_graft))
