@@ -1559,6 +1559,16 @@ node_fill(struct pmr_shotgun *g, const struct ins *x,
 #define DIR_EV (PMR_SIM_EV_TAKEN | PMR_SIM_EV_BR_MISP | \
 	PMR_SIM_EV_JMP_MISP | PMR_SIM_EV_BTB_MISS)
 
+/* n takes the miss cycles of sample pd and its miss events of mask. */
+static void
+take_miss(struct pmr_sim_gnode *n, const struct pmr_sim_det *pd,
+    uint32_t mask)
+{
+	n->ep_miss = pd->ep_miss;
+	n->ep_tlb = pd->ep_tlb;
+	n->events = (n->events & ~mask) | (pd->events & mask);
+}
+
 /*
  * [choice] The node's own b2 bit says whether this instance missed (an
  * I-cache, ITLB, L1-D or DTLB miss; in pmsim every miss cycle, partial
@@ -1618,10 +1628,8 @@ graft(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
 			if (pd == NULL)
 				return how;
 		}
-		n->ep_miss = pd->ep_miss;
-		n->ep_tlb = pd->ep_tlb;
-		n->events = (n->events & ~MISS_EV) |
-		    (pd->events & (lf ? MISS_EV : D_EV));
+		/* (the node had no miss events: none cleared) */
+		take_miss(n, pd, lf ? MISS_EV : D_EV);
 		return how | HOW_GRAFT_MISS;
 	}
 	/* [choice] the level: a load's or store's b1 is reset by a
@@ -1641,9 +1649,7 @@ graft(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
 		pd = choose_cls(g, &g->cls_dmiss, x->cls, s, q);
 		if (pd == NULL || ((det_own(pd) ^ b) & 3u) != 0)
 			return how;
-		n->ep_miss = pd->ep_miss;
-		n->ep_tlb = pd->ep_tlb;
-		n->events = (n->events & ~D_EV) | (pd->events & D_EV);
+		take_miss(n, pd, D_EV);
 		return how | HOW_GRAFT_LEVEL;
 	}
 	if (!miss && ((n->events & MISS_EV) || n->dd_fetch || n->dd_itlb ||
@@ -1990,11 +1996,8 @@ merge(struct pmr_shotgun *g, const struct ins *x, const struct sig *s,
 	}
 	n->partial = 0;
 	n->pp = 0;
-	if ((pd = choose_cls(g, &g->cls_dmiss, x->cls, s, q)) != NULL) {
-		n->ep_miss = pd->ep_miss;
-		n->ep_tlb = pd->ep_tlb;
-		n->events = (n->events & ~D_EV) | (pd->events & D_EV);
-	}
+	if ((pd = choose_cls(g, &g->cls_dmiss, x->cls, s, q)) != NULL)
+		take_miss(n, pd, D_EV);
 	return HOW_UNMERGED;
 }
 
@@ -2369,18 +2372,21 @@ rate_off(const struct pmr_shotgun *g, uint64_t dets, uint64_t c,
 
 /* The DETs' I-side stall cycles an instruction (0 if fewer than 30 DETs
  * missed I-side: no rate to chase or to warn of, as rate_off's), and
- * *se its standard error (of the mean of that many DETs). */
+ * *se (if se is not NULL) its standard error (of the mean of that many
+ * DETs). */
 static double
 icyc_rate(const struct pmr_shotgun *g, double *se)
 {
 	double n = (double)g->ndet_idx, m, v;
 
-	*se = 0;
+	if (se != NULL)
+		*se = 0;
 	if (g->det_imiss < 30 || g->ndet_idx == 0)
 		return 0;
 	m = (double)g->det_icyc / n;
 	v = g->det_icyc2 / n - m * m;
-	*se = v > 0 && n > 1 ? sqrt(v / (n - 1)) : 0;
+	if (se != NULL)
+		*se = v > 0 && n > 1 ? sqrt(v / (n - 1)) : 0;
 	return m;
 }
 
@@ -2941,9 +2947,7 @@ again2:
 	 */
 	if (pass < 2 && !g->o.every && !g->o.oracle && g->o.calib > 0 &&
 	    g->st.sig_insns > 0) {
-		double se;
-
-		target = icyc_rate(g, &se);
+		target = icyc_rate(g, NULL);
 		maxextra = want * g->o.calib / 100;
 		free(g->worder);
 		if ((g->worder = malloc(g->nsig * sizeof(*g->worder))) ==
@@ -2985,9 +2989,7 @@ again2:
 	/* whether the fragments have the DETs' I-side misses in the end:
 	 * if not, what those misses cost is understated, and said */
 	if (!g->o.every && !g->o.oracle && g->det_imiss >= 30 && past > 0) {
-		double se;
-
-		target = icyc_rate(g, &se);
+		target = icyc_rate(g, NULL);
 		g->st.calib_target = 1000.0 * target;
 		g->st.calib_after = 1000.0 * (double)ci / (double)past;
 		g->st.calib_short = imiss_short(g, ci, past);

@@ -650,10 +650,11 @@ enum { MLEN = 80 };
 UNIT_TEST(partial_merge)
 {
 	static unsigned char bits[(MLEN + 3) / 4];
+	/* the loads and their signature bits; their DETs */
+	static const unsigned pos[] = { 2, 5, 7, 70 }, lb[] = { 3, 3, 3, 3 };
 	static const struct {
-		unsigned pos, partial, pp, miss;
-	} d[] = { { 2, 0, 0, 12 }, { 5, 1, 1, 0 }, { 7, 1, 2, 0 },
-	    { 70, 1, 1, 0 } };
+		unsigned partial, pp, miss;
+	} d[] = { { 0, 0, 12 }, { 1, 1, 0 }, { 1, 2, 0 }, { 1, 1, 0 } };
 	/* position, partial, pp, ep_miss of the fragment's nodes */
 	static const unsigned want[][4] = { { 2, 0, 0, 12 }, { 5, 1, 3, 0 },
 	    { 7, 1, 2, 0 }, { 70, 0, 0, 12 } };
@@ -661,17 +662,13 @@ UNIT_TEST(partial_merge)
 	const struct pmr_shotgun_stats *st;
 	struct pmr_shotgun_opts so;
 	struct pmr_shotgun *g;
-	unsigned pos[4], lb[4], j;
+	unsigned j;
 
 	so = opts(1);
 	g = builder(&so);
-	for (j = 0; j < 4; j++) {
-		pos[j] = d[j].pos;
-		lb[j] = 3;
-	}
 	load_line(g, 0x6000, MLEN, pos, lb, 4, bits, sizeof(bits));
 	for (j = 0; j < sizeof(d) / sizeof(d[0]); j++)
-		load_det(g, 500 + 100 * j, 0x6000 + 4 * d[j].pos, 3,
+		load_det(g, 500 + 100 * j, 0x6000 + 4 * pos[j], 3,
 		    PMR_SIM_EV_DCACHE_MISS, d[j].miss, d[j].partial, d[j].pp);
 	memset(got, 0, sizeof(got));
 	CHECK_EQ(pmr_shotgun_build(g, before_node_m, got), 0);
@@ -705,9 +702,12 @@ enum { LLEN = 16 };
 UNIT_TEST(level_graft)
 {
 	static unsigned char bits[(LLEN + 3) / 4];
+	/* the loads and their signature bits; their DETs' own bits and
+	 * miss cycles */
+	static const unsigned pos[] = { 3, 8, 12 }, lb[] = { 2, 2, 3 };
 	static const struct {
-		unsigned pos, node_bits, det_own, miss;
-	} d[] = { { 3, 2, 3, 12 }, { 8, 2, 2, 150 }, { 12, 3, 2, 150 } };
+		unsigned det_own, miss;
+	} d[] = { { 3, 12 }, { 2, 150 }, { 2, 150 } };
 	/* position, ep_miss, LLC_MISS of the fragment's nodes */
 	static const unsigned want[][3] = { { 3, 150, 1 }, { 8, 150, 1 },
 	    { 12, 12, 0 } };
@@ -715,17 +715,13 @@ UNIT_TEST(level_graft)
 	const struct pmr_shotgun_stats *st;
 	struct pmr_shotgun_opts so;
 	struct pmr_shotgun *g;
-	unsigned pos[3], lb[3], j;
+	unsigned j;
 
 	so = opts(1);
 	g = builder(&so);
-	for (j = 0; j < 3; j++) {
-		pos[j] = d[j].pos;
-		lb[j] = d[j].node_bits;
-	}
 	load_line(g, 0x7000, LLEN, pos, lb, 3, bits, sizeof(bits));
 	for (j = 0; j < sizeof(d) / sizeof(d[0]); j++)
-		load_det(g, 500 + 100 * j, 0x7000 + 4 * d[j].pos, d[j].det_own,
+		load_det(g, 500 + 100 * j, 0x7000 + 4 * pos[j], d[j].det_own,
 		    PMR_SIM_EV_DCACHE_MISS | (d[j].det_own == 2 ?
 		    PMR_SIM_EV_LLC_MISS : 0), d[j].miss, 0, 0);
 	memset(got, 0, sizeof(got));
