@@ -2618,7 +2618,8 @@ pmr_shotgun_build(struct pmr_shotgun *g,
 	uint64_t cm = 0, cd = 0;	/* counted nodes that mispredicted,
 					 * that missed D-side */
 	uint64_t past = 0;	/* the nodes those rates are of */
-	uint32_t ci1, cm1, cd1, k0;
+	uint64_t ci1;	/* the I-side stall cycles of a fragment */
+	uint32_t cm1, cd1, k0;
 	size_t ncal = 0;
 	double target = 0, sigrate;
 	int pass;
